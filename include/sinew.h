@@ -1,0 +1,311 @@
+/* sinew.h — animation compression and playback. C11, no dependencies but libc.
+ *
+ * Pipeline (one folder per stage under src/): import -> clip -> compress -> format -> decompress -> export.
+ * The compressed stream is specified byte for byte in docs/format.md.
+ *
+ * Conventions used by every function below:
+ *   - Functions that can fail return a sinew_result; SINEW_RESULT_OK (0) is success.
+ *     An optional `sinew_error *error` out-parameter receives a one-line message naming the
+ *     problem (joint, track, sample, byte offset, line number) for people and logs.
+ *   - Memory comes from the caller's sinew_allocator (NULL or all-zero = malloc/free).
+ *   - There is no global state; distinct objects may be used from distinct threads.
+ *   - Readers of files and blobs treat their input as hostile: they validate every size,
+ *     count and offset and report an error instead of crashing.
+ */
+#ifndef SINEW_H
+#define SINEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SINEW_VERSION_MAJOR 0 /* breaking API change */
+#define SINEW_VERSION_MINOR 1 /* new, compatible API */
+#define SINEW_VERSION_PATCH 0 /* fixes */
+#define SINEW_VERSION_NUMBER (SINEW_VERSION_MAJOR * 10000 + SINEW_VERSION_MINOR * 100 + SINEW_VERSION_PATCH)
+#define SINEW_VERSION_STRING "0.1.0"
+
+#ifndef SINEW_API
+#if defined(_WIN32) && defined(SINEW_SHARED_BUILD)
+#define SINEW_API __declspec(dllexport)
+#elif defined(__GNUC__) && defined(SINEW_SHARED_BUILD)
+#define SINEW_API __attribute__((visibility("default")))
+#else
+#define SINEW_API
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Version                                                                                     */
+
+/* Returns SINEW_VERSION_NUMBER of the library that is linked; compare it with the header's
+ * macro to catch a header/library mismatch. */
+SINEW_API unsigned sinew_version_number(void);
+/* Returns SINEW_VERSION_STRING of the linked library ("0.1.0"). */
+SINEW_API const char *sinew_version(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Results and errors                                                                          */
+
+/* Stable numbers, never reused. Families: 1x input/IO, 2x corrupt data, 3x clip content,
+ * 4x parameters, 6x memory, 7x output. */
+#define SINEW_RESULT_LIST(X)                                                                          \
+	X(OK, 0, "ok")                                                                                    \
+	X(IO, 10, "cannot read or write a file")                                                          \
+	X(TRUNCATED, 11, "input ends before its declared size")                                           \
+	X(UNSUPPORTED, 12, "input uses a feature this version does not support")                          \
+	X(PARSE, 13, "input text is malformed")                                                           \
+	X(BAD_MAGIC, 20, "input is not a sinew stream (bad magic)")                                       \
+	X(BAD_VERSION, 21, "unknown format version")                                                      \
+	X(CORRUPT, 22, "input is inconsistent (size, count or offset out of range)")                      \
+	X(CHECKSUM, 23, "checksum mismatch")                                                              \
+	X(NOT_FINITE, 30, "a value is NaN or infinite")                                                   \
+	X(NOT_UNIT_QUATERNION, 31, "a rotation is not a unit quaternion")                                 \
+	X(BAD_PARENT, 32, "a joint's parent does not come before it")                                     \
+	X(NO_SAMPLES, 33, "the clip has no samples")                                                      \
+	X(BAD_COUNT, 34, "counts do not match")                                                           \
+	X(BAD_SAMPLE_RATE, 35, "the sample rate is not a positive finite number")                         \
+	X(BAD_PRECISION, 36, "a shell distance or precision is not a positive finite number")             \
+	X(BAD_TRACK, 37, "a scalar track is malformed")                                                   \
+	X(INVALID_ARGUMENT, 40, "invalid argument")                                                       \
+	X(OUT_OF_RANGE, 41, "index out of range")                                                         \
+	X(OUT_OF_MEMORY, 60, "out of memory")                                                             \
+	X(BUFFER_TOO_SMALL, 70, "output buffer too small")
+
+typedef enum sinew_result {
+#define SINEW_X_ENUM(name, value, text) SINEW_RESULT_##name = value,
+	SINEW_RESULT_LIST(SINEW_X_ENUM)
+#undef SINEW_X_ENUM
+	SINEW_RESULT_MAX_ENUM = 0x7fffffff
+} sinew_result;
+
+/* Returns a static description of a result code ("unknown result" for numbers not in the list). */
+SINEW_API const char *sinew_error_string(sinew_result result);
+/* Returns the stable identifier of a result code ("TRUNCATED"), for JSON and tests. */
+SINEW_API const char *sinew_result_name(sinew_result result);
+
+/* Details of a failure, filled by functions that take a `sinew_error *` (may be NULL). */
+typedef struct sinew_error {
+	sinew_result code;
+	char message[256]; /* one line, no trailing newline, names the offending joint/track/sample/offset */
+} sinew_error;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Memory                                                                                      */
+
+/* Caller allocator. Both functions or neither must be set; all-zero means malloc/free.
+ * `alloc` returns memory aligned to at least `align` (a power of two <= 64) or NULL.
+ * `free` receives the size that was requested. */
+typedef struct sinew_allocator {
+	void *(*alloc)(void *user, size_t size, size_t align);
+	void (*free)(void *user, void *ptr, size_t size);
+	void *user;
+} sinew_allocator;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Raw clip model (src/clip/)                                                                  */
+
+/* A local transform: p' = rotation * (scale * p) + translation. 40 bytes. */
+typedef struct sinew_qvv {
+	float rotation[4];    /* unit quaternion x, y, z, w */
+	float translation[3]; /* clip units */
+	float scale[3];       /* non-uniform, may be negative or zero */
+} sinew_qvv;
+
+/* How sample(t) turns a fractional key index into a value (DESIGN §4). */
+typedef enum sinew_rounding {
+	SINEW_ROUNDING_NONE = 0,    /* interpolate between the two surrounding samples */
+	SINEW_ROUNDING_FLOOR = 1,   /* value of the sample at or before t (glTF STEP) */
+	SINEW_ROUNDING_CEIL = 2,    /* value of the sample at or after t */
+	SINEW_ROUNDING_NEAREST = 3, /* value of the nearest sample */
+	SINEW_ROUNDING_CLIP = 255   /* per-track only: use the clip's rounding */
+} sinew_rounding;
+
+/* Default values of the error metric, in centimetres (DESIGN §4). */
+#define SINEW_DEFAULT_ERROR_CM 0.01
+#define SINEW_DEFAULT_SHELL_CM 3.0
+
+typedef struct sinew_joint {
+	const char *name;         /* may be NULL; names need not be unique */
+	int32_t parent;           /* index of the parent joint (< own index) or -1 for a root */
+	sinew_qvv default_pose;   /* bind/rest transform; sub-tracks equal to it cost one bit */
+	float shell_distance;     /* virtual vertex distance in clip units; 0 = from compress options */
+	float precision;          /* error threshold in clip units; 0 = from compress options */
+	uint8_t rounding;         /* sinew_rounding; SINEW_ROUNDING_CLIP (default) follows the clip */
+	uint8_t has_track;        /* 0 = joint exists for the hierarchy/error metric only (e.g. BVH end site) */
+	uint8_t reserved[2];
+	int32_t source_index;     /* node index in the source file (glTF node, BVH joint) or -1 */
+} sinew_joint;
+
+/* A curve of 1..4 floats per sample (morph weights, blend values, IK targets). */
+typedef struct sinew_scalar_track {
+	const char *name;          /* may be NULL */
+	uint32_t components;       /* 1..4 */
+	float precision;           /* largest acceptable absolute error per component; 0 = default 1e-4 */
+	float default_value[4];    /* value of the track when it is absent (morph: mesh.weights) */
+	uint8_t rounding;          /* sinew_rounding; SINEW_ROUNDING_CLIP follows the clip */
+	uint8_t reserved[3];
+	int32_t source_node;       /* glTF node whose weights this drives, or -1 */
+	int32_t source_target;     /* morph target index within that node's mesh, or -1 */
+	float *values;             /* [sample_count * components], sample-major */
+} sinew_scalar_track;
+
+/* One animation clip over one skeleton. Transforms are stored sample-major:
+ * transforms[sample * joint_count + joint] (a pose is contiguous). All arrays belong to the
+ * sinew_clip_set that created the clip. */
+typedef struct sinew_clip {
+	const char *name;
+	double sample_rate;         /* samples per second; may be fractional (29.97) */
+	uint32_t sample_count;      /* >= 1; duration = (sample_count - 1) / sample_rate */
+	uint32_t joint_count;
+	sinew_joint *joints;        /* [joint_count], parents before children */
+	sinew_qvv *transforms;      /* [sample_count * joint_count] */
+	uint32_t scalar_track_count;
+	sinew_scalar_track *scalar_tracks; /* [scalar_track_count] */
+	double unit_scale;          /* clip units per metre: 1 for glTF (m), 100 for cm */
+	uint8_t looping;            /* 1: the clip loops; sampling wraps from the last sample to the first */
+	uint8_t rounding;           /* sinew_rounding for the whole clip (NONE by default) */
+	uint8_t reserved[6];
+	double resample_error;      /* importer: largest error introduced by resampling (clip units), 0 if none */
+} sinew_clip;
+
+/* A set of clips with the memory that holds them (an importer's result, a compressor input). */
+typedef struct sinew_clip_set {
+	uint32_t clip_count;
+	sinew_clip **clips;
+	void *internal; /* allocator and arena; do not touch */
+} sinew_clip_set;
+
+/* Describes the arrays sinew_clip_set_add_clip allocates. */
+typedef struct sinew_clip_desc {
+	const char *name;            /* copied */
+	double sample_rate;
+	uint32_t sample_count;
+	uint32_t joint_count;
+	uint32_t scalar_track_count;
+	const uint32_t *scalar_components; /* [scalar_track_count] 1..4; NULL = all 1 */
+} sinew_clip_desc;
+
+/* Creates an empty clip set. Allocates through `allocator` (NULL = malloc). */
+SINEW_API sinew_result sinew_clip_set_create(sinew_clip_set **out, const sinew_allocator *allocator);
+/* Frees a clip set and every clip, name and array in it. NULL is a no-op. */
+SINEW_API void sinew_clip_set_free(sinew_clip_set *set);
+/* Adds a clip with zeroed arrays sized by `desc`: identity transforms and default poses,
+ * parent -1, rounding SINEW_ROUNDING_CLIP on joints and tracks, has_track = 1, unit_scale 1.
+ * The clip stays owned by the set. */
+SINEW_API sinew_result sinew_clip_set_add_clip(sinew_clip_set *set, const sinew_clip_desc *desc, sinew_clip **out_clip);
+/* Copies a string into the set's memory (for joint and track names). Returns NULL on OOM. */
+SINEW_API const char *sinew_clip_set_strdup(sinew_clip_set *set, const char *text);
+/* Allocates zeroed memory owned by the set (16-byte aligned). Returns NULL on OOM. */
+SINEW_API void *sinew_clip_set_alloc(sinew_clip_set *set, size_t size);
+
+/* Checks a clip: sample rate, counts, parent order, finite values, unit quaternions
+ * (|1 - |q|| <= 1e-3), scale and precision fields, scalar tracks. Does not allocate.
+ * Errors: NO_SAMPLES, BAD_SAMPLE_RATE, BAD_COUNT, BAD_PARENT, NOT_FINITE, NOT_UNIT_QUATERNION,
+ * BAD_PRECISION, BAD_TRACK; the message names the joint/track and the sample. */
+SINEW_API sinew_result sinew_clip_validate(const sinew_clip *clip, sinew_error *error);
+
+/* Raw size in bytes by ACL's convention: joints x samples x 10 floats x 4 bytes, plus
+ * 4 bytes per scalar component per sample. */
+SINEW_API uint64_t sinew_clip_raw_size(const sinew_clip *clip);
+
+/* Duration in seconds: (sample_count - 1) / sample_rate; 0 for a single sample. */
+SINEW_API double sinew_clip_duration(const sinew_clip *clip);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Error metric (DESIGN §4), shared by the compressor, the CLI and the tests                   */
+
+/* Per-joint error settings for the metric, in clip units. */
+typedef struct sinew_metric_options {
+	double shell_distance; /* used for joints whose shell_distance is 0; 0 = 3 cm in clip units */
+	double threshold;      /* samples with error above it are counted; 0 = 0.01 cm in clip units */
+} sinew_metric_options;
+
+typedef struct sinew_error_stats {
+	double max_error;            /* clip units, over every joint and sample */
+	double p99_error;            /* 99th percentile of the per (sample, joint) errors */
+	double mean_error;
+	uint64_t samples_over_threshold; /* (sample, joint) pairs whose error exceeds their threshold */
+	uint64_t measured;           /* number of (sample, joint) pairs measured */
+	uint32_t worst_joint;
+	uint32_t worst_sample;
+	double max_scalar_error;     /* largest absolute scalar error divided by that track's precision */
+	uint64_t scalar_over_precision; /* scalar (sample, component) pairs above their precision */
+} sinew_error_stats;
+
+/* Object-space error of `test` against `reference` on the same skeleton and sample count:
+ * for every sample and joint, both poses are composed from the root as affine transforms
+ * (T = T_parent * T_local, p' = R(S p) + t, in double precision) and the three shell points
+ * (d,0,0), (0,d,0), (0,0,d) are transformed; the joint's error is the largest distance between
+ * the two images. Scalar tracks are compared per component. Allocates temporary memory through
+ * `allocator`. Errors: BAD_COUNT when the clips do not match, OUT_OF_MEMORY. */
+SINEW_API sinew_result sinew_measure_error(const sinew_clip *reference, const sinew_clip *test,
+                                           const sinew_metric_options *options, const sinew_allocator *allocator,
+                                           sinew_error_stats *out_stats, sinew_error *error);
+
+/* Error of one pose: `out_errors[joint]` receives the object-space shell error of each joint
+ * (clip units). `shell_distances` is [joint_count] (NULL: every joint uses `default_shell`).
+ * `scratch` must hold sinew_pose_error_scratch_size(joint_count) bytes (8-byte aligned).
+ * Does not allocate. */
+SINEW_API size_t sinew_pose_error_scratch_size(uint32_t joint_count);
+SINEW_API void sinew_pose_error(const sinew_joint *joints, uint32_t joint_count, const sinew_qvv *reference,
+                                const sinew_qvv *test, const float *shell_distances, double default_shell,
+                                void *scratch, double *out_errors);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Import (src/import/): glTF 2.0 (.gltf/.glb), BVH, CMU ASF/AMC, ACL clips (.acl.sjson)        */
+
+typedef enum sinew_file_kind {
+	SINEW_FILE_AUTO = 0, /* from the extension, then the content */
+	SINEW_FILE_GLTF = 1, /* .gltf (JSON) or .glb (binary); detected by content */
+	SINEW_FILE_BVH = 2,
+	SINEW_FILE_AMC = 3,  /* CMU .amc motion; the skeleton comes from an .asf (see asf_path) */
+	SINEW_FILE_ACL = 4   /* ACL's .acl.sjson raw clip or track list */
+} sinew_file_kind;
+
+typedef struct sinew_import_options {
+	sinew_file_kind kind;
+	double unit_cm;          /* length of one source unit in cm; 0 = format default (BVH 1 cm, AMC from the
+	                            ASF `length` (2.54 / length cm), glTF 100 cm, ACL 1 cm) */
+	double sample_rate;      /* glTF: resample at this rate (Hz); 0 = keep a uniform grid or choose 30/60/120 */
+	double error_cm;         /* glTF: resampling tolerance for the automatic rate; 0 = 0.01 cm */
+	int bvh_skip_end_sites;  /* BVH: 1 = drop End Site joints (default keeps them as leaves without tracks) */
+	const char *asf_path;    /* AMC: skeleton file; NULL = the only .asf in the .amc's folder */
+	const char *base_path;   /* memory imports: folder for external glTF buffers; NULL = none allowed */
+	void (*warning)(void *user, const char *message); /* skipped channels and other non-fatal notes */
+	void *warning_user;
+} sinew_import_options;
+
+/* Reads an animation file into a new clip set (one clip per glTF animation / BVH / AMC / ACL file).
+ * `options` may be NULL. On failure *out is NULL and `error` names the problem (with a line number
+ * for text formats, an accessor or byte offset for glTF). Safe on untrusted input. */
+SINEW_API sinew_result sinew_import_file(const char *path, const sinew_import_options *options,
+                                         const sinew_allocator *allocator, sinew_clip_set **out, sinew_error *error);
+/* Same from memory; `kind` must not be AUTO unless the content identifies itself (glb magic). */
+SINEW_API sinew_result sinew_import_memory(const void *data, size_t size, const sinew_import_options *options,
+                                           const sinew_allocator *allocator, sinew_clip_set **out, sinew_error *error);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Export (src/export/): clips back to glTF 2.0                                                */
+
+typedef struct sinew_export_options {
+	int binary;              /* 1 = .glb; 0 = .gltf with an embedded base64 buffer; -1 = from the path's extension */
+	const char *source_path; /* glTF the clips were imported from: keep its document, replace its animations */
+} sinew_export_options;
+
+/* Writes every clip of `set` as one glTF 2.0 file: a node per joint (rest TRS = default pose),
+ * one animation per clip sampled at the clip rate (LINEAR, STEP for floor-rounded tracks),
+ * `weights` channels for morph scalar tracks. With `source_path`, the source document is kept
+ * (meshes, skins, materials, extensions) and only its animations are replaced. Writes to a
+ * temporary file and renames it, so a failure never leaves a partial output. */
+SINEW_API sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, const sinew_export_options *options,
+                                         const sinew_allocator *allocator, sinew_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SINEW_H */

@@ -1,0 +1,81 @@
+// sinew — see include/sinew.h for version and licence
+// Internal base: types, checks, error reporting, arena allocation. Every stage includes this.
+#ifndef SINEW_CORE_BASE_H
+#define SINEW_CORE_BASE_H
+
+#include "sinew.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define SINEWI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define SINEWI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SINEWI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SINEWI_PRINTF(f, a)
+#define SINEWI_LIKELY(x) (x)
+#define SINEWI_UNLIKELY(x) (x)
+#endif
+
+// Fills `error` (may be NULL) and returns `code`, so callers can `return sinewi_fail(...)`.
+sinew_result sinewi_fail(sinew_error *error, sinew_result code, const char *fmt, ...) SINEWI_PRINTF(3, 4);
+
+// Returns from the current function with `code` and a formatted message when `cond` is false.
+#define SINEWI_CHECK(cond, error, code, ...)                                                       \
+	do {                                                                                           \
+		if (SINEWI_UNLIKELY(!(cond))) return sinewi_fail((error), (code), __VA_ARGS__);            \
+	} while (0)
+
+// Propagates a non-OK result.
+#define SINEWI_TRY(expr)                                                                           \
+	do {                                                                                           \
+		sinew_result sinewi_r_ = (expr);                                                           \
+		if (sinewi_r_ != SINEW_RESULT_OK) return sinewi_r_;                                        \
+	} while (0)
+
+// Allocator with defaults applied (malloc/free when the caller gave none).
+typedef struct sinewi_alloc {
+	sinew_allocator a;
+} sinewi_alloc;
+
+sinewi_alloc sinewi_alloc_from(const sinew_allocator *allocator);
+void *sinewi_malloc(const sinewi_alloc *al, size_t size);             // 16-byte aligned, NULL on failure
+void *sinewi_calloc(const sinewi_alloc *al, size_t count, size_t size); // overflow-checked, zeroed
+void sinewi_free(const sinewi_alloc *al, void *ptr, size_t size);
+
+// Arena: many allocations freed at once (clip sets, importer temporaries).
+typedef struct sinewi_arena_block sinewi_arena_block;
+typedef struct sinewi_arena {
+	sinewi_alloc alloc;
+	sinewi_arena_block *head;
+	size_t used, capacity;
+} sinewi_arena;
+
+void sinewi_arena_init(sinewi_arena *arena, const sinew_allocator *allocator);
+void *sinewi_arena_alloc(sinewi_arena *arena, size_t size); // zeroed, 16-byte aligned
+void *sinewi_arena_array(sinewi_arena *arena, size_t count, size_t size); // overflow-checked
+char *sinewi_arena_strdup(sinewi_arena *arena, const char *text);
+char *sinewi_arena_strndup(sinewi_arena *arena, const char *text, size_t length);
+void sinewi_arena_free(sinewi_arena *arena);
+
+// Size arithmetic that reports overflow instead of wrapping (counts from untrusted input).
+static inline bool sinewi_mul_size(size_t a, size_t b, size_t *out) {
+	if (b != 0 && a > SIZE_MAX / b) return false;
+	*out = a * b;
+	return true;
+}
+static inline bool sinewi_add_size(size_t a, size_t b, size_t *out) {
+	if (a > SIZE_MAX - b) return false;
+	*out = a + b;
+	return true;
+}
+
+// Unit conversions (DESIGN §4: thresholds are given in centimetres).
+static inline double sinewi_cm_to_units(double cm, double unit_scale) {
+	return cm * 0.01 * unit_scale;
+}
+
+#endif

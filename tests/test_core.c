@@ -1,0 +1,223 @@
+// sinew — see include/sinew.h for version and licence
+// core: quaternion math against double references; the error metric against an independent
+// double-precision reference (point-by-point through the chain, no matrix composition).
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base.h"
+#include "core/quat.h"
+
+// Reference rotation of v by q in double: q * (0,v) * conj(q).
+static void ref_rotate(const double q[4], const double v[3], double out[3]) {
+	double p[4] = {v[0], v[1], v[2], 0.0}, t[4], c[4] = {-q[0], -q[1], -q[2], q[3]}, r[4];
+	sinewi_quat_mul_d(q, p, t);
+	sinewi_quat_mul_d(t, c, r);
+	out[0] = r[0], out[1] = r[1], out[2] = r[2];
+}
+
+static void test_quat_mul_matches_double(void) {
+	test_rng rng = {0x1234};
+	for (int i = 0; i < 1000; ++i) {
+		float a[4], b[4], r[4];
+		test_random_quat(&rng, a);
+		test_random_quat(&rng, b);
+		sinewi_quat_mul(a, b, r);
+		double ad[4] = {a[0], a[1], a[2], a[3]}, bd[4] = {b[0], b[1], b[2], b[3]}, rd[4];
+		sinewi_quat_mul_d(ad, bd, rd);
+		for (int k = 0; k < 4; ++k) CHECK_NEAR(r[k], rd[k], 1e-6);
+	}
+}
+
+static void test_quat_rotate_matches_double(void) {
+	test_rng rng = {0x777};
+	for (int i = 0; i < 1000; ++i) {
+		float q[4], v[3], r[3];
+		test_random_quat(&rng, q);
+		for (int k = 0; k < 3; ++k) v[k] = (float)test_rand_range(&rng, -100, 100);
+		sinewi_quat_rotate(q, v, r);
+		double qd[4] = {q[0], q[1], q[2], q[3]}, vd[3] = {v[0], v[1], v[2]}, rd[3];
+		ref_rotate(qd, vd, rd);
+		for (int k = 0; k < 3; ++k) CHECK_NEAR(r[k], rd[k], 1e-4);
+	}
+}
+
+static void test_quat_nlerp_takes_shortest_arc(void) {
+	float a[4] = {0, 0, 0, 1}, b[4] = {0, 0, -0.0998334f, -0.9950042f}; // -q of a 0.2 rad turn
+	float r[4];
+	sinewi_quat_nlerp(a, b, 0.5f, r);
+	// halfway along the short arc: 0.1 rad about z, w stays positive
+	CHECK(r[3] > 0.99f);
+	CHECK_NEAR(r[2], 0.0499792, 1e-5);
+	CHECK_NEAR(sinewi_quat_length(r), 1.0, 1e-6);
+	sinewi_quat_nlerp(a, b, 0.0f, r);
+	CHECK_NEAR(r[3], 1.0, 1e-7);
+}
+
+static void test_quat_matrix_matches_rotate(void) {
+	test_rng rng = {99};
+	for (int i = 0; i < 200; ++i) {
+		float qf[4];
+		test_random_quat(&rng, qf);
+		double q[4] = {qf[0], qf[1], qf[2], qf[3]}, m[3][3], v[3] = {1.5, -2, 0.25}, r[3];
+		sinewi_quat_normalize_d(q);
+		sinewi_quat_to_matrix_d(q, m);
+		ref_rotate(q, v, r);
+		for (int k = 0; k < 3; ++k) CHECK_NEAR(m[k][0] * v[0] + m[k][1] * v[1] + m[k][2] * v[2], r[k], 1e-12);
+	}
+}
+
+void suite_core_math(void) {
+	RUN(test_quat_mul_matches_double);
+	RUN(test_quat_rotate_matches_double);
+	RUN(test_quat_nlerp_takes_shortest_arc);
+	RUN(test_quat_matrix_matches_rotate);
+}
+
+/* ---- error metric ---- */
+
+// Object-space image of point p given in joint j's frame, applying local transforms one by one.
+static void ref_point(const sinew_joint *joints, const sinew_qvv *pose, int j, const double p[3], double out[3]) {
+	double cur[3] = {p[0], p[1], p[2]};
+	for (int k = j; k >= 0; k = joints[k].parent) {
+		const sinew_qvv *x = &pose[k];
+		double s[3] = {cur[0] * x->scale[0], cur[1] * x->scale[1], cur[2] * x->scale[2]};
+		double q[4] = {x->rotation[0], x->rotation[1], x->rotation[2], x->rotation[3]}, r[3];
+		sinewi_quat_normalize_d(q);
+		ref_rotate(q, s, r);
+		for (int i = 0; i < 3; ++i) cur[i] = r[i] + x->translation[i];
+	}
+	memcpy(out, cur, sizeof cur);
+}
+
+static double ref_joint_error(const sinew_joint *joints, const sinew_qvv *a, const sinew_qvv *b, int j, double d) {
+	double worst = 0;
+	for (int axis = 0; axis < 3; ++axis) {
+		double p[3] = {0, 0, 0}, pa[3], pb[3];
+		p[axis] = d;
+		ref_point(joints, a, j, p, pa);
+		ref_point(joints, b, j, p, pb);
+		double e = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
+		                (pa[2] - pb[2]) * (pa[2] - pb[2]));
+		if (e > worst) worst = e;
+	}
+	return worst;
+}
+
+static void random_qvv(test_rng *rng, sinew_qvv *x, double tscale, bool negative_scale) {
+	test_random_quat(rng, x->rotation);
+	for (int k = 0; k < 3; ++k) {
+		x->translation[k] = (float)test_rand_range(rng, -tscale, tscale);
+		double s = test_rand_range(rng, 0.3, 2.5);
+		if (negative_scale && test_rand_unit(rng) < 0.3) s = -s;
+		x->scale[k] = (float)s;
+	}
+}
+
+static void test_metric_matches_reference_on_random_hierarchies(void) {
+	test_rng rng = {0xabcdef};
+	for (int trial = 0; trial < 50; ++trial) {
+		uint32_t n = 1 + test_rand_u32(&rng) % 30;
+		sinew_joint joints[30];
+		sinew_qvv a[30], b[30];
+		float shells[30];
+		memset(joints, 0, sizeof joints);
+		for (uint32_t j = 0; j < n; ++j) {
+			joints[j].parent = j == 0 ? -1 : (int32_t)(test_rand_u32(&rng) % j);
+			if (j > 0 && test_rand_unit(&rng) < 0.1) joints[j].parent = -1; // several roots
+			shells[j] = (float)test_rand_range(&rng, 0.5, 10);
+			random_qvv(&rng, &a[j], 20, trial % 2 == 1);
+			b[j] = a[j];
+			// perturb
+			for (int k = 0; k < 4; ++k) b[j].rotation[k] += (float)test_rand_range(&rng, -0.01, 0.01);
+			for (int k = 0; k < 3; ++k) b[j].translation[k] += (float)test_rand_range(&rng, -0.05, 0.05);
+			for (int k = 0; k < 3; ++k) b[j].scale[k] += (float)test_rand_range(&rng, -0.01, 0.01);
+		}
+		double errors[30];
+		unsigned char scratch[2 * 30 * 96 + 64];
+		CHECK(sinew_pose_error_scratch_size(n) <= sizeof scratch);
+		sinew_pose_error(joints, n, a, b, shells, 0, scratch, errors);
+		for (uint32_t j = 0; j < n; ++j) {
+			double ref = ref_joint_error(joints, a, b, (int)j, shells[j]);
+			CHECK_MSG(fabs(errors[j] - ref) <= 1e-9 * (1 + ref), "trial %d joint %u: %.12g vs %.12g", trial, j,
+			          errors[j], ref);
+			CHECK(errors[j] > 0); // every joint was perturbed
+		}
+	}
+}
+
+static sinew_clip *make_random_clip(sinew_clip_set *set, test_rng *rng, uint32_t joints, uint32_t samples) {
+	sinew_clip_desc desc = {.name = "random", .sample_rate = 30, .sample_count = samples, .joint_count = joints};
+	sinew_clip *clip = NULL;
+	if (sinew_clip_set_add_clip(set, &desc, &clip) != SINEW_RESULT_OK) return NULL;
+	for (uint32_t j = 0; j < joints; ++j) clip->joints[j].parent = j == 0 ? -1 : (int32_t)(test_rand_u32(rng) % j);
+	for (uint32_t i = 0; i < joints * samples; ++i) random_qvv(rng, &clip->transforms[i], 50, true);
+	return clip;
+}
+
+static void test_metric_of_clip_against_itself_is_zero(void) {
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	test_rng rng = {42};
+	sinew_clip *clip = make_random_clip(set, &rng, 25, 40);
+	CHECK(clip);
+	sinew_error_stats stats;
+	CHECK_OK(sinew_measure_error(clip, clip, NULL, NULL, &stats, &err), &err);
+	CHECK(stats.max_error == 0.0);
+	CHECK(stats.p99_error == 0.0);
+	CHECK_EQ(stats.samples_over_threshold, 0);
+	CHECK_EQ(stats.measured, 25 * 40);
+	sinew_clip_set_free(set);
+}
+
+static void test_metric_counts_samples_over_threshold(void) {
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	sinew_clip_desc desc = {.name = "chain", .sample_rate = 30, .sample_count = 10, .joint_count = 3};
+	sinew_clip *a = NULL, *b = NULL;
+	CHECK_OK(sinew_clip_set_add_clip(set, &desc, &a), &err);
+	CHECK_OK(sinew_clip_set_add_clip(set, &desc, &b), &err);
+	for (uint32_t j = 0; j < 3; ++j) a->joints[j].parent = b->joints[j].parent = (int32_t)j - 1;
+	// move the root of sample 4 by 1 unit: all 3 joints of that sample are off by exactly 1
+	b->transforms[4 * 3].translation[1] = 1.0f;
+	sinew_metric_options opt = {.shell_distance = 3, .threshold = 0.5};
+	sinew_error_stats stats;
+	CHECK_OK(sinew_measure_error(a, b, &opt, NULL, &stats, &err), &err);
+	CHECK_NEAR(stats.max_error, 1.0, 1e-12);
+	CHECK_EQ(stats.samples_over_threshold, 3);
+	CHECK_EQ(stats.worst_sample, 4);
+	CHECK(stats.p99_error == 1.0); // 3 of 30 pairs are 1.0, so the 99th percentile is 1.0
+	// a 90-degree turn of the root about z moves the x shell point of the root by d*sqrt(2)
+	b->transforms[4 * 3].translation[1] = 0.0f;
+	b->transforms[7 * 3].rotation[2] = 0.70710678f;
+	b->transforms[7 * 3].rotation[3] = 0.70710678f;
+	CHECK_OK(sinew_measure_error(a, b, &opt, NULL, &stats, &err), &err);
+	CHECK_NEAR(stats.max_error, 3.0 * sqrt(2.0), 1e-6);
+	CHECK_EQ(stats.worst_sample, 7);
+	sinew_clip_set_free(set);
+}
+
+static void test_metric_rejects_mismatched_clips(void) {
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	sinew_clip_desc d1 = {.sample_rate = 30, .sample_count = 10, .joint_count = 3};
+	sinew_clip_desc d2 = {.sample_rate = 30, .sample_count = 11, .joint_count = 3};
+	sinew_clip *a = NULL, *b = NULL;
+	CHECK_OK(sinew_clip_set_add_clip(set, &d1, &a), &err);
+	CHECK_OK(sinew_clip_set_add_clip(set, &d2, &b), &err);
+	sinew_error_stats stats;
+	CHECK_RESULT(sinew_measure_error(a, b, NULL, NULL, &stats, &err), SINEW_RESULT_BAD_COUNT, &err);
+	CHECK(strstr(err.message, "sample counts differ"));
+	sinew_clip_set_free(set);
+}
+
+void suite_error_metric(void) {
+	RUN(test_metric_matches_reference_on_random_hierarchies);
+	RUN(test_metric_of_clip_against_itself_is_zero);
+	RUN(test_metric_counts_samples_over_threshold);
+	RUN(test_metric_rejects_mismatched_clips);
+}
