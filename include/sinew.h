@@ -289,6 +289,98 @@ SINEW_API sinew_result sinew_import_memory(const void *data, size_t size, const 
                                            const sinew_allocator *allocator, sinew_clip_set **out, sinew_error *error);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Compress (src/compress/, serialized by src/format/)                                         */
+
+typedef enum sinew_level {
+	SINEW_LEVEL_FAST = 1,    /* no decimation search, fewer refinement passes */
+	SINEW_LEVEL_DEFAULT = 2,
+	SINEW_LEVEL_HIGH = 3,    /* larger search, more refinement passes */
+	SINEW_LEVEL_HIGHEST = 4
+} sinew_level;
+
+typedef struct sinew_compress_options {
+	double error_cm;         /* object-space error threshold in cm; 0 = 0.01 (joint.precision overrides) */
+	double shell_cm;         /* virtual vertex distance in cm; 0 = 3 (joint.shell_distance overrides) */
+	int level;               /* sinew_level; 0 = SINEW_LEVEL_DEFAULT */
+	uint32_t segment_length; /* sample intervals per segment; 0 = 16 */
+	int strip_metadata;      /* 1 = leave out names, hierarchy and default poses (smaller; not needed to sample) */
+} sinew_compress_options;
+
+/* Compresses every clip of `set` into one blob (docs/format.md). The guarantee: for every sample
+ * of every source clip and every joint, the object-space shell error of the decompressed pose is
+ * <= the threshold (DESIGN §4), and every scalar component is within its track's precision.
+ * Clips are validated first (errors as sinew_clip_validate). *out_blob is allocated with
+ * `allocator` (16-byte aligned); release it with sinew_blob_free. */
+SINEW_API sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
+                                      const sinew_allocator *allocator, void **out_blob, size_t *out_size,
+                                      sinew_error *error);
+SINEW_API void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Decompress (src/decompress/)                                                                */
+
+/* Checks a blob completely: magic, version, sizes, every offset and count, bit widths, checksum.
+ * Safe on any bytes. After it succeeds, sampling never reads outside [blob, blob + size).
+ * Errors: TRUNCATED, BAD_MAGIC, BAD_VERSION, CORRUPT, CHECKSUM. Does not allocate. */
+SINEW_API sinew_result sinew_validate(const void *blob, size_t size, sinew_error *error);
+
+typedef struct sinew_clip_info {
+	const char *name;       /* points into the blob; NULL without metadata */
+	double sample_rate;
+	uint32_t sample_count;
+	uint32_t joint_count;
+	uint32_t scalar_track_count;
+	uint32_t segment_count;
+	double duration;        /* seconds; looping clips include the wrap interval */
+	double unit_scale;
+	int looping;
+	int has_metadata;
+	uint32_t size;          /* bytes of this clip inside the blob */
+} sinew_clip_info;
+
+/* Number of clips in a validated blob (0 if `blob` is not a validated blob's first bytes). */
+SINEW_API uint32_t sinew_blob_clip_count(const void *blob, size_t size);
+SINEW_API sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, sinew_clip_info *out,
+                                            sinew_error *error);
+
+typedef struct sinew_context sinew_context;
+
+typedef enum sinew_kernel {
+	SINEW_KERNEL_AUTO = 0,   /* best the CPU supports */
+	SINEW_KERNEL_SCALAR = 1  /* the reference kernel */
+} sinew_kernel;
+
+typedef struct sinew_context_options {
+	int kernel;          /* sinew_kernel; 0 = AUTO (the environment variable SINEW_KERNEL=scalar forces scalar) */
+	int skip_defaults;   /* 1 = sample_pose leaves identity/default sub-tracks untouched (caller pre-fills the bind pose) */
+} sinew_context_options;
+
+/* Bytes of caller memory a sampling context for `clip` needs (0 if the blob/clip is invalid). */
+SINEW_API size_t sinew_context_size(const void *blob, size_t size, uint32_t clip);
+/* Creates a context in `memory` (16-byte aligned, sinew_context_size bytes) for a blob that
+ * passed sinew_validate and stays alive and unchanged while the context is used. No allocation.
+ * Contexts are independent: one per thread. */
+SINEW_API sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,
+                                          const sinew_context_options *options, sinew_context **out,
+                                          sinew_error *error);
+/* Samples the whole pose at time t (seconds; clamped to [0, duration]) into out_pose[joint_count]
+ * and out_scalars[sum of scalar components] (either may be NULL). `remap` (may be NULL) sends
+ * joint j to out_pose[remap[j]]; entries of 0xFFFFFFFF are skipped. No allocation, no locks. */
+SINEW_API void sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
+                                 float *out_scalars);
+/* Samples one joint without decoding the others. */
+SINEW_API void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out);
+/* Samples one scalar track (components floats). */
+SINEW_API void sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out);
+/* Name of the kernel a context uses ("scalar", "sse2", "avx2", ...). */
+SINEW_API const char *sinew_context_kernel(const sinew_context *context);
+
+/* Decompresses every clip of a validated blob at its sample times into a new clip set (names,
+ * hierarchy and default poses come from the metadata when present). For export and measurement. */
+SINEW_API sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_allocator *allocator,
+                                              sinew_clip_set **out, sinew_error *error);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Export (src/export/): clips back to glTF 2.0                                                */
 
 typedef struct sinew_export_options {

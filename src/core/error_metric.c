@@ -3,6 +3,7 @@
 // these functions. Double precision so the metric itself adds no error worth measuring, even
 // for world-space clips at 1e5 units.
 #include "base.h"
+#include "metric.h"
 #include "quat.h"
 
 #include <math.h>
@@ -13,7 +14,7 @@ size_t sinew_pose_error_scratch_size(uint32_t joint_count) {
 }
 
 // Object-space affine transforms of one pose (parents come before children).
-static void compose_pose(const sinew_joint *joints, uint32_t joint_count, const sinew_qvv *pose, sinewi_affine_d *out) {
+void sinewi_compose_pose_d(const sinew_joint *joints, uint32_t joint_count, const sinew_qvv *pose, sinewi_affine_d *out) {
 	for (uint32_t j = 0; j < joint_count; ++j) {
 		sinewi_affine_d local;
 		sinewi_affine_from_qvv_d(&pose[j], &local);
@@ -26,7 +27,7 @@ static void compose_pose(const sinew_joint *joints, uint32_t joint_count, const 
 }
 
 // Largest distance between the images of (d,0,0), (0,d,0), (0,0,d) under a and b.
-static double shell_error(const sinewi_affine_d *a, const sinewi_affine_d *b, double d) {
+double sinewi_shell_error_d(const sinewi_affine_d *a, const sinewi_affine_d *b, double d) {
 	double dt[3] = {a->t[0] - b->t[0], a->t[1] - b->t[1], a->t[2] - b->t[2]};
 	double worst = 0.0;
 	for (int axis = 0; axis < 3; ++axis) {
@@ -44,11 +45,11 @@ void sinew_pose_error(const sinew_joint *joints, uint32_t joint_count, const sin
                       const float *shell_distances, double default_shell, void *scratch, double *out_errors) {
 	sinewi_affine_d *ra = (sinewi_affine_d *)scratch;
 	sinewi_affine_d *ta = ra + joint_count;
-	compose_pose(joints, joint_count, reference, ra);
-	compose_pose(joints, joint_count, test, ta);
+	sinewi_compose_pose_d(joints, joint_count, reference, ra);
+	sinewi_compose_pose_d(joints, joint_count, test, ta);
 	for (uint32_t j = 0; j < joint_count; ++j) {
 		double d = shell_distances ? (double)shell_distances[j] : default_shell;
-		out_errors[j] = shell_error(&ra[j], &ta[j], d);
+		out_errors[j] = sinewi_shell_error_d(&ra[j], &ta[j], d);
 	}
 }
 

@@ -1,0 +1,441 @@
+// sinew — see include/sinew.h for version and licence
+// Clip analysis: prepares samples (continuous rotations, loop wrap), computes each joint's
+// dominant shell and error budget, classifies sub-tracks as identity/default/constant/animated
+// with the object-space error model, computes clip ranges, then runs the segment search.
+#include "../core/codec_math.h"
+#include "compress_work.h"
+
+#include <math.h>
+#include <string.h>
+
+void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out) {
+	sinew_compress_options defaults = {0};
+	if (!options) options = &defaults;
+	out->error_cm = options->error_cm > 0.0 ? options->error_cm : SINEW_DEFAULT_ERROR_CM;
+	out->shell_cm = options->shell_cm > 0.0 ? options->shell_cm : SINEW_DEFAULT_SHELL_CM;
+	out->segment_length = options->segment_length ? options->segment_length : 16;
+	if (out->segment_length > 1024) out->segment_length = 1024;
+	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
+	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
+}
+
+// Rotation model: a rotation off by angle a moves a point at distance r by 2 r sin(a/2).
+static double rotation_error(const float a[4], const float b[4], double lever) {
+	double d = fabs((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3]);
+	double s2 = 1.0 - d * d;
+	return 2.0 * sqrt(s2 > 0.0 ? s2 : 0.0) * lever;
+}
+
+static double vec_error(const float a[3], const float b[3]) {
+	double x = (double)a[0] - b[0], y = (double)a[1] - b[1], z = (double)a[2] - b[2];
+	return sqrt(x * x + y * y + z * z);
+}
+
+static double vec_max_abs_diff(const float a[3], const float b[3]) {
+	double m = 0;
+	for (int c = 0; c < 3; ++c) {
+		double d = fabs((double)a[c] - b[c]);
+		if (d > m) m = d;
+	}
+	return m;
+}
+
+// Error (object-space model) of replacing sub-track `kind` of joint j by value v over the clip.
+static double replace_error(const sinewi_work *w, uint32_t j, int sub, const sinew_qvv *v) {
+	double worst = 0;
+	const uint32_t nj = w->joint_count;
+	for (uint32_t s = 0; s < w->stored; ++s) {
+		const sinew_qvv *x = &w->poses[(size_t)s * nj + j];
+		double e;
+		if (sub == SINEWI_TRACK_ROTATION)
+			e = rotation_error(x->rotation, v->rotation, w->lever[j] * w->max_scale[j]);
+		else if (sub == SINEWI_TRACK_TRANSLATION)
+			e = vec_error(x->translation, v->translation);
+		else
+			e = vec_max_abs_diff(x->scale, v->scale) * w->lever[j];
+		e *= w->parent_gain[j];
+		if (e > worst) worst = e;
+	}
+	return worst;
+}
+
+static bool equal_bits(const float *a, const float *b, size_t n) {
+	return memcmp(a, b, n * sizeof(float)) == 0;
+}
+
+static void prepare_samples(sinewi_work *w) {
+	const sinew_clip *clip = w->clip;
+	const uint32_t nj = clip->joint_count, n = clip->sample_count;
+	sinewi_enc_clip *enc = w->enc;
+	enc->looping = clip->looping ? 1 : 0;
+	enc->sample_count = n;
+	enc->stored_sample_count = n;
+	if (clip->looping) {
+		// A loop whose last sample repeats the first drops it: wrap sampling reproduces it.
+		bool repeats = n > 1 && equal_bits(&clip->transforms[0].rotation[0], &clip->transforms[(size_t)(n - 1) * nj].rotation[0],
+		                                   (size_t)nj * 10);
+		for (uint32_t i = 0; repeats && i < clip->scalar_track_count; ++i) {
+			const sinew_scalar_track *t = &clip->scalar_tracks[i];
+			repeats = equal_bits(t->values, t->values + (size_t)(n - 1) * t->components, t->components);
+		}
+		if (repeats) enc->sample_count = n - 1;
+		enc->stored_sample_count = enc->sample_count + 1;
+	}
+	w->stored = enc->stored_sample_count;
+	for (uint32_t s = 0; s < w->stored; ++s) {
+		uint32_t src = s < n ? s : 0; // the wrap sample is a copy of sample 0
+		if (s == enc->sample_count && enc->looping) src = 0;
+		memcpy(&w->poses[(size_t)s * nj], &clip->transforms[(size_t)src * nj], nj * sizeof(sinew_qvv));
+	}
+	// Normalize and make every rotation track continuous (q and -q are the same rotation;
+	// interpolation takes the shortest arc, so flipping changes nothing a user can see).
+	for (uint32_t j = 0; j < nj; ++j) {
+		for (uint32_t s = 0; s < w->stored; ++s) {
+			float *q = w->poses[(size_t)s * nj + j].rotation;
+			sinewi_quat_normalize(q);
+			if (s > 0 && sinewi_quat_dot(q, w->poses[(size_t)(s - 1) * nj + j].rotation) < 0.0f)
+				q[0] = -q[0], q[1] = -q[1], q[2] = -q[2], q[3] = -q[3];
+		}
+	}
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+		const sinew_scalar_track *t = &clip->scalar_tracks[i];
+		for (uint32_t s = 0; s < w->stored; ++s) {
+			uint32_t src = (s == enc->sample_count && enc->looping) ? 0 : s;
+			memcpy(&w->scalars[i][(size_t)s * t->components], &t->values[(size_t)src * t->components],
+			       t->components * sizeof(float));
+		}
+	}
+}
+
+static void compute_levers(sinewi_work *w) {
+	const sinew_clip *clip = w->clip;
+	const uint32_t nj = w->joint_count;
+	const double unit = clip->unit_scale;
+	const double default_threshold = sinewi_cm_to_units(w->settings->error_cm, unit);
+	const double default_shell = sinewi_cm_to_units(w->settings->shell_cm, unit);
+	double *max_translation = (double *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(double));
+	uint32_t *height = (uint32_t *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(uint32_t));
+	uint32_t *depth = (uint32_t *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(uint32_t));
+	for (uint32_t j = 0; j < nj; ++j) {
+		const sinew_joint *joint = &clip->joints[j];
+		w->threshold[j] = joint->precision > 0.0f ? joint->precision : default_threshold;
+		w->shell[j] = joint->shell_distance > 0.0f ? joint->shell_distance : default_shell;
+		w->shells_f[j] = (float)w->shell[j];
+		double ms = 0, mt = 0;
+		for (uint32_t s = 0; s < w->stored; ++s) {
+			const sinew_qvv *x = &w->poses[(size_t)s * nj + j];
+			for (int c = 0; c < 3; ++c)
+				if (fabs(x->scale[c]) > ms) ms = fabs(x->scale[c]);
+			double t = sqrt((double)x->translation[0] * x->translation[0] + (double)x->translation[1] * x->translation[1] +
+			                (double)x->translation[2] * x->translation[2]);
+			if (t > mt) mt = t;
+		}
+		w->max_scale[j] = ms;
+		max_translation[j] = mt;
+		w->lever[j] = w->shell[j];
+		height[j] = 1;
+	}
+	// Leaf to root: a child's shell points sit at most |t_c| + max|S_c| * lever_c from the parent.
+	for (uint32_t j = nj; j-- > 0;) {
+		int32_t p = clip->joints[j].parent;
+		if (p < 0) continue;
+		double reach = max_translation[j] + w->max_scale[j] * w->lever[j];
+		if (reach > w->lever[p]) w->lever[p] = reach;
+		if (height[j] + 1 > height[p]) height[p] = height[j] + 1;
+	}
+	for (uint32_t j = 0; j < nj; ++j) {
+		int32_t p = clip->joints[j].parent;
+		w->parent_gain[j] = p < 0 ? 1.0 : w->parent_gain[p] * (w->max_scale[p] > 1.0 ? w->max_scale[p] : 1.0);
+		depth[j] = p < 0 ? 1 : depth[p] + 1;
+	}
+	// Errors along a chain add up, partly cancelling: start each joint at 1/sqrt(chain length)
+	// of the threshold; the segment search tightens where the object-space check needs it.
+	for (uint32_t j = 0; j < nj; ++j) w->rho[j] = 1.0 / sqrt((double)(depth[j] + height[j] - 1));
+}
+
+static void midrange(const sinewi_work *w, uint32_t j, int sub, float out[3]) {
+	const uint32_t nj = w->joint_count;
+	for (int c = 0; c < 3; ++c) {
+		float lo = INFINITY, hi = -INFINITY;
+		for (uint32_t s = 0; s < w->stored; ++s) {
+			const sinew_qvv *x = &w->poses[(size_t)s * nj + j];
+			float v = sub == SINEWI_TRACK_TRANSLATION ? x->translation[c] : x->scale[c];
+			if (v < lo) lo = v;
+			if (v > hi) hi = v;
+		}
+		out[c] = (float)(((double)lo + (double)hi) * 0.5);
+	}
+}
+
+static void mean_rotation(const sinewi_work *w, uint32_t j, float out[4]) {
+	const uint32_t nj = w->joint_count;
+	double acc[4] = {0, 0, 0, 0};
+	for (uint32_t s = 0; s < w->stored; ++s)
+		for (int c = 0; c < 4; ++c) acc[c] += w->poses[(size_t)s * nj + j].rotation[c];
+	sinewi_quat_normalize_d(acc);
+	for (int c = 0; c < 4; ++c) out[c] = (float)acc[c];
+}
+
+static void classify_joints(sinewi_work *w) {
+	const sinew_clip *clip = w->clip;
+	sinewi_enc_clip *enc = w->enc;
+	const uint32_t nj = w->joint_count;
+	for (uint32_t j = 0; j < nj; ++j) {
+		const sinew_joint *joint = &clip->joints[j];
+		double budget = w->threshold[j] * w->rho[j] * w->class_fraction;
+		w->const_error[j] = 0;
+		sinew_qvv *cv = &enc->constants[j];
+		sinewi_qvv_identity(cv);
+		for (int sub = 0; sub < 3; ++sub) {
+			sinew_qvv identity, def = joint->default_pose, constant;
+			sinewi_qvv_identity(&identity);
+			sinewi_quat_normalize(def.rotation);
+			mean_rotation(w, j, constant.rotation);
+			midrange(w, j, SINEWI_TRACK_TRANSLATION, constant.translation);
+			midrange(w, j, SINEWI_TRACK_SCALE, constant.scale);
+			double e_id = replace_error(w, j, sub, &identity);
+			double e_def = replace_error(w, j, sub, &def);
+			double e_const = replace_error(w, j, sub, &constant);
+			uint8_t kind;
+			double spent;
+			const sinew_qvv *value;
+			if (e_id <= budget) kind = SINEWI_KIND_IDENTITY, spent = e_id, value = &identity;
+			else if (e_def <= budget) kind = SINEWI_KIND_DEFAULT, spent = e_def, value = &def;
+			else if (e_const <= budget) kind = SINEWI_KIND_CONSTANT, spent = e_const, value = &constant;
+			else kind = SINEWI_KIND_ANIMATED, spent = 0, value = &identity;
+			enc->joint_kinds[(size_t)j * 3 + sub] = kind;
+			w->const_error[j] += spent;
+			if (sub == SINEWI_TRACK_ROTATION) memcpy(cv->rotation, value->rotation, sizeof cv->rotation);
+			else if (sub == SINEWI_TRACK_TRANSLATION) memcpy(cv->translation, value->translation, sizeof cv->translation);
+			else memcpy(cv->scale, value->scale, sizeof cv->scale);
+		}
+	}
+}
+
+static void classify_scalars(sinewi_work *w) {
+	const sinew_clip *clip = w->clip;
+	sinewi_enc_clip *enc = w->enc;
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+		const sinew_scalar_track *t = &clip->scalar_tracks[i];
+		const uint32_t nc = t->components;
+		double precision = t->precision > 0.0f ? t->precision : 1e-4;
+		float lo[4], hi[4], mid[4], zero[4] = {0, 0, 0, 0};
+		bool has_zero[4] = {false, false, false, false};
+		for (uint32_t c = 0; c < nc; ++c) lo[c] = INFINITY, hi[c] = -INFINITY;
+		for (uint32_t s = 0; s < w->stored; ++s)
+			for (uint32_t c = 0; c < nc; ++c) {
+				float v = w->scalars[i][(size_t)s * nc + c];
+				if (v < lo[c]) lo[c] = v;
+				if (v > hi[c]) hi[c] = v;
+				if (v == 0.0f) has_zero[c] = true;
+			}
+		for (uint32_t c = 0; c < nc; ++c) mid[c] = (float)(((double)lo[c] + (double)hi[c]) * 0.5);
+		// A candidate value fits when every sample is within precision and exact zeros stay zero.
+		const float *candidates[3] = {zero, t->default_value, mid};
+		uint8_t kinds[3] = {SINEWI_KIND_IDENTITY, SINEWI_KIND_DEFAULT, SINEWI_KIND_CONSTANT};
+		enc->scalar_kinds[i] = SINEWI_KIND_ANIMATED;
+		for (int k = 0; k < 3; ++k) {
+			bool fits = true;
+			for (uint32_t c = 0; c < nc && fits; ++c) {
+				float v = candidates[k][c];
+				fits = fabs((double)hi[c] - v) <= precision && fabs((double)lo[c] - v) <= precision &&
+				       (!has_zero[c] || lo[c] < 0.0f || v == 0.0f);
+			}
+			if (fits) {
+				enc->scalar_kinds[i] = kinds[k];
+				memcpy(enc->scalar_constants[i], candidates[k], nc * sizeof(float));
+				break;
+			}
+		}
+	}
+}
+
+// Chooses, per rotation track and segment, the component to drop (largest magnitude over the
+// segment) and flips samples so it is non-negative; stores the choice in the segment tracks.
+static void choose_dropped(sinewi_work *w, uint32_t track_index, uint32_t joint) {
+	const uint32_t nj = w->joint_count;
+	sinewi_enc_clip *enc = w->enc;
+	for (uint32_t s = 0; s < enc->segment_count; ++s) {
+		const sinewi_enc_segment *seg = &enc->segments[s];
+		float best = -1.0f;
+		uint32_t drop = 3;
+		for (uint32_t c = 0; c < 4; ++c) {
+			float m = INFINITY;
+			for (uint32_t u = 0; u <= seg->length; ++u) {
+				float v = fabsf(w->poses[(size_t)(seg->first_sample + u) * nj + joint].rotation[c]);
+				if (v < m) m = v;
+			}
+			if (m > best) best = m, drop = c;
+		}
+		seg->tracks[track_index].dropped = (uint8_t)drop;
+	}
+}
+
+// Value of animated track `t` at stored sample `s` in the representation it is stored in
+// (rotations: sign chosen for segment `seg` so the dropped component is non-negative).
+static void stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]) {
+	const uint32_t nj = w->joint_count;
+	if (t->type == SINEWI_TRACK_SCALAR) {
+		const uint32_t nc = t->components;
+		memcpy(out, &w->scalars[t->index][(size_t)s * nc], nc * sizeof(float));
+		return;
+	}
+	const sinew_qvv *x = &w->poses[(size_t)s * nj + t->index];
+	if (t->type == SINEWI_TRACK_ROTATION) {
+		float sign = x->rotation[dropped] < 0.0f ? -1.0f : 1.0f;
+		for (int c = 0; c < 4; ++c) out[c] = x->rotation[c] * sign;
+	} else {
+		memcpy(out, t->type == SINEWI_TRACK_TRANSLATION ? x->translation : x->scale, 3 * sizeof(float));
+	}
+}
+
+void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]);
+void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]) {
+	stored_value(w, t, dropped, s, out);
+}
+
+static void clip_ranges(sinewi_work *w) {
+	sinewi_enc_clip *enc = w->enc;
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		sinewi_enc_track *t = &enc->tracks[i];
+		float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+		for (uint32_t sg = 0; sg < enc->segment_count; ++sg) {
+			const sinewi_enc_segment *seg = &enc->segments[sg];
+			for (uint32_t u = 0; u <= seg->length; ++u) {
+				float v[4];
+				stored_value(w, t, seg->tracks[i].dropped, seg->first_sample + u, v);
+				for (uint32_t c = 0; c < t->range_components; ++c) {
+					if (v[c] < lo[c]) lo[c] = v[c];
+					if (v[c] > hi[c]) hi[c] = v[c];
+				}
+			}
+		}
+		for (uint32_t c = 0; c < t->range_components; ++c) {
+			t->clip_min[c] = lo[c];
+			// extent rounded up so cmin + cext covers the max in float arithmetic
+			float ext = (float)((double)hi[c] - (double)lo[c]);
+			while (lo[c] + ext < hi[c]) ext = nextafterf(ext, INFINITY);
+			t->clip_ext[c] = ext;
+		}
+	}
+}
+
+static sinew_result allocate(sinewi_work *w, sinew_error *error) {
+	const sinew_clip *clip = w->clip;
+	sinewi_arena *a = w->arena;
+	const uint32_t nj = clip->joint_count, nt = clip->scalar_track_count;
+	const size_t njx = nj ? nj : 1, ntx = nt ? nt : 1;
+	sinewi_enc_clip *enc = w->enc;
+	size_t stored = (size_t)clip->sample_count + 1, cells;
+	SINEWI_CHECK(sinewi_mul_size(stored, njx, &cells), error, SINEW_RESULT_OUT_OF_MEMORY, "clip too large");
+	w->poses = (sinew_qvv *)sinewi_arena_array(a, cells, sizeof(sinew_qvv));
+	w->scalars = (float **)sinewi_arena_array(a, ntx, sizeof(float *));
+	double **fields[] = {&w->threshold, &w->shell, &w->lever, &w->max_scale, &w->parent_gain, &w->rho, &w->const_error};
+	for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f) {
+		*fields[f] = (double *)sinewi_arena_array(a, njx, sizeof(double));
+		SINEWI_CHECK(*fields[f], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	w->shells_f = (float *)sinewi_arena_array(a, njx, sizeof(float));
+	enc->joint_kinds = (uint8_t *)sinewi_arena_array(a, njx * 3, 1);
+	enc->scalar_kinds = (uint8_t *)sinewi_arena_array(a, ntx, 1);
+	enc->constants = (sinew_qvv *)sinewi_arena_array(a, njx, sizeof(sinew_qvv));
+	enc->scalar_constants = (float(*)[4])sinewi_arena_array(a, ntx, sizeof(float[4]));
+	for (int sub = 0; sub < 3; ++sub) enc->joint_track[sub] = (int32_t *)sinewi_arena_array(a, njx, sizeof(int32_t));
+	enc->scalar_track = (int32_t *)sinewi_arena_array(a, ntx, sizeof(int32_t));
+	enc->tracks = (sinewi_enc_track *)sinewi_arena_array(a, njx * 3 + ntx, sizeof(sinewi_enc_track));
+	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
+	                 enc->scalar_constants && enc->joint_track[0] && enc->joint_track[1] && enc->joint_track[2] &&
+	                 enc->scalar_track && enc->tracks,
+	             error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	for (uint32_t i = 0; i < nt; ++i) {
+		w->scalars[i] = (float *)sinewi_arena_array(a, stored, clip->scalar_tracks[i].components * sizeof(float));
+		SINEWI_CHECK(w->scalars[i], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	return SINEW_RESULT_OK;
+}
+
+static sinew_result build_segments(sinewi_work *w, sinew_error *error) {
+	sinewi_enc_clip *enc = w->enc;
+	const uint32_t L = w->settings->segment_length;
+	const uint32_t intervals = w->stored - 1;
+	enc->segment_length = L;
+	enc->segment_count = intervals == 0 ? 1 : (intervals + L - 1) / L;
+	enc->segments = (sinewi_enc_segment *)sinewi_arena_array(w->arena, enc->segment_count, sizeof(sinewi_enc_segment));
+	SINEWI_CHECK(enc->segments, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	for (uint32_t s = 0; s < enc->segment_count; ++s) {
+		sinewi_enc_segment *seg = &enc->segments[s];
+		seg->first_sample = s * L;
+		seg->length = intervals - seg->first_sample < L ? intervals - seg->first_sample : L;
+		seg->tracks = (sinewi_enc_seg_track *)sinewi_arena_array(w->arena, enc->track_count ? enc->track_count : 1,
+		                                                          sizeof(sinewi_enc_seg_track));
+		SINEWI_CHECK(seg->tracks, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	return SINEW_RESULT_OK;
+}
+
+static void list_tracks(sinewi_work *w) {
+	sinewi_enc_clip *enc = w->enc;
+	enc->track_count = 0;
+	for (uint32_t j = 0; j < w->joint_count; ++j)
+		for (int sub = 0; sub < 3; ++sub) {
+			enc->joint_track[sub][j] = -1;
+			if (enc->joint_kinds[(size_t)j * 3 + sub] != SINEWI_KIND_ANIMATED) continue;
+			sinewi_enc_track *t = &enc->tracks[enc->track_count];
+			memset(t, 0, sizeof *t);
+			t->type = (uint8_t)sub;
+			t->components = 3;
+			t->range_components = sub == SINEWI_TRACK_ROTATION ? 4 : 3;
+			t->index = j;
+			enc->joint_track[sub][j] = (int32_t)enc->track_count++;
+		}
+	for (uint32_t i = 0; i < w->clip->scalar_track_count; ++i) {
+		enc->scalar_track[i] = -1;
+		if (enc->scalar_kinds[i] != SINEWI_KIND_ANIMATED) continue;
+		sinewi_enc_track *t = &enc->tracks[enc->track_count];
+		memset(t, 0, sizeof *t);
+		t->type = SINEWI_TRACK_SCALAR;
+		t->components = (uint8_t)w->clip->scalar_tracks[i].components;
+		t->range_components = t->components;
+		t->index = i;
+		enc->scalar_track[i] = (int32_t)enc->track_count++;
+	}
+}
+
+sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
+                                  sinewi_enc_clip **out, sinew_error *error) {
+	sinewi_enc_clip *enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
+	SINEWI_CHECK(enc, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	sinewi_work w;
+	memset(&w, 0, sizeof w);
+	w.clip = clip;
+	w.settings = settings;
+	w.arena = arena;
+	w.enc = enc;
+	w.joint_count = clip->joint_count;
+	enc->source = clip;
+	SINEWI_TRY(allocate(&w, error));
+	prepare_samples(&w);
+	compute_levers(&w);
+	classify_scalars(&w);
+	// Constant sub-tracks may use a share of each joint's budget; if the segment search cannot
+	// meet the bound, classification retries stricter (finally: only exact constants).
+	const double fractions[] = {0.25, 0.05, 0.0};
+	for (size_t attempt = 0; attempt < sizeof fractions / sizeof fractions[0]; ++attempt) {
+		w.class_fraction = fractions[attempt];
+		classify_joints(&w);
+		list_tracks(&w);
+		SINEWI_TRY(build_segments(&w, error));
+		for (uint32_t i = 0; i < enc->track_count; ++i)
+			if (enc->tracks[i].type == SINEWI_TRACK_ROTATION) choose_dropped(&w, i, enc->tracks[i].index);
+		clip_ranges(&w);
+		bool ok = true;
+		for (uint32_t s = 0; s < enc->segment_count && ok; ++s) ok = sinewi_search_segment(&w, s, error);
+		if (ok) {
+			*out = enc;
+			return SINEW_RESULT_OK;
+		}
+	}
+	return sinewi_fail(error, SINEW_RESULT_UNSUPPORTED,
+	                   "clip '%s': cannot meet the error threshold even at full precision (%.3g units)",
+	                   clip->name ? clip->name : "", enc->max_error);
+}

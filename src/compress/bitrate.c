@@ -1,0 +1,355 @@
+// sinew — see include/sinew.h for version and licence
+// Per-segment bit-rate search. Each animated track gets, per segment, a decimation d (knots
+// every 2^d samples, linear in between) and a bit width per component derived from one
+// precision step; the cheapest pair whose error fits the joint's budget wins. Then the whole
+// segment is decoded, composed in object space and checked against the threshold at every
+// sample; joints on chains that exceed it get tighter budgets until everything fits.
+#include "../core/codec_math.h"
+#include "../core/metric.h"
+#include "compress_work.h"
+
+#include <math.h>
+#include <string.h>
+
+void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]);
+
+// Stored component index of slot c (rotations skip the dropped component).
+static uint32_t slot_component(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t c) {
+	return t->type == SINEWI_TRACK_ROTATION ? sinewi_stored_component(c, st->dropped) : c;
+}
+
+static void seg_lo_ext(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t c, float *lo, float *ext) {
+	uint32_t comp = slot_component(t, st, c);
+	sinewi_segment_range(t->clip_min[comp], t->clip_ext[comp], st->range_min[c], st->range_ext[c], lo, ext);
+}
+
+// Segment ranges: 8-bit fractions of the clip range that cover every sample of the segment.
+static void segment_ranges(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                           sinewi_enc_seg_track *st) {
+	for (uint32_t c = 0; c < t->components; ++c) {
+		uint32_t comp = slot_component(t, st, c);
+		float lo = INFINITY, hi = -INFINITY;
+		for (uint32_t u = 0; u <= seg->length; ++u) {
+			float v[4];
+			sinewi_stored_value(w, t, st->dropped, seg->first_sample + u, v);
+			if (v[comp] < lo) lo = v[comp];
+			if (v[comp] > hi) hi = v[comp];
+		}
+		float cmin = t->clip_min[comp], cext = t->clip_ext[comp];
+		int qmin = 0, qmax = 0;
+		if (cext > 0.0f) {
+			qmin = (int)floor(((double)lo - cmin) / cext * 255.0);
+			qmax = (int)ceil(((double)hi - cmin) / cext * 255.0);
+			qmin = qmin < 0 ? 0 : (qmin > 255 ? 255 : qmin);
+			qmax = qmax < qmin ? qmin : (qmax > 255 ? 255 : qmax);
+			float flo, fext;
+			// float rounding may leave the ends just inside the samples: widen until covered
+			for (;;) {
+				sinewi_segment_range(cmin, cext, (uint32_t)qmin, (uint32_t)(qmax - qmin), &flo, &fext);
+				if (flo > lo && qmin > 0) --qmin;
+				else if (flo + fext < hi && qmax < 255) ++qmax;
+				else break;
+			}
+		}
+		st->range_min[c] = (uint8_t)qmin;
+		st->range_ext[c] = (uint8_t)(qmax - qmin);
+	}
+}
+
+// Widths for precision level k: the widest component gets k bits; every component gets the
+// fewest bits whose step is no coarser than the widest one's.
+static void widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t k, uint8_t width[4]) {
+	float ext[4], lo, emax = 0.0f;
+	for (uint32_t c = 0; c < t->components; ++c) {
+		seg_lo_ext(t, st, c, &lo, &ext[c]);
+		if (ext[c] > emax) emax = ext[c];
+	}
+	for (uint32_t c = 0; c < 4; ++c) width[c] = 0;
+	if (k == 0 || !(emax > 0.0f)) return;
+	double steps = (double)((1u << k) - 1u);
+	for (uint32_t c = 0; c < t->components; ++c) {
+		double need = (double)ext[c] / (double)emax * steps; // intervals needed at the common step
+		uint32_t bits = 0;
+		while (bits < k && (double)((1u << bits) - 1u) < need - 1e-9) ++bits;
+		width[c] = (uint8_t)bits;
+	}
+}
+
+// Quantizes the knots of `st` (widths/decimation already set) from the source samples.
+static void quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                           sinewi_enc_seg_track *st) {
+	st->knot_count = sinewi_knot_count(seg->length, st->decimation);
+	for (uint32_t i = 0; i < st->knot_count; ++i) {
+		uint32_t p = i << st->decimation;
+		if (p > seg->length) p = seg->length;
+		float v[4];
+		sinewi_stored_value(w, t, st->dropped, seg->first_sample + p, v);
+		for (uint32_t c = 0; c < t->components; ++c) {
+			float lo, ext;
+			seg_lo_ext(t, st, c, &lo, &ext);
+			st->knots[i * t->components + c] = sinewi_quantize(v[slot_component(t, st, c)], st->width[c], lo, ext);
+		}
+	}
+}
+
+void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length, float u,
+                                float out[4]) {
+	uint32_t k0;
+	float alpha;
+	sinewi_knot_locate(u, length, st->decimation, &k0, &alpha);
+	uint32_t k1 = k0 + 1 < st->knot_count ? k0 + 1 : k0;
+	float a[4], b[4];
+	for (uint32_t c = 0; c < t->components; ++c) {
+		float lo, ext;
+		seg_lo_ext(t, st, c, &lo, &ext);
+		a[c] = sinewi_dequantize(st->knots[k0 * t->components + c], st->width[c], lo, ext);
+		b[c] = sinewi_dequantize(st->knots[k1 * t->components + c], st->width[c], lo, ext);
+	}
+	if (t->type == SINEWI_TRACK_ROTATION)
+		sinewi_interp_rotation(a, b, st->dropped, alpha, out);
+	else
+		sinewi_interp_values(a, b, t->components, alpha, out);
+}
+
+// Largest error of a track over the segment in its budget's unit (object-space model for
+// transforms, multiples of the precision for scalars; exact zeros must stay zero).
+static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                          const sinewi_enc_seg_track *st, float *decoded) {
+	const uint32_t nj = w->joint_count;
+	double worst = 0.0;
+	for (uint32_t u = 0; u <= seg->length; ++u) {
+		float v[4];
+		sinewi_decode_track_sample(t, st, seg->length, (float)u, v);
+		if (decoded) memcpy(decoded + 4 * u, v, sizeof v);
+		uint32_t s = seg->first_sample + u;
+		double e;
+		if (t->type == SINEWI_TRACK_SCALAR) {
+			const sinew_scalar_track *src = &w->clip->scalar_tracks[t->index];
+			double precision = src->precision > 0.0f ? src->precision : 1e-4;
+			const float *ref = &w->scalars[t->index][(size_t)s * t->components];
+			e = 0.0;
+			for (uint32_t c = 0; c < t->components; ++c) {
+				// non-negative curves (morph weights): a zero must decode as exactly zero
+				if (ref[c] == 0.0f && v[c] != 0.0f && t->clip_min[c] == 0.0f) return INFINITY;
+				double d = fabs((double)ref[c] - v[c]) / precision;
+				if (d > e) e = d;
+			}
+		} else {
+			const sinew_qvv *x = &w->poses[(size_t)s * nj + t->index];
+			const uint32_t j = t->index;
+			if (t->type == SINEWI_TRACK_ROTATION) {
+				double dot = fabs((double)x->rotation[0] * v[0] + (double)x->rotation[1] * v[1] +
+				                  (double)x->rotation[2] * v[2] + (double)x->rotation[3] * v[3]);
+				double s2 = 1.0 - dot * dot;
+				e = 2.0 * sqrt(s2 > 0.0 ? s2 : 0.0) * w->lever[j] * w->max_scale[j];
+			} else if (t->type == SINEWI_TRACK_TRANSLATION) {
+				double dx = (double)x->translation[0] - v[0], dy = (double)x->translation[1] - v[1],
+				       dz = (double)x->translation[2] - v[2];
+				e = sqrt(dx * dx + dy * dy + dz * dz);
+			} else {
+				e = 0.0;
+				for (int c = 0; c < 3; ++c) {
+					double d = fabs((double)x->scale[c] - v[c]);
+					if (d > e) e = d;
+				}
+				e *= w->lever[j];
+			}
+			e *= w->parent_gain[j];
+		}
+		if (!(e <= worst)) worst = e;
+	}
+	return worst;
+}
+
+static uint32_t candidate_cost(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length) {
+	uint32_t bits = 0;
+	for (uint32_t c = 0; c < t->components; ++c) bits += st->width[c];
+	return sinewi_knot_count(length, st->decimation) * bits;
+}
+
+// Chooses decimation and widths for one track in one segment; returns the error reached.
+static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_segment *seg, sinewi_enc_seg_track *st,
+                           double budget, bool force_max, float *decoded) {
+	const sinewi_enc_track *t = &w->enc->tracks[ti];
+	int max_d = w->settings->max_decimation;
+	uint32_t best_cost = UINT32_MAX, best_k = SINEWI_MAX_WIDTH, best_d = 0;
+	if (!force_max) {
+		for (int d = 0; d <= max_d; ++d) {
+			if (d > 0 && (1u << d) > seg->length) break;
+			st->decimation = (uint8_t)d;
+			widths_for_level(t, st, SINEWI_MAX_WIDTH, st->width);
+			quantize_knots(w, t, seg, st);
+			if (!(track_error(w, t, seg, st, NULL) <= budget)) break; // coarser knots only get worse
+			uint32_t lo = 0, hi = SINEWI_MAX_WIDTH;
+			while (lo < hi) {
+				uint32_t mid = (lo + hi) / 2;
+				widths_for_level(t, st, mid, st->width);
+				quantize_knots(w, t, seg, st);
+				if (track_error(w, t, seg, st, NULL) <= budget)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			widths_for_level(t, st, lo, st->width);
+			uint32_t cost = candidate_cost(t, st, seg->length);
+			if (cost < best_cost) best_cost = cost, best_k = lo, best_d = (uint32_t)d;
+		}
+	}
+	st->decimation = (uint8_t)best_d;
+	widths_for_level(t, st, best_k, st->width);
+	quantize_knots(w, t, seg, st);
+	return track_error(w, t, seg, st, decoded);
+}
+
+typedef struct seg_scratch {
+	float **decoded;          // [track] -> [(length + 1) * 4]
+	sinewi_affine_d *raw;     // [(length + 1) * joints]
+	sinewi_affine_d *dec;     // [joints]
+	sinew_qvv *pose;          // [joints]
+	double *rho, *err;        // [joints]
+	uint8_t *dirty, *forced;  // [joints]
+} seg_scratch;
+
+static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
+	const uint32_t nj = w->joint_count ? w->joint_count : 1, nt = w->enc->track_count ? w->enc->track_count : 1;
+	sinewi_arena *a = w->arena;
+	sc->decoded = (float **)sinewi_arena_array(a, nt, sizeof(float *));
+	sc->raw = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
+	sc->dec = (sinewi_affine_d *)sinewi_arena_array(a, nj, sizeof(sinewi_affine_d));
+	sc->pose = (sinew_qvv *)sinewi_arena_array(a, nj, sizeof(sinew_qvv));
+	sc->rho = (double *)sinewi_arena_array(a, nj, sizeof(double));
+	sc->err = (double *)sinewi_arena_array(a, nj, sizeof(double));
+	sc->dirty = (uint8_t *)sinewi_arena_array(a, nj, 1);
+	sc->forced = (uint8_t *)sinewi_arena_array(a, nj, 1);
+	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced) return false;
+	for (uint32_t i = 0; i < w->enc->track_count; ++i) {
+		sc->decoded[i] = (float *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(float));
+		if (!sc->decoded[i]) return false;
+	}
+	return true;
+}
+
+// Object-space error of every joint at every sample of the segment; returns the largest ratio
+// error / threshold.
+static double verify_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc) {
+	const uint32_t nj = w->joint_count;
+	const sinewi_enc_clip *enc = w->enc;
+	const sinew_joint *joints = w->clip->joints;
+	double worst_ratio = 0.0;
+	for (uint32_t j = 0; j < nj; ++j) sc->err[j] = 0.0;
+	for (uint32_t u = 0; u <= seg->length; ++u) {
+		for (uint32_t j = 0; j < nj; ++j) {
+			sinew_qvv *x = &sc->pose[j];
+			*x = enc->constants[j];
+			int32_t tr = enc->joint_track[SINEWI_TRACK_ROTATION][j], tt = enc->joint_track[SINEWI_TRACK_TRANSLATION][j],
+			        ts = enc->joint_track[SINEWI_TRACK_SCALE][j];
+			if (tr >= 0) memcpy(x->rotation, sc->decoded[tr] + 4 * u, 4 * sizeof(float));
+			if (tt >= 0) memcpy(x->translation, sc->decoded[tt] + 4 * u, 3 * sizeof(float));
+			if (ts >= 0) memcpy(x->scale, sc->decoded[ts] + 4 * u, 3 * sizeof(float));
+		}
+		sinewi_compose_pose_d(joints, nj, sc->pose, sc->dec);
+		const sinewi_affine_d *raw = sc->raw + (size_t)u * nj;
+		for (uint32_t j = 0; j < nj; ++j) {
+			double e = sinewi_shell_error_d(&raw[j], &sc->dec[j], w->shell[j]);
+			if (e > sc->err[j]) sc->err[j] = e;
+			double r = e / w->threshold[j];
+			if (!(r <= worst_ratio)) worst_ratio = r;
+		}
+	}
+	return worst_ratio;
+}
+
+static void search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc) {
+	const sinewi_enc_clip *enc = w->enc;
+	uint32_t animated = 0;
+	for (int sub = 0; sub < 3; ++sub) animated += enc->joint_track[sub][j] >= 0;
+	if (!animated) return;
+	double budget = w->threshold[j] * sc->rho[j] - w->const_error[j];
+	if (budget < w->threshold[j] * sc->rho[j] * 0.1) budget = w->threshold[j] * sc->rho[j] * 0.1;
+	budget /= animated;
+	for (int sub = 0; sub < 3; ++sub) {
+		int32_t ti = enc->joint_track[sub][j];
+		if (ti < 0) continue;
+		search_track(w, (uint32_t)ti, seg, &seg->tracks[ti], budget, sc->forced[j] != 0, sc->decoded[ti]);
+	}
+}
+
+bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
+	(void)error;
+	sinewi_enc_clip *enc = w->enc;
+	sinewi_enc_segment *seg = &enc->segments[s];
+	const uint32_t nj = w->joint_count;
+	sinewi_arena scratch_arena;
+	sinewi_arena_init(&scratch_arena, &w->arena->alloc.a);
+	sinewi_arena *saved = w->arena;
+	w->arena = &scratch_arena;
+	seg_scratch sc;
+	bool ok = scratch_alloc(w, seg->length, &sc);
+	w->arena = saved;
+	if (!ok) {
+		sinewi_arena_free(&scratch_arena);
+		return false;
+	}
+	// knots live in the clip's arena: they are serialized later
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		sinewi_enc_seg_track *st = &seg->tracks[i];
+		st->knots = (uint32_t *)sinewi_arena_array(w->arena, (size_t)(seg->length + 1) * 4, sizeof(uint32_t));
+		if (!st->knots) {
+			sinewi_arena_free(&scratch_arena);
+			return false;
+		}
+		segment_ranges(w, &enc->tracks[i], seg, st);
+	}
+	// scalar tracks: independent, no hierarchy
+	for (uint32_t i = 0; i < enc->track_count; ++i)
+		if (enc->tracks[i].type == SINEWI_TRACK_SCALAR) {
+			double e = search_track(w, i, seg, &seg->tracks[i], 1.0, false, NULL);
+			if (!(e <= 1.0)) e = search_track(w, i, seg, &seg->tracks[i], 1.0, true, NULL);
+			if (e > enc->max_scalar_error) enc->max_scalar_error = e;
+			if (!(e <= 1.0)) {
+				sinewi_arena_free(&scratch_arena);
+				return false;
+			}
+		}
+	for (uint32_t u = 0; u <= seg->length; ++u)
+		sinewi_compose_pose_d(w->clip->joints, nj, &w->poses[(size_t)(seg->first_sample + u) * nj], sc.raw + (size_t)u * nj);
+	for (uint32_t j = 0; j < nj; ++j) {
+		sc.rho[j] = w->rho[j];
+		sc.dirty[j] = 1;
+		sc.forced[j] = 0;
+	}
+	const int max_iter = w->settings->level >= SINEW_LEVEL_HIGH ? 40 : (w->settings->level == SINEW_LEVEL_FAST ? 8 : 20);
+	bool success = false;
+	for (int iter = 0; iter <= max_iter + 1; ++iter) {
+		for (uint32_t j = 0; j < nj; ++j)
+			if (sc.dirty[j]) search_joint(w, j, seg, &sc), sc.dirty[j] = 0;
+		double ratio = verify_segment(w, seg, &sc);
+		if (ratio <= 1.0) {
+			success = true;
+			double e = 0;
+			for (uint32_t j = 0; j < nj; ++j)
+				if (sc.err[j] > e) e = sc.err[j];
+			if (e > enc->max_error) enc->max_error = e;
+			break;
+		}
+		if (iter > max_iter) {
+			for (uint32_t j = 0; j < nj; ++j)
+				if (sc.err[j] > enc->max_error) enc->max_error = sc.err[j];
+			break;
+		}
+		// Tighten every joint on the chain of each joint over its threshold; after max_iter
+		// rounds, chains still over go to full precision.
+		for (uint32_t v = 0; v < nj; ++v) {
+			if (sc.err[v] <= w->threshold[v]) continue;
+			double f = w->threshold[v] / sc.err[v] * 0.9;
+			f = f < 0.3 ? 0.3 : (f > 0.95 ? 0.95 : f);
+			for (int32_t a = (int32_t)v; a >= 0; a = w->clip->joints[a].parent) {
+				if (iter == max_iter) sc.forced[a] = 1;
+				else if (sc.rho[a] * f < sc.rho[a]) sc.rho[a] *= f;
+				sc.dirty[a] = 1;
+			}
+		}
+	}
+	sinewi_arena_free(&scratch_arena);
+	return success;
+}

@@ -1,0 +1,81 @@
+// sinew — see include/sinew.h for version and licence
+// The compressor's result for one clip (sinewi_enc_clip), which format/ serializes as
+// docs/format.md describes, and the internal entry points of the compress stage.
+#ifndef SINEW_COMPRESS_INTERNAL_H
+#define SINEW_COMPRESS_INTERNAL_H
+
+#include "../core/base.h"
+
+// Sub-track kinds (docs/format.md §joint descriptors).
+enum {
+	SINEWI_KIND_IDENTITY = 0, // identity rotation, zero translation, unit scale; scalar: all zero
+	SINEWI_KIND_DEFAULT = 1,  // equal to the joint's default pose (value stored with the constants)
+	SINEWI_KIND_CONSTANT = 2, // one value for the whole clip (stored with the constants)
+	SINEWI_KIND_ANIMATED = 3  // range-reduced, quantized per segment
+};
+
+enum { SINEWI_TRACK_ROTATION = 0, SINEWI_TRACK_TRANSLATION = 1, SINEWI_TRACK_SCALE = 2, SINEWI_TRACK_SCALAR = 3 };
+
+#define SINEWI_ROUNDING_FROM_CLIP 15u // per-track rounding nibble meaning "use the clip's"
+
+// One animated track (a joint's rotation/translation/scale sub-track or a scalar track).
+typedef struct sinewi_enc_track {
+	uint8_t type;         // SINEWI_TRACK_*
+	uint8_t components;   // stored components per knot: 3 for transforms, 1..4 for scalars
+	uint8_t range_components; // clip range components: 4 for rotations (dropped one varies), else `components`
+	uint32_t index;       // joint or scalar track index
+	float clip_min[4], clip_ext[4];
+} sinewi_enc_track;
+
+// One animated track inside one segment.
+typedef struct sinewi_enc_seg_track {
+	uint8_t width[4];   // bits per stored component (0..24)
+	uint8_t decimation; // knots every 2^d samples
+	uint8_t dropped;    // rotations: component rebuilt from the other three
+	uint8_t range_min[4], range_ext[4]; // 8-bit fractions of the clip range per stored component
+	uint32_t knot_count;
+	uint32_t *knots;    // [knot_count * components] quantized values
+} sinewi_enc_seg_track;
+
+typedef struct sinewi_enc_segment {
+	uint32_t first_sample; // stored sample index of local position 0
+	uint32_t length;       // intervals (samples - 1)
+	sinewi_enc_seg_track *tracks; // [animated_track_count]
+} sinewi_enc_segment;
+
+typedef struct sinewi_enc_clip {
+	const sinew_clip *source;
+	uint32_t sample_count;        // samples described (source count, minus a repeated loop sample)
+	uint32_t stored_sample_count; // + 1 wrap sample for looping clips
+	uint32_t segment_length;
+	uint32_t segment_count;
+	uint8_t looping;
+	uint8_t *joint_kinds;   // [joint_count * 3] rotation, translation, scale
+	uint8_t *scalar_kinds;  // [scalar_track_count]
+	sinew_qvv *constants;   // [joint_count] values of DEFAULT/CONSTANT sub-tracks
+	float (*scalar_constants)[4]; // [scalar_track_count]
+	uint32_t track_count;   // animated tracks
+	sinewi_enc_track *tracks;
+	int32_t *joint_track[3];    // [joint_count] index into tracks or -1, per sub-track
+	int32_t *scalar_track;      // [scalar_track_count] index into tracks or -1
+	sinewi_enc_segment *segments;
+	// measured by the compressor with the decoder's arithmetic, over every source sample
+	double max_error;           // clip units
+	double max_scalar_error;    // relative to each track's precision
+} sinewi_enc_clip;
+
+// Resolved compression settings (sinew_compress_options with defaults applied, in clip units).
+typedef struct sinewi_compress_settings {
+	double error_cm, shell_cm;
+	uint32_t segment_length;
+	int level;
+	int max_decimation;
+} sinewi_compress_settings;
+
+void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);
+
+// Compresses one validated clip. Memory comes from `arena` (freed by the caller with it).
+sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
+                                  sinewi_enc_clip **out, sinew_error *error);
+
+#endif

@@ -1,0 +1,97 @@
+// sinew — see include/sinew.h for version and licence
+// Dequantization and interpolation shared by the compressor (which simulates the decoder to
+// measure its error) and the decoder. Both must produce the same floats bit for bit, so every
+// formula here is the one docs/format.md states, in the same operation order.
+#ifndef SINEW_CORE_CODEC_MATH_H
+#define SINEW_CORE_CODEC_MATH_H
+
+#include <math.h>
+#include <stdint.h>
+
+#define SINEWI_MAX_WIDTH 24          // bits per quantized component (docs/format.md §segment data)
+#define SINEWI_MAX_DECIMATION 3      // knots every 2^d samples
+#define SINEWI_RANGE_STEPS 255.0f    // segment ranges are 8-bit fractions of the clip range
+
+// Segment range of one component: lo = cmin + cext * (qmin / 255), ext = cext * (qext / 255).
+static inline void sinewi_segment_range(float cmin, float cext, uint32_t qmin, uint32_t qext, float *lo, float *ext) {
+	*lo = cmin + cext * ((float)qmin / SINEWI_RANGE_STEPS);
+	*ext = cext * ((float)qext / SINEWI_RANGE_STEPS);
+}
+
+// Value of a `width`-bit quantized component in [lo, lo + ext].
+static inline float sinewi_dequantize(uint32_t q, uint32_t width, float lo, float ext) {
+	if (width == 0) return lo;
+	float scale = 1.0f / (float)((1u << width) - 1u);
+	return lo + ext * ((float)q * scale);
+}
+
+// Quantizes v into `width` bits over [lo, lo + ext] (round to nearest, clamped).
+static inline uint32_t sinewi_quantize(float v, uint32_t width, float lo, float ext) {
+	if (width == 0 || !(ext > 0.0f)) return 0;
+	uint32_t max = (1u << width) - 1u;
+	double n = ((double)v - (double)lo) / (double)ext * (double)max;
+	if (!(n > 0.0)) return 0;
+	if (n >= (double)max) return max;
+	return (uint32_t)(n + 0.5);
+}
+
+// Number of knots of a segment with `length` intervals at decimation d: ceil(length / 2^d) + 1.
+static inline uint32_t sinewi_knot_count(uint32_t length, uint32_t d) {
+	uint32_t stride = 1u << d;
+	return (length + stride - 1u) / stride + 1u;
+}
+
+// Knot pair and weight for local sample position u in [0, length] at decimation d.
+static inline void sinewi_knot_locate(float u, uint32_t length, uint32_t d, uint32_t *k0, float *alpha) {
+	if (length == 0) {
+		*k0 = 0;
+		*alpha = 0.0f;
+		return;
+	}
+	uint32_t stride = 1u << d;
+	uint32_t last = sinewi_knot_count(length, d) - 2u; // index of the last interval
+	float fk = u / (float)stride;
+	uint32_t i = (uint32_t)fk;
+	if (i > last) i = last;
+	float p0 = (float)(i * stride);
+	uint32_t p1i = (i + 1u) * stride;
+	float p1 = (float)(p1i < length ? p1i : length);
+	float a = (u - p0) / (p1 - p0);
+	*k0 = i;
+	*alpha = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
+}
+
+// Rebuilds a unit quaternion from its three stored components and the index of the dropped
+// (largest, non-negative) one.
+static inline void sinewi_quat_from_three(const float stored[3], uint32_t dropped, float q[4]) {
+	float a = stored[0], b = stored[1], c = stored[2];
+	float rest = 1.0f - (a * a + b * b + c * c);
+	float m = sqrtf(rest > 0.0f ? rest : 0.0f);
+	switch (dropped & 3u) {
+	case 0: q[0] = m, q[1] = a, q[2] = b, q[3] = c; break;
+	case 1: q[0] = a, q[1] = m, q[2] = b, q[3] = c; break;
+	case 2: q[0] = a, q[1] = b, q[2] = m, q[3] = c; break;
+	default: q[0] = a, q[1] = b, q[2] = c, q[3] = m; break;
+	}
+}
+
+// Component index of stored slot `slot` (0..2) when component `dropped` is left out.
+static inline uint32_t sinewi_stored_component(uint32_t slot, uint32_t dropped) {
+	return slot + (slot >= dropped ? 1u : 0u);
+}
+
+#endif
+
+// Interpolation between two decoded knots, exactly as the decoder does it.
+#include "quat.h"
+
+static inline void sinewi_interp_rotation(const float k0[3], const float k1[3], uint32_t dropped, float alpha, float out[4]) {
+	float a[4], b[4];
+	sinewi_quat_from_three(k0, dropped, a);
+	sinewi_quat_from_three(k1, dropped, b);
+	sinewi_quat_nlerp(a, b, alpha, out);
+}
+
+static inline void sinewi_interp_values(const float *k0, const float *k1, uint32_t n, float alpha, float *out) {
+	for (uint32_t c = 0; c < n; ++c) out[c] = k0[c] + (k1[c] - k0[c]) * alpha;
+}

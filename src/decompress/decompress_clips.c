@@ -1,0 +1,107 @@
+// sinew — see include/sinew.h for version and licence
+// Whole-blob decompression into clips (for export and for measuring error).
+#include <string.h>
+
+#include "../core/bits.h"
+#include "../core/quat.h"
+#include "../format/format_layout.h"
+#include "context.h"
+
+static const char *meta_string(const sinewi_clip_view *v, uint32_t offset) {
+	if (!v->metadata || offset == SINEW_FMT_NO_STRING) return NULL;
+	return (const char *)v->metadata + sinewi_rd32(v->metadata + 8) + offset;
+}
+
+static sinew_result decompress_clip(const void *blob, size_t size, uint32_t index, const sinewi_alloc *al,
+                                    sinew_clip_set *set, sinew_error *error) {
+	size_t need = sinew_context_size(blob, size, index);
+	SINEWI_CHECK(need > 0, error, SINEW_RESULT_CORRUPT, "clip %u is invalid", index);
+	void *mem = sinewi_malloc(al, need);
+	SINEWI_CHECK(mem, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	sinew_context *ctx = NULL;
+	sinew_result r = sinew_context_init(mem, need, blob, size, index, NULL, &ctx, error);
+	if (r != SINEW_RESULT_OK) {
+		sinewi_free(al, mem, need);
+		return r;
+	}
+	const sinewi_clip_view *v = &ctx->view;
+	uint32_t *components = NULL;
+	size_t comp_size = (size_t)(v->scalar_count ? v->scalar_count : 1) * sizeof(uint32_t);
+	components = (uint32_t *)sinewi_malloc(al, comp_size);
+	float *scalars = (float *)sinewi_malloc(al, (size_t)(v->scalar_components + 1) * sizeof(float));
+	if (!components || !scalars) {
+		sinewi_free(al, components, comp_size);
+		sinewi_free(al, scalars, (size_t)(v->scalar_components + 1) * sizeof(float));
+		sinewi_free(al, mem, need);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	for (uint32_t i = 0; i < v->scalar_count; ++i) components[i] = ctx->scalars[i].components;
+	const char *name = NULL;
+	if (v->metadata) name = meta_string(v, sinewi_rd32(v->metadata + 4));
+	sinew_clip_desc desc = {name, v->sample_rate, v->sample_count, v->joint_count, v->scalar_count, components};
+	sinew_clip *clip = NULL;
+	r = sinew_clip_set_add_clip(set, &desc, &clip);
+	if (r == SINEW_RESULT_OK) {
+		clip->unit_scale = v->unit_scale;
+		clip->looping = (v->flags & SINEW_FMT_FLAG_LOOPING) ? 1 : 0;
+		clip->rounding = (uint8_t)((v->flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT);
+		for (uint32_t j = 0; j < v->joint_count; ++j) {
+			sinew_joint *joint = &clip->joints[j];
+			uint32_t rounding = v->descriptors[2 * j + 1];
+			joint->rounding = (uint8_t)(rounding == SINEW_FMT_ROUNDING_CLIP ? SINEW_ROUNDING_CLIP : rounding);
+			if (!v->metadata) continue;
+			const unsigned char *q = v->metadata + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE;
+			joint->parent = (int32_t)sinewi_rd32(q);
+			joint->source_index = (int32_t)sinewi_rd32(q + 4);
+			joint->name = sinew_clip_set_strdup(set, meta_string(v, sinewi_rd32(q + 8)));
+			joint->shell_distance = sinewi_rdf32(q + 12);
+			joint->precision = sinewi_rdf32(q + 16);
+			for (int k = 0; k < 4; ++k) joint->default_pose.rotation[k] = sinewi_rdf32(q + 20 + 4 * k);
+			for (int k = 0; k < 3; ++k) joint->default_pose.translation[k] = sinewi_rdf32(q + 36 + 4 * k);
+			for (int k = 0; k < 3; ++k) joint->default_pose.scale[k] = sinewi_rdf32(q + 48 + 4 * k);
+		}
+		for (uint32_t i = 0; i < v->scalar_count; ++i) {
+			sinew_scalar_track *t = &clip->scalar_tracks[i];
+			uint32_t rounding = v->descriptors[2 * ((size_t)v->joint_count + i) + 1];
+			t->rounding = (uint8_t)(rounding == SINEW_FMT_ROUNDING_CLIP ? SINEW_ROUNDING_CLIP : rounding);
+			if (!v->metadata) continue;
+			const unsigned char *q = v->metadata + SINEW_FMT_META_HEADER_SIZE +
+			                         (size_t)v->joint_count * SINEW_FMT_META_JOINT_SIZE + (size_t)i * SINEW_FMT_META_SCALAR_SIZE;
+			t->name = sinew_clip_set_strdup(set, meta_string(v, sinewi_rd32(q)));
+			t->source_node = (int32_t)sinewi_rd32(q + 4);
+			t->source_target = (int32_t)sinewi_rd32(q + 8);
+			t->precision = sinewi_rdf32(q + 12);
+			for (int k = 0; k < 4; ++k) t->default_value[k] = sinewi_rdf32(q + 16 + 4 * k);
+		}
+		for (uint32_t s = 0; s < v->sample_count; ++s) {
+			sinewi_sample_key(ctx, (double)s, clip->transforms + (size_t)s * v->joint_count, NULL, scalars);
+			for (uint32_t i = 0; i < v->scalar_count; ++i)
+				memcpy(clip->scalar_tracks[i].values + (size_t)s * components[i], scalars + ctx->scalars[i].output,
+				       components[i] * sizeof(float));
+		}
+	}
+	sinewi_free(al, components, comp_size);
+	sinewi_free(al, scalars, (size_t)(v->scalar_components + 1) * sizeof(float));
+	sinewi_free(al, mem, need);
+	return r == SINEW_RESULT_OK ? r : sinewi_fail(error, r, "out of memory");
+}
+
+sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_allocator *allocator,
+                                    sinew_clip_set **out, sinew_error *error) {
+	SINEWI_CHECK(out, error, SINEW_RESULT_INVALID_ARGUMENT, "decompress: NULL argument");
+	*out = NULL;
+	SINEWI_TRY(sinew_validate(blob, size, error));
+	sinewi_alloc al = sinewi_alloc_from(allocator);
+	sinew_clip_set *set = NULL;
+	SINEWI_CHECK(sinew_clip_set_create(&set, allocator) == SINEW_RESULT_OK, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	uint32_t count = sinew_blob_clip_count(blob, size);
+	for (uint32_t i = 0; i < count; ++i) {
+		sinew_result r = decompress_clip(blob, size, i, &al, set, error);
+		if (r != SINEW_RESULT_OK) {
+			sinew_clip_set_free(set);
+			return r;
+		}
+	}
+	*out = set;
+	return SINEW_RESULT_OK;
+}

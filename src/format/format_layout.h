@@ -1,0 +1,55 @@
+// sinew — see include/sinew.h for version and licence
+// Field offsets and sizes of the stream, named after docs/format.md.
+#ifndef SINEW_FORMAT_LAYOUT_H
+#define SINEW_FORMAT_LAYOUT_H
+
+#define SINEW_FMT_MAGIC "SNEW"
+#define SINEW_FMT_VERSION 1u
+#define SINEW_FMT_VERSION_FIRST 1u
+#define SINEW_FMT_VERSION_LATEST 1u
+
+#define SINEW_FMT_HEADER_SIZE 32u
+#define SINEW_FMT_HDR_VERSION 4u
+#define SINEW_FMT_HDR_HEADER_SIZE 6u
+#define SINEW_FMT_HDR_TOTAL_SIZE 8u
+#define SINEW_FMT_HDR_CHECKSUM 12u
+#define SINEW_FMT_HDR_CLIP_COUNT 16u
+#define SINEW_FMT_HDR_RESERVED 20u // 12 bytes, must be zero
+#define SINEW_FMT_TAIL_PADDING 8u  // zero bytes at the end so 64-bit bit-reads stay inside
+
+#define SINEW_FMT_CLIP_HEADER_SIZE 64u
+#define SINEW_FMT_CLIP_SIZE 0u
+#define SINEW_FMT_CLIP_FLAGS 4u
+#define SINEW_FMT_CLIP_SAMPLE_RATE 8u
+#define SINEW_FMT_CLIP_UNIT_SCALE 16u
+#define SINEW_FMT_CLIP_SAMPLE_COUNT 24u
+#define SINEW_FMT_CLIP_JOINT_COUNT 28u
+#define SINEW_FMT_CLIP_SCALAR_COUNT 32u
+#define SINEW_FMT_CLIP_TRACK_COUNT 36u
+#define SINEW_FMT_CLIP_SEGMENT_COUNT 40u
+#define SINEW_FMT_CLIP_SEGMENT_LENGTH 44u
+#define SINEW_FMT_CLIP_CONSTANTS_OFFSET 48u
+#define SINEW_FMT_CLIP_RANGES_OFFSET 52u
+#define SINEW_FMT_CLIP_SEGMENTS_OFFSET 56u
+#define SINEW_FMT_CLIP_METADATA_OFFSET 60u
+
+#define SINEW_FMT_FLAG_LOOPING 0x1u
+#define SINEW_FMT_FLAG_ROUNDING_SHIFT 1u
+#define SINEW_FMT_FLAG_ROUNDING_MASK 0x6u
+#define SINEW_FMT_FLAG_METADATA 0x8u
+#define SINEW_FMT_FLAGS_KNOWN 0xFu
+
+#define SINEW_FMT_DESCRIPTOR_SIZE 2u      // per joint and per scalar track
+#define SINEW_FMT_TRACK_DESCRIPTOR_SIZE 3u // per animated track per segment
+#define SINEW_FMT_GROUP_TRACKS 8u          // tracks per bit-offset checkpoint
+#define SINEW_FMT_ROUNDING_CLIP 15u
+
+#define SINEW_FMT_META_HEADER_SIZE 16u
+#define SINEW_FMT_META_JOINT_SIZE 60u
+#define SINEW_FMT_META_SCALAR_SIZE 32u
+#define SINEW_FMT_NO_STRING 0xFFFFFFFFu
+
+#define SINEW_FMT_MAX_JOINTS 65535u
+#define SINEW_FMT_MAX_SCALARS 65535u
+
+#endif

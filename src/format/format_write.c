@@ -1,0 +1,306 @@
+// sinew — see include/sinew.h for version and licence
+// Serializes compressed clips exactly as docs/format.md describes, and sinew_compress(), the
+// public entry point that runs the compressor on every clip of a set and writes one blob.
+#include "../compress/compress_internal.h"
+#include "../core/bits.h"
+#include "../core/hash.h"
+#include "format_layout.h"
+
+#include <string.h>
+
+typedef struct buffer {
+	unsigned char *data;
+	size_t size, capacity;
+	bool failed;
+	sinewi_alloc alloc;
+} buffer;
+
+static size_t buffer_reserve(buffer *b, size_t n) { // returns offset of n new zeroed bytes
+	if (b->failed) return 0;
+	if (b->capacity - b->size < n) {
+		size_t cap = b->capacity ? b->capacity : 4096;
+		while (cap - b->size < n) {
+			if (cap > SIZE_MAX / 2) {
+				b->failed = true;
+				return 0;
+			}
+			cap *= 2;
+		}
+		unsigned char *data = (unsigned char *)sinewi_malloc(&b->alloc, cap);
+		if (!data) {
+			b->failed = true;
+			return 0;
+		}
+		if (b->size) memcpy(data, b->data, b->size);
+		memset(data + b->size, 0, cap - b->size);
+		sinewi_free(&b->alloc, b->data, b->capacity);
+		b->data = data;
+		b->capacity = cap;
+	}
+	size_t at = b->size;
+	b->size += n;
+	return at;
+}
+
+static void buffer_align(buffer *b, size_t alignment) {
+	size_t pad = (alignment - (b->size % alignment)) % alignment;
+	if (pad) buffer_reserve(b, pad);
+}
+
+static uint32_t effective_rounding_nibble(uint8_t rounding) {
+	return rounding == SINEW_ROUNDING_CLIP ? SINEW_FMT_ROUNDING_CLIP : rounding;
+}
+
+typedef struct string_table {
+	buffer b;
+} string_table;
+
+static uint32_t add_string(string_table *t, const char *s) {
+	if (!s) return SINEW_FMT_NO_STRING;
+	size_t n = strlen(s) + 1;
+	size_t at = buffer_reserve(&t->b, n);
+	if (!t->b.failed) memcpy(t->b.data + at, s, n);
+	return (uint32_t)at;
+}
+
+static void write_metadata(buffer *b, size_t clip_start, const sinewi_enc_clip *enc) {
+	const sinew_clip *clip = enc->source;
+	buffer_align(b, 4);
+	size_t meta = b->size;
+	sinewi_wr32(b->data + clip_start + SINEW_FMT_CLIP_METADATA_OFFSET, (uint32_t)(meta - clip_start));
+	string_table strings = {{NULL, 0, 0, false, b->alloc}};
+	size_t fixed = SINEW_FMT_META_HEADER_SIZE + (size_t)clip->joint_count * SINEW_FMT_META_JOINT_SIZE +
+	               (size_t)clip->scalar_track_count * SINEW_FMT_META_SCALAR_SIZE;
+	buffer_reserve(b, fixed);
+	if (b->failed) return;
+	unsigned char *p = b->data + meta;
+	uint32_t clip_name = add_string(&strings, clip->name);
+	for (uint32_t j = 0; j < clip->joint_count; ++j) {
+		const sinew_joint *joint = &clip->joints[j];
+		unsigned char *q = p + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE;
+		sinewi_wr32(q, (uint32_t)joint->parent);
+		sinewi_wr32(q + 4, (uint32_t)joint->source_index);
+		sinewi_wr32(q + 8, add_string(&strings, joint->name));
+		sinewi_wrf32(q + 12, joint->shell_distance);
+		sinewi_wrf32(q + 16, joint->precision);
+		const float *v = joint->default_pose.rotation;
+		for (int k = 0; k < 4; ++k) sinewi_wrf32(q + 20 + 4 * k, v[k]);
+		for (int k = 0; k < 3; ++k) sinewi_wrf32(q + 36 + 4 * k, joint->default_pose.translation[k]);
+		for (int k = 0; k < 3; ++k) sinewi_wrf32(q + 48 + 4 * k, joint->default_pose.scale[k]);
+	}
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+		const sinew_scalar_track *t = &clip->scalar_tracks[i];
+		unsigned char *q = p + SINEW_FMT_META_HEADER_SIZE + (size_t)clip->joint_count * SINEW_FMT_META_JOINT_SIZE +
+		                   (size_t)i * SINEW_FMT_META_SCALAR_SIZE;
+		sinewi_wr32(q, add_string(&strings, t->name));
+		sinewi_wr32(q + 4, (uint32_t)t->source_node);
+		sinewi_wr32(q + 8, (uint32_t)t->source_target);
+		sinewi_wrf32(q + 12, t->precision);
+		for (int k = 0; k < 4; ++k) sinewi_wrf32(q + 16 + 4 * k, t->default_value[k]);
+	}
+	if (strings.b.failed) {
+		b->failed = true;
+		sinewi_free(&b->alloc, strings.b.data, strings.b.capacity);
+		return;
+	}
+	size_t at = buffer_reserve(b, strings.b.size);
+	if (!b->failed) {
+		memcpy(b->data + at, strings.b.data, strings.b.size);
+		p = b->data + meta;
+		sinewi_wr32(p, (uint32_t)(b->size - meta));
+		sinewi_wr32(p + 4, clip_name);
+		sinewi_wr32(p + 8, (uint32_t)fixed);
+		sinewi_wr32(p + 12, (uint32_t)strings.b.size);
+	}
+	sinewi_free(&b->alloc, strings.b.data, strings.b.capacity);
+}
+
+static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_enc_segment *seg) {
+	const uint32_t nt = enc->track_count;
+	uint32_t stored_components = 0;
+	for (uint32_t i = 0; i < nt; ++i) stored_components += enc->tracks[i].components;
+	const uint32_t groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	size_t header = (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + (size_t)stored_components * 2 + (size_t)groups * 4;
+	uint64_t bits = 0;
+	for (uint32_t i = 0; i < nt; ++i) {
+		const sinewi_enc_seg_track *st = &seg->tracks[i];
+		uint32_t per_knot = 0;
+		for (uint32_t c = 0; c < enc->tracks[i].components; ++c) per_knot += st->width[c];
+		bits += (uint64_t)st->knot_count * per_knot;
+	}
+	size_t at = buffer_reserve(b, header + (size_t)((bits + 7) / 8));
+	if (b->failed) return;
+	unsigned char *p = b->data + at;
+	unsigned char *ranges = p + (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+	unsigned char *group_offsets = ranges + (size_t)stored_components * 2;
+	unsigned char *data = p + header;
+	uint64_t pos = 0;
+	for (uint32_t i = 0; i < nt; ++i) {
+		const sinewi_enc_track *t = &enc->tracks[i];
+		const sinewi_enc_seg_track *st = &seg->tracks[i];
+		uint32_t field3 = t->type == SINEWI_TRACK_ROTATION ? st->dropped : st->width[3];
+		uint32_t d = (uint32_t)st->width[0] | ((uint32_t)st->width[1] << 5) | ((uint32_t)st->width[2] << 10) |
+		             (field3 << 15) | ((uint32_t)st->decimation << 20);
+		unsigned char *dp = p + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+		dp[0] = (unsigned char)d, dp[1] = (unsigned char)(d >> 8), dp[2] = (unsigned char)(d >> 16);
+		for (uint32_t c = 0; c < t->components; ++c) {
+			*ranges++ = st->range_min[c];
+			*ranges++ = st->range_ext[c];
+		}
+		if (i % SINEW_FMT_GROUP_TRACKS == 0) sinewi_wr32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS), (uint32_t)pos);
+		for (uint32_t k = 0; k < st->knot_count; ++k)
+			for (uint32_t c = 0; c < t->components; ++c)
+				sinewi_write_bits(data, &pos, st->knots[k * t->components + c], st->width[c]);
+	}
+}
+
+static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
+	const sinew_clip *clip = enc->source;
+	buffer_align(b, 16);
+	size_t start = buffer_reserve(b, SINEW_FMT_CLIP_HEADER_SIZE);
+	const uint32_t nj = clip->joint_count, ns = clip->scalar_track_count;
+	// descriptors
+	size_t desc = buffer_reserve(b, (size_t)(nj + ns) * SINEW_FMT_DESCRIPTOR_SIZE);
+	if (b->failed) return;
+	for (uint32_t j = 0; j < nj; ++j) {
+		const uint8_t *k = &enc->joint_kinds[(size_t)j * 3];
+		b->data[desc + 2 * j] = (unsigned char)(k[0] | (k[1] << 2) | (k[2] << 4));
+		b->data[desc + 2 * j + 1] = (unsigned char)effective_rounding_nibble(clip->joints[j].rounding);
+	}
+	for (uint32_t i = 0; i < ns; ++i) {
+		size_t o = desc + 2 * ((size_t)nj + i);
+		b->data[o] = (unsigned char)(enc->scalar_kinds[i] | ((clip->scalar_tracks[i].components - 1) << 2));
+		b->data[o + 1] = (unsigned char)effective_rounding_nibble(clip->scalar_tracks[i].rounding);
+	}
+	// constants
+	buffer_align(b, 4);
+	size_t constants = b->size;
+	for (uint32_t j = 0; j < nj; ++j) {
+		const uint8_t *k = &enc->joint_kinds[(size_t)j * 3];
+		const sinew_qvv *v = &enc->constants[j];
+		for (int sub = 0; sub < 3; ++sub) {
+			if (k[sub] != SINEWI_KIND_DEFAULT && k[sub] != SINEWI_KIND_CONSTANT) continue;
+			const float *src = sub == 0 ? v->rotation : (sub == 1 ? v->translation : v->scale);
+			int n = sub == 0 ? 4 : 3;
+			size_t at = buffer_reserve(b, (size_t)n * 4);
+			if (b->failed) return;
+			for (int c = 0; c < n; ++c) sinewi_wrf32(b->data + at + 4 * c, src[c]);
+		}
+	}
+	for (uint32_t i = 0; i < ns; ++i) {
+		if (enc->scalar_kinds[i] != SINEWI_KIND_DEFAULT && enc->scalar_kinds[i] != SINEWI_KIND_CONSTANT) continue;
+		uint32_t n = clip->scalar_tracks[i].components;
+		size_t at = buffer_reserve(b, (size_t)n * 4);
+		if (b->failed) return;
+		for (uint32_t c = 0; c < n; ++c) sinewi_wrf32(b->data + at + 4 * c, enc->scalar_constants[i][c]);
+	}
+	// clip ranges
+	size_t ranges = b->size;
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		const sinewi_enc_track *t = &enc->tracks[i];
+		size_t at = buffer_reserve(b, (size_t)t->range_components * 8);
+		if (b->failed) return;
+		for (uint32_t c = 0; c < t->range_components; ++c) {
+			sinewi_wrf32(b->data + at + 4 * c, t->clip_min[c]);
+			sinewi_wrf32(b->data + at + 4 * (t->range_components + c), t->clip_ext[c]);
+		}
+	}
+	// segment table (segment_count + 1 offsets) then segments
+	size_t table = buffer_reserve(b, ((size_t)enc->segment_count + 1) * 4);
+	for (uint32_t s = 0; s < enc->segment_count && !b->failed; ++s) {
+		sinewi_wr32(b->data + table + 4 * s, (uint32_t)(b->size - start));
+		write_segment(b, enc, &enc->segments[s]);
+	}
+	if (b->failed) return;
+	sinewi_wr32(b->data + table + 4 * enc->segment_count, (uint32_t)(b->size - start));
+	unsigned char *h = b->data + start;
+	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST ? clip->rounding : 0;
+	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
+	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u);
+	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
+	sinewi_wrf64(h + SINEW_FMT_CLIP_SAMPLE_RATE, clip->sample_rate);
+	sinewi_wrf64(h + SINEW_FMT_CLIP_UNIT_SCALE, clip->unit_scale);
+	sinewi_wr32(h + SINEW_FMT_CLIP_SAMPLE_COUNT, enc->sample_count);
+	sinewi_wr32(h + SINEW_FMT_CLIP_JOINT_COUNT, nj);
+	sinewi_wr32(h + SINEW_FMT_CLIP_SCALAR_COUNT, ns);
+	sinewi_wr32(h + SINEW_FMT_CLIP_TRACK_COUNT, enc->track_count);
+	sinewi_wr32(h + SINEW_FMT_CLIP_SEGMENT_COUNT, enc->segment_count);
+	sinewi_wr32(h + SINEW_FMT_CLIP_SEGMENT_LENGTH, enc->segment_length);
+	sinewi_wr32(h + SINEW_FMT_CLIP_CONSTANTS_OFFSET, (uint32_t)(constants - start));
+	sinewi_wr32(h + SINEW_FMT_CLIP_RANGES_OFFSET, (uint32_t)(ranges - start));
+	sinewi_wr32(h + SINEW_FMT_CLIP_SEGMENTS_OFFSET, (uint32_t)(table - start));
+	if (metadata) write_metadata(b, start, enc);
+	if (b->failed) return;
+	sinewi_wr32(b->data + start + SINEW_FMT_CLIP_SIZE, (uint32_t)(b->size - start));
+}
+
+void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) {
+	sinewi_alloc al = sinewi_alloc_from(allocator);
+	sinewi_free(&al, blob, size);
+}
+
+sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
+                            const sinew_allocator *allocator, void **out_blob, size_t *out_size, sinew_error *error) {
+	SINEWI_CHECK(set && out_blob && out_size, error, SINEW_RESULT_INVALID_ARGUMENT, "compress: NULL argument");
+	*out_blob = NULL;
+	*out_size = 0;
+	SINEWI_CHECK(set->clip_count > 0, error, SINEW_RESULT_BAD_COUNT, "compress: the set has no clips");
+	for (uint32_t i = 0; i < set->clip_count; ++i) {
+		sinew_error inner = {0};
+		sinew_result r = sinew_clip_validate(set->clips[i], &inner);
+		if (r != SINEW_RESULT_OK) return sinewi_fail(error, r, "clip %u: %s", i, inner.message);
+		SINEWI_CHECK(set->clips[i]->joint_count <= SINEW_FMT_MAX_JOINTS &&
+		                 set->clips[i]->scalar_track_count <= SINEW_FMT_MAX_SCALARS,
+		             error, SINEW_RESULT_UNSUPPORTED, "clip %u: more than 65535 joints or scalar tracks", i);
+	}
+	sinewi_compress_settings settings;
+	sinewi_compress_settings_resolve(options, &settings);
+	bool metadata = !(options && options->strip_metadata);
+
+	sinewi_arena arena;
+	sinewi_arena_init(&arena, allocator);
+	sinewi_enc_clip **encoded = (sinewi_enc_clip **)sinewi_arena_array(&arena, set->clip_count, sizeof *encoded);
+	if (!encoded) {
+		sinewi_arena_free(&arena);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
+	}
+	for (uint32_t i = 0; i < set->clip_count; ++i) {
+		sinew_result r = sinewi_compress_clip(set->clips[i], &settings, &arena, &encoded[i], error);
+		if (r != SINEW_RESULT_OK) {
+			sinewi_arena_free(&arena);
+			return r;
+		}
+	}
+	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+	buffer_reserve(&b, SINEW_FMT_HEADER_SIZE + (size_t)set->clip_count * 4);
+	for (uint32_t i = 0; i < set->clip_count && !b.failed; ++i) {
+		buffer_align(&b, 16);
+		sinewi_wr32(b.data + SINEW_FMT_HEADER_SIZE + 4 * i, (uint32_t)b.size);
+		write_clip(&b, encoded[i], metadata);
+	}
+	buffer_reserve(&b, SINEW_FMT_TAIL_PADDING);
+	buffer_align(&b, 16);
+	sinewi_arena_free(&arena);
+	if (b.failed || b.size > UINT32_MAX) {
+		sinewi_free(&b.alloc, b.data, b.capacity);
+		return sinewi_fail(error, b.failed ? SINEW_RESULT_OUT_OF_MEMORY : SINEW_RESULT_UNSUPPORTED,
+		                   "compress: %s", b.failed ? "out of memory" : "result larger than 4 GiB");
+	}
+	memcpy(b.data, SINEW_FMT_MAGIC, 4);
+	sinewi_wr16(b.data + SINEW_FMT_HDR_VERSION, SINEW_FMT_VERSION);
+	sinewi_wr16(b.data + SINEW_FMT_HDR_HEADER_SIZE, SINEW_FMT_HEADER_SIZE);
+	sinewi_wr32(b.data + SINEW_FMT_HDR_TOTAL_SIZE, (uint32_t)b.size);
+	sinewi_wr32(b.data + SINEW_FMT_HDR_CLIP_COUNT, set->clip_count);
+	sinewi_wr32(b.data + SINEW_FMT_HDR_CHECKSUM, sinewi_xxh32(b.data + 16, b.size - 16, 0));
+	// hand the exact-size block to the caller: blob_free receives `size`
+	unsigned char *blob = (unsigned char *)b.alloc.a.alloc(b.alloc.a.user, b.size, 16);
+	if (!blob) {
+		sinewi_free(&b.alloc, b.data, b.capacity);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
+	}
+	memcpy(blob, b.data, b.size);
+	sinewi_free(&b.alloc, b.data, b.capacity);
+	*out_blob = blob;
+	*out_size = b.size;
+	return SINEW_RESULT_OK;
+}

@@ -1,0 +1,271 @@
+// sinew — see include/sinew.h for version and licence
+// compress: the error guarantee on randomized clips (property tests), decoded by the real
+// decoder and measured with the shared metric, across the shapes that break codecs.
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct gen_params {
+	uint32_t joints, samples, scalars;
+	double translation_scale; // bone length scale in clip units
+	double unit_scale;        // clip units per metre
+	double root_travel;       // root translation amplitude
+	double spin;              // root yaw turns over the clip
+	bool negative_scale, animated_scale, chain, looping;
+	double noise;             // per-sample rotation noise (radians), mocap-like jitter
+} gen_params;
+
+static void axis_angle(double ax, double ay, double az, double angle, float q[4]) {
+	double n = sqrt(ax * ax + ay * ay + az * az);
+	double s = sin(angle * 0.5) / (n > 0 ? n : 1);
+	q[0] = (float)(ax * s), q[1] = (float)(ay * s), q[2] = (float)(az * s), q[3] = (float)cos(angle * 0.5);
+}
+
+// Smooth motion: every joint rotates with a few sines of random frequency and phase.
+static sinew_clip *generate(sinew_clip_set *set, test_rng *rng, const gen_params *p) {
+	uint32_t comps[8] = {1, 2, 3, 4, 1, 1, 2, 1};
+	sinew_clip_desc desc = {"gen", 30, p->samples, p->joints, p->scalars, comps};
+	sinew_clip *clip = NULL;
+	if (sinew_clip_set_add_clip(set, &desc, &clip) != SINEW_RESULT_OK) return NULL;
+	clip->unit_scale = p->unit_scale;
+	clip->looping = p->looping;
+	for (uint32_t j = 0; j < p->joints; ++j) {
+		sinew_joint *joint = &clip->joints[j];
+		joint->parent = j == 0 ? -1 : (p->chain ? (int32_t)j - 1 : (int32_t)(test_rand_u32(rng) % j));
+		double f[3], ph[3], amp[3];
+		for (int k = 0; k < 3; ++k) {
+			f[k] = test_rand_range(rng, 0.1, 2.0);
+			ph[k] = test_rand_range(rng, 0, 6.28);
+			amp[k] = test_rand_range(rng, 0.0, 1.2) * (test_rand_unit(rng) < 0.3 ? 0.0 : 1.0);
+		}
+		float bone[3];
+		for (int k = 0; k < 3; ++k) bone[k] = (float)(test_rand_range(rng, -1, 1) * p->translation_scale);
+		bool static_joint = test_rand_unit(rng) < 0.2;
+		for (uint32_t s = 0; s < p->samples; ++s) {
+			double t = s / 30.0;
+			sinew_qvv *x = &clip->transforms[(size_t)s * p->joints + j];
+			float qa[4], qb[4], qc[4], tmp[4];
+			double ang[3];
+			for (int k = 0; k < 3; ++k)
+				ang[k] = static_joint ? 0.3 : amp[k] * sin(6.283 * f[k] * t + ph[k]) + p->noise * test_rand_range(rng, -1, 1);
+			if (j == 0) ang[1] += 6.283185307 * p->spin * (double)s / (p->samples > 1 ? p->samples - 1 : 1);
+			axis_angle(1, 0, 0, ang[0], qa);
+			axis_angle(0, 1, 0, ang[1], qb);
+			axis_angle(0, 0, 1, ang[2], qc);
+			// q = qb * qa * qc
+			float r[4];
+			tmp[0] = qb[3] * qa[0] + qb[0] * qa[3] + qb[1] * qa[2] - qb[2] * qa[1];
+			tmp[1] = qb[3] * qa[1] - qb[0] * qa[2] + qb[1] * qa[3] + qb[2] * qa[0];
+			tmp[2] = qb[3] * qa[2] + qb[0] * qa[1] - qb[1] * qa[0] + qb[2] * qa[3];
+			tmp[3] = qb[3] * qa[3] - qb[0] * qa[0] - qb[1] * qa[1] - qb[2] * qa[2];
+			r[0] = tmp[3] * qc[0] + tmp[0] * qc[3] + tmp[1] * qc[2] - tmp[2] * qc[1];
+			r[1] = tmp[3] * qc[1] - tmp[0] * qc[2] + tmp[1] * qc[3] + tmp[2] * qc[0];
+			r[2] = tmp[3] * qc[2] + tmp[0] * qc[1] - tmp[1] * qc[0] + tmp[2] * qc[3];
+			r[3] = tmp[3] * qc[3] - tmp[0] * qc[0] - tmp[1] * qc[1] - tmp[2] * qc[2];
+			double n = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] + (double)r[3] * r[3]);
+			for (int k = 0; k < 4; ++k) x->rotation[k] = (float)(r[k] / n);
+			memcpy(x->translation, bone, sizeof bone);
+			if (j == 0)
+				for (int k = 0; k < 3; ++k) x->translation[k] += (float)(p->root_travel * sin(0.7 * t + k));
+			if (p->animated_scale && j % 3 == 1)
+				for (int k = 0; k < 3; ++k) x->scale[k] = (float)(1.0 + 0.5 * sin(1.3 * t + k + j));
+			if (p->negative_scale && j % 4 == 2) x->scale[j % 3] = -x->scale[j % 3];
+		}
+	}
+	for (uint32_t i = 0; i < p->scalars; ++i) {
+		sinew_scalar_track *tr = &clip->scalar_tracks[i];
+		tr->precision = i % 2 ? 1e-3f : 1e-4f;
+		double f = test_rand_range(rng, 0.2, 3.0);
+		for (uint32_t s = 0; s < p->samples; ++s)
+			for (uint32_t c = 0; c < tr->components; ++c) {
+				double v = sin(f * s / 30.0 + c);
+				if (i % 3 == 0) v = v < 0 ? 0.0 : v; // morph-weight-like: exact zeros half the time
+				tr->values[(size_t)s * tr->components + c] = (float)v;
+			}
+	}
+	return clip;
+}
+
+static bool nonnegative(const sinew_scalar_track *t, uint32_t samples) {
+	for (size_t k = 0; k < (size_t)samples * t->components; ++k)
+		if (t->values[k] < 0.0f) return false;
+	return true;
+}
+
+// Compresses, validates, decompresses and measures; returns false with a message on failure.
+static bool roundtrip(sinew_clip_set *set, const sinew_compress_options *opt, double *max_err, size_t *size_out,
+                      char *why, size_t why_size) {
+	void *blob = NULL;
+	size_t size = 0;
+	sinew_error err = {0};
+	if (sinew_compress(set, opt, NULL, &blob, &size, &err) != SINEW_RESULT_OK) {
+		snprintf(why, why_size, "compress: %s", err.message);
+		return false;
+	}
+	if (size_out) *size_out = size;
+	bool ok = sinew_validate(blob, size, &err) == SINEW_RESULT_OK;
+	sinew_clip_set *out = NULL;
+	if (!ok) snprintf(why, why_size, "validate: %s", err.message);
+	if (ok && sinew_decompress_clips(blob, size, NULL, &out, &err) != SINEW_RESULT_OK) {
+		snprintf(why, why_size, "decompress: %.200s", err.message);
+		ok = false;
+	}
+	*max_err = 0;
+	for (uint32_t i = 0; ok && i < set->clip_count; ++i) {
+		sinew_clip *ref = set->clips[i];
+		double threshold = (opt && opt->error_cm > 0 ? opt->error_cm : 0.01) * 0.01 * ref->unit_scale;
+		double shell = (opt && opt->shell_cm > 0 ? opt->shell_cm : 3.0) * 0.01 * ref->unit_scale;
+		sinew_metric_options mo = {shell, threshold};
+		sinew_error_stats st;
+		if (sinew_measure_error(ref, out->clips[i], &mo, NULL, &st, &err) != SINEW_RESULT_OK) {
+			snprintf(why, why_size, "measure: %.200s", err.message);
+			ok = false;
+			break;
+		}
+		if (st.max_error / threshold > *max_err) *max_err = st.max_error / threshold;
+		if (st.samples_over_threshold || st.scalar_over_precision) {
+			snprintf(why, why_size, "clip %u: max error %.6g (threshold %.6g) at joint %u sample %u, %llu over; scalar over %llu",
+			         i, st.max_error, threshold, st.worst_joint, st.worst_sample,
+			         (unsigned long long)st.samples_over_threshold, (unsigned long long)st.scalar_over_precision);
+			ok = false;
+		}
+		// exact zeros of scalar tracks stay exactly zero
+		for (uint32_t t = 0; ok && t < ref->scalar_track_count; ++t) {
+			size_t n = (size_t)ref->sample_count * ref->scalar_tracks[t].components;
+			for (size_t k = 0; k < n; ++k)
+				if (ref->scalar_tracks[t].values[k] == 0.0f && out->clips[i]->scalar_tracks[t].values[k] != 0.0f &&
+				    nonnegative(&ref->scalar_tracks[t], ref->sample_count)) {
+					snprintf(why, why_size, "scalar track %u value %zu: zero decoded as %g", t, k,
+					         (double)out->clips[i]->scalar_tracks[t].values[k]);
+					ok = false;
+					break;
+				}
+		}
+	}
+	sinew_clip_set_free(out);
+	sinew_blob_free(blob, size, NULL);
+	return ok;
+}
+
+static void run_property(const gen_params *p, int trials, unsigned long long seed, double error_cm) {
+	test_rng rng = {seed};
+	for (int trial = 0; trial < trials; ++trial) {
+		sinew_clip_set *set = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+		CHECK(generate(set, &rng, p));
+		sinew_compress_options opt = {.error_cm = error_cm};
+		char why[300] = "";
+		double ratio;
+		bool ok = roundtrip(set, &opt, &ratio, NULL, why, sizeof why);
+		sinew_clip_set_free(set);
+		CHECK_MSG(ok, "trial %d: %s", trial, why);
+		CHECK(ratio <= 1.0);
+	}
+}
+
+static void test_compress_guarantee_on_random_hierarchies(void) {
+	gen_params p = {.joints = 30, .samples = 70, .scalars = 0, .translation_scale = 15, .unit_scale = 100, .noise = 0.002};
+	run_property(&p, 6, 11, 0.01);
+	run_property(&p, 3, 12, 0.1);
+}
+
+static void test_compress_guarantee_on_deep_chains(void) {
+	gen_params p = {.joints = 60, .samples = 40, .translation_scale = 10, .unit_scale = 100, .chain = true};
+	run_property(&p, 3, 21, 0.01);
+}
+
+static void test_compress_guarantee_on_world_space_translations(void) {
+	gen_params p = {.joints = 8, .samples = 50, .translation_scale = 50, .unit_scale = 100, .root_travel = 1e5};
+	run_property(&p, 3, 31, 0.01);
+}
+
+static void test_compress_guarantee_on_tiny_models(void) {
+	// metres, bones of 2 mm: thresholds in clip units are 1e-4
+	gen_params p = {.joints = 20, .samples = 50, .translation_scale = 0.002, .unit_scale = 1};
+	run_property(&p, 3, 41, 0.01);
+}
+
+static void test_compress_guarantee_with_scale(void) {
+	gen_params p = {.joints = 16, .samples = 45, .translation_scale = 20, .unit_scale = 100, .negative_scale = true,
+	                .animated_scale = true};
+	run_property(&p, 4, 51, 0.01);
+}
+
+static void test_compress_guarantee_on_spins(void) {
+	gen_params p = {.joints = 10, .samples = 90, .translation_scale = 20, .unit_scale = 100, .spin = 3.0};
+	run_property(&p, 3, 61, 0.01);
+}
+
+static void test_compress_short_clips(void) {
+	for (uint32_t n = 1; n <= 3; ++n) {
+		gen_params p = {.joints = 12, .samples = n, .scalars = 3, .translation_scale = 20, .unit_scale = 100};
+		run_property(&p, 2, 70 + n, 0.01);
+		if (test_failed()) return;
+	}
+}
+
+static void test_compress_looping_clips(void) {
+	gen_params p = {.joints = 12, .samples = 33, .scalars = 2, .translation_scale = 20, .unit_scale = 100, .looping = true};
+	run_property(&p, 3, 81, 0.01);
+}
+
+static void test_compress_scalar_tracks_keep_precision_and_zeros(void) {
+	gen_params p = {.joints = 3, .samples = 80, .scalars = 8, .translation_scale = 20, .unit_scale = 100};
+	run_property(&p, 3, 91, 0.01);
+}
+
+static void test_compress_constant_clip_is_small(void) {
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	sinew_clip_desc desc = {"still", 30, 300, 20, 0, NULL};
+	sinew_clip *clip = NULL;
+	CHECK_OK(sinew_clip_set_add_clip(set, &desc, &clip), &err);
+	clip->unit_scale = 100;
+	for (uint32_t j = 0; j < 20; ++j) {
+		clip->joints[j].parent = (int32_t)j - 1;
+		for (uint32_t s = 0; s < 300; ++s) clip->transforms[(size_t)s * 20 + j].translation[1] = 10.0f;
+	}
+	sinew_compress_options opt = {.strip_metadata = 1};
+	char why[300];
+	double ratio;
+	size_t size = 0;
+	bool ok = roundtrip(set, &opt, &ratio, &size, why, sizeof why);
+	sinew_clip_set_free(set);
+	CHECK_MSG(ok, "%s", why);
+	CHECK(ratio == 0.0); // identity rotations and exact constants decode exactly
+	// 20 constant translations (12 bytes each) + headers; no segment data beyond descriptors
+	CHECK_MSG(size < 600, "constant clip took %zu bytes", size);
+}
+
+static void test_compress_rejects_invalid_clips(void) {
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	void *blob = NULL;
+	size_t size = 0;
+	CHECK_RESULT(sinew_compress(set, NULL, NULL, &blob, &size, &err), SINEW_RESULT_BAD_COUNT, &err);
+	sinew_clip_desc desc = {"bad", 30, 5, 2, 0, NULL};
+	sinew_clip *clip = NULL;
+	CHECK_OK(sinew_clip_set_add_clip(set, &desc, &clip), &err);
+	clip->transforms[3].rotation[0] = NAN;
+	CHECK_RESULT(sinew_compress(set, NULL, NULL, &blob, &size, &err), SINEW_RESULT_NOT_FINITE, &err);
+	CHECK(blob == NULL);
+	sinew_clip_set_free(set);
+}
+
+void suite_compress(void) {
+	RUN(test_compress_guarantee_on_random_hierarchies);
+	RUN(test_compress_guarantee_on_deep_chains);
+	RUN(test_compress_guarantee_on_world_space_translations);
+	RUN(test_compress_guarantee_on_tiny_models);
+	RUN(test_compress_guarantee_with_scale);
+	RUN(test_compress_guarantee_on_spins);
+	RUN(test_compress_short_clips);
+	RUN(test_compress_looping_clips);
+	RUN(test_compress_scalar_tracks_keep_precision_and_zeros);
+	RUN(test_compress_constant_clip_is_small);
+	RUN(test_compress_rejects_invalid_clips);
+}
