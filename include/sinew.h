@@ -302,7 +302,7 @@ typedef struct sinew_compress_options {
 	double error_cm;         /* object-space error threshold in cm; 0 = 0.01 (joint.precision overrides) */
 	double shell_cm;         /* virtual vertex distance in cm; 0 = 3 (joint.shell_distance overrides) */
 	int level;               /* sinew_level; 0 = SINEW_LEVEL_DEFAULT */
-	uint32_t segment_length; /* sample intervals per segment; 0 = 16 */
+	uint32_t segment_length; /* sample intervals per segment; 0 = 32 */
 	int strip_metadata;      /* 1 = leave out names, hierarchy and default poses (smaller; not needed to sample) */
 } sinew_compress_options;
 

@@ -6,6 +6,7 @@
 #include "compress_work.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out) {
@@ -13,7 +14,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	if (!options) options = &defaults;
 	out->error_cm = options->error_cm > 0.0 ? options->error_cm : SINEW_DEFAULT_ERROR_CM;
 	out->shell_cm = options->shell_cm > 0.0 ? options->shell_cm : SINEW_DEFAULT_SHELL_CM;
-	out->segment_length = options->segment_length ? options->segment_length : 16;
+	out->segment_length = options->segment_length ? options->segment_length : 32;
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
@@ -21,9 +22,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 
 // Rotation model: a rotation off by angle a moves a point at distance r by 2 r sin(a/2).
 static double rotation_error(const float a[4], const float b[4], double lever) {
-	double d = fabs((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3]);
-	double s2 = 1.0 - d * d;
-	return 2.0 * sqrt(s2 > 0.0 ? s2 : 0.0) * lever;
+	return sinewi_rotation_chord(a, b) * lever;
 }
 
 static double vec_error(const float a[3], const float b[3]) {
@@ -150,7 +149,8 @@ static void compute_levers(sinewi_work *w) {
 	}
 	// Errors along a chain add up, partly cancelling: start each joint at 1/sqrt(chain length)
 	// of the threshold; the segment search tightens where the object-space check needs it.
-	for (uint32_t j = 0; j < nj; ++j) w->rho[j] = 1.0 / sqrt((double)(depth[j] + height[j] - 1));
+	const char *rho_env = getenv("SINEW_RHO"); double rho_pow = rho_env ? atof(rho_env) : 0.5;
+	for (uint32_t j = 0; j < nj; ++j) w->rho[j] = pow((double)(depth[j] + height[j] - 1), -rho_pow);
 }
 
 static void midrange(const sinewi_work *w, uint32_t j, int sub, float out[3]) {
@@ -176,6 +176,19 @@ static void mean_rotation(const sinewi_work *w, uint32_t j, float out[4]) {
 	for (int c = 0; c < 4; ++c) out[c] = (float)acc[c];
 }
 
+// A constant rotation is stored as its three smallest components; returns the index of the
+// largest (rebuilt by the decoder) and replaces q by exactly what the decoder will produce.
+static uint8_t compact_rotation(float q[4]) {
+	uint32_t big = 0;
+	for (uint32_t c = 1; c < 4; ++c)
+		if (fabsf(q[c]) > fabsf(q[big])) big = c;
+	float sign = q[big] < 0.0f ? -1.0f : 1.0f, stored[3];
+	for (uint32_t c = 0, k = 0; c < 4; ++c)
+		if (c != big) stored[k++] = q[c] * sign;
+	sinewi_quat_from_three(stored, big, q);
+	return (uint8_t)big;
+}
+
 static void classify_joints(sinewi_work *w) {
 	const sinew_clip *clip = w->clip;
 	sinewi_enc_clip *enc = w->enc;
@@ -191,6 +204,7 @@ static void classify_joints(sinewi_work *w) {
 			sinewi_qvv_identity(&identity);
 			sinewi_quat_normalize(def.rotation);
 			mean_rotation(w, j, constant.rotation);
+			uint8_t drop_def = compact_rotation(def.rotation), drop_const = compact_rotation(constant.rotation);
 			midrange(w, j, SINEWI_TRACK_TRANSLATION, constant.translation);
 			midrange(w, j, SINEWI_TRACK_SCALE, constant.scale);
 			double e_id = replace_error(w, j, sub, &identity);
@@ -205,7 +219,10 @@ static void classify_joints(sinewi_work *w) {
 			else kind = SINEWI_KIND_ANIMATED, spent = 0, value = &identity;
 			enc->joint_kinds[(size_t)j * 3 + sub] = kind;
 			w->const_error[j] += spent;
-			if (sub == SINEWI_TRACK_ROTATION) memcpy(cv->rotation, value->rotation, sizeof cv->rotation);
+			if (sub == SINEWI_TRACK_ROTATION) {
+				memcpy(cv->rotation, value->rotation, sizeof cv->rotation);
+				enc->constant_dropped[j] = kind == SINEWI_KIND_DEFAULT ? drop_def : (kind == SINEWI_KIND_CONSTANT ? drop_const : 0);
+			}
 			else if (sub == SINEWI_TRACK_TRANSLATION) memcpy(cv->translation, value->translation, sizeof cv->translation);
 			else memcpy(cv->scale, value->scale, sizeof cv->scale);
 		}
@@ -339,11 +356,12 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 	enc->joint_kinds = (uint8_t *)sinewi_arena_array(a, njx * 3, 1);
 	enc->scalar_kinds = (uint8_t *)sinewi_arena_array(a, ntx, 1);
 	enc->constants = (sinew_qvv *)sinewi_arena_array(a, njx, sizeof(sinew_qvv));
+	enc->constant_dropped = (uint8_t *)sinewi_arena_array(a, njx, 1);
 	enc->scalar_constants = (float(*)[4])sinewi_arena_array(a, ntx, sizeof(float[4]));
 	for (int sub = 0; sub < 3; ++sub) enc->joint_track[sub] = (int32_t *)sinewi_arena_array(a, njx, sizeof(int32_t));
 	enc->scalar_track = (int32_t *)sinewi_arena_array(a, ntx, sizeof(int32_t));
 	enc->tracks = (sinewi_enc_track *)sinewi_arena_array(a, njx * 3 + ntx, sizeof(sinewi_enc_track));
-	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
+	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
 	                 enc->scalar_constants && enc->joint_track[0] && enc->joint_track[1] && enc->joint_track[2] &&
 	                 enc->scalar_track && enc->tracks,
 	             error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");

@@ -138,10 +138,7 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 			const sinew_qvv *x = &w->poses[(size_t)s * nj + t->index];
 			const uint32_t j = t->index;
 			if (t->type == SINEWI_TRACK_ROTATION) {
-				double dot = fabs((double)x->rotation[0] * v[0] + (double)x->rotation[1] * v[1] +
-				                  (double)x->rotation[2] * v[2] + (double)x->rotation[3] * v[3]);
-				double s2 = 1.0 - dot * dot;
-				e = 2.0 * sqrt(s2 > 0.0 ? s2 : 0.0) * w->lever[j] * w->max_scale[j];
+				e = sinewi_rotation_chord(x->rotation, v) * w->lever[j] * w->max_scale[j];
 			} else if (t->type == SINEWI_TRACK_TRANSLATION) {
 				double dx = (double)x->translation[0] - v[0], dy = (double)x->translation[1] - v[1],
 				       dz = (double)x->translation[2] - v[2];
@@ -169,7 +166,7 @@ static uint32_t candidate_cost(const sinewi_enc_track *t, const sinewi_enc_seg_t
 
 // Chooses decimation and widths for one track in one segment; returns the error reached.
 static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_segment *seg, sinewi_enc_seg_track *st,
-                           double budget, bool force_max, float *decoded) {
+                           double budget, bool force_max, float *decoded, uint8_t *level) {
 	const sinewi_enc_track *t = &w->enc->tracks[ti];
 	int max_d = w->settings->max_decimation;
 	uint32_t best_cost = UINT32_MAX, best_k = SINEWI_MAX_WIDTH, best_d = 0;
@@ -198,6 +195,7 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 	st->decimation = (uint8_t)best_d;
 	widths_for_level(t, st, best_k, st->width);
 	quantize_knots(w, t, seg, st);
+	if (level) *level = (uint8_t)best_k;
 	return track_error(w, t, seg, st, decoded);
 }
 
@@ -208,6 +206,12 @@ typedef struct seg_scratch {
 	sinew_qvv *pose;          // [joints]
 	double *rho, *err;        // [joints]
 	uint8_t *dirty, *forced;  // [joints]
+	uint8_t *level;           // [track] precision level chosen by the search
+	sinewi_affine_d *obj;     // [(length + 1) * joints] object-space transforms of the decoded pose
+	sinewi_affine_d *trial;   // [(length + 1) * joints] same, for a trial change
+	uint8_t *mark;            // [joints] joints in the subtree of a trial change
+	float *trial_decoded;     // [(length + 1) * 4]
+	uint32_t *saved_knots;    // [(length + 1) * 4]
 } seg_scratch;
 
 static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
@@ -221,7 +225,15 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	sc->err = (double *)sinewi_arena_array(a, nj, sizeof(double));
 	sc->dirty = (uint8_t *)sinewi_arena_array(a, nj, 1);
 	sc->forced = (uint8_t *)sinewi_arena_array(a, nj, 1);
-	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced) return false;
+	sc->level = (uint8_t *)sinewi_arena_array(a, nt, 1);
+	sc->obj = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
+	sc->trial = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
+	sc->mark = (uint8_t *)sinewi_arena_array(a, nj, 1);
+	sc->trial_decoded = (float *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(float));
+	sc->saved_knots = (uint32_t *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(uint32_t));
+	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced ||
+	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->trial_decoded || !sc->saved_knots)
+		return false;
 	for (uint32_t i = 0; i < w->enc->track_count; ++i) {
 		sc->decoded[i] = (float *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(float));
 		if (!sc->decoded[i]) return false;
@@ -270,7 +282,96 @@ static void search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *s
 	for (int sub = 0; sub < 3; ++sub) {
 		int32_t ti = enc->joint_track[sub][j];
 		if (ti < 0) continue;
-		search_track(w, (uint32_t)ti, seg, &seg->tracks[ti], budget, sc->forced[j] != 0, sc->decoded[ti]);
+		search_track(w, (uint32_t)ti, seg, &seg->tracks[ti], budget, sc->forced[j] != 0, sc->decoded[ti], &sc->level[ti]);
+	}
+}
+
+
+// Local transform of joint j at local sample u from the decoded caches; `override` replaces
+// track `ti`'s values (a trial) when not NULL.
+static void decoded_local(const sinewi_work *w, const seg_scratch *sc, uint32_t j, uint32_t u, int32_t ti,
+                          const float *override, sinew_qvv *x) {
+	const sinewi_enc_clip *enc = w->enc;
+	*x = enc->constants[j];
+	for (int sub = 0; sub < 3; ++sub) {
+		int32_t t = enc->joint_track[sub][j];
+		if (t < 0) continue;
+		const float *v = (t == ti && override) ? override + 4 * u : sc->decoded[t] + 4 * u;
+		if (sub == 0) memcpy(x->rotation, v, 4 * sizeof(float));
+		else memcpy(sub == 1 ? x->translation : x->scale, v, 3 * sizeof(float));
+	}
+}
+
+static void build_object_cache(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc) {
+	const uint32_t nj = w->joint_count;
+	for (uint32_t u = 0; u <= seg->length; ++u) {
+		for (uint32_t j = 0; j < nj; ++j) decoded_local(w, sc, j, u, -1, NULL, &sc->pose[j]);
+		sinewi_compose_pose_d(w->clip->joints, nj, sc->pose, sc->obj + (size_t)u * nj);
+	}
+}
+
+// Does the segment still meet every threshold when track ti decodes as `values`? Only joint j
+// and its descendants can change; their trial transforms go to sc->trial.
+static bool subtree_fits(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, uint32_t j, int32_t ti,
+                         const float *values) {
+	const uint32_t nj = w->joint_count;
+	const sinew_joint *joints = w->clip->joints;
+	memset(sc->mark, 0, nj);
+	sc->mark[j] = 1;
+	for (uint32_t i = j + 1; i < nj; ++i)
+		if (joints[i].parent >= 0 && sc->mark[joints[i].parent]) sc->mark[i] = 1;
+	for (uint32_t u = 0; u <= seg->length; ++u) {
+		const sinewi_affine_d *raw = sc->raw + (size_t)u * nj;
+		const sinewi_affine_d *obj = sc->obj + (size_t)u * nj;
+		sinewi_affine_d *trial = sc->trial + (size_t)u * nj;
+		for (uint32_t i = j; i < nj; ++i) {
+			if (!sc->mark[i]) continue;
+			sinew_qvv x;
+			sinewi_affine_d local;
+			decoded_local(w, sc, i, u, ti, values, &x);
+			sinewi_affine_from_qvv_d(&x, &local);
+			int32_t p = joints[i].parent;
+			if (p >= 0)
+				sinewi_affine_mul_d(sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
+			else
+				trial[i] = local;
+			if (!(sinewi_shell_error_d(&raw[i], &trial[i], w->shell[i]) <= w->threshold[i])) return false;
+		}
+	}
+	return true;
+}
+
+// Greedy descent on exact object-space error: each pass tries to drop every transform track
+// one precision level; a step stays when the joint's subtree still meets the threshold.
+static void refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes) {
+	const sinewi_enc_clip *enc = w->enc;
+	const uint32_t nj = w->joint_count;
+	const size_t knot_bytes = (size_t)(seg->length + 1) * 4 * sizeof(uint32_t);
+	build_object_cache(w, seg, sc);
+	for (int pass = 0; pass < passes; ++pass) {
+		bool changed = false;
+		for (uint32_t ti = 0; ti < enc->track_count; ++ti) {
+			const sinewi_enc_track *t = &enc->tracks[ti];
+			if (t->type == SINEWI_TRACK_SCALAR || sc->level[ti] == 0) continue;
+			sinewi_enc_seg_track *st = &seg->tracks[ti];
+			sinewi_enc_seg_track saved = *st;
+			memcpy(sc->saved_knots, st->knots, knot_bytes);
+			widths_for_level(t, st, sc->level[ti] - 1u, st->width);
+			quantize_knots(w, t, seg, st);
+			track_error(w, t, seg, st, sc->trial_decoded);
+			if (subtree_fits(w, seg, sc, t->index, (int32_t)ti, sc->trial_decoded)) {
+				sc->level[ti]--;
+				memcpy(sc->decoded[ti], sc->trial_decoded, (size_t)(seg->length + 1) * 4 * sizeof(float));
+				for (uint32_t u = 0; u <= seg->length; ++u)
+					for (uint32_t i = t->index; i < nj; ++i)
+						if (sc->mark[i]) sc->obj[(size_t)u * nj + i] = sc->trial[(size_t)u * nj + i];
+				changed = true;
+			} else {
+				*st = saved;
+				memcpy(st->knots, sc->saved_knots, knot_bytes);
+			}
+		}
+		if (!changed) break;
 	}
 }
 
@@ -303,16 +404,21 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 	// scalar tracks: independent, no hierarchy
 	for (uint32_t i = 0; i < enc->track_count; ++i)
 		if (enc->tracks[i].type == SINEWI_TRACK_SCALAR) {
-			double e = search_track(w, i, seg, &seg->tracks[i], 1.0, false, NULL);
-			if (!(e <= 1.0)) e = search_track(w, i, seg, &seg->tracks[i], 1.0, true, NULL);
+			double e = search_track(w, i, seg, &seg->tracks[i], 1.0, false, NULL, NULL);
+			if (!(e <= 1.0)) e = search_track(w, i, seg, &seg->tracks[i], 1.0, true, NULL, NULL);
 			if (e > enc->max_scalar_error) enc->max_scalar_error = e;
 			if (!(e <= 1.0)) {
 				sinewi_arena_free(&scratch_arena);
 				return false;
 			}
 		}
-	for (uint32_t u = 0; u <= seg->length; ++u)
-		sinewi_compose_pose_d(w->clip->joints, nj, &w->poses[(size_t)(seg->first_sample + u) * nj], sc.raw + (size_t)u * nj);
+	// The reference is the source clip itself (not the normalized working copy), so the bound
+	// holds for exactly what sinew_measure_error compares; the wrap sample is source sample 0.
+	for (uint32_t u = 0; u <= seg->length; ++u) {
+		uint32_t src = seg->first_sample + u;
+		if (src >= w->clip->sample_count || (enc->looping && src == enc->sample_count)) src = 0;
+		sinewi_compose_pose_d(w->clip->joints, nj, &w->clip->transforms[(size_t)src * nj], sc.raw + (size_t)u * nj);
+	}
 	for (uint32_t j = 0; j < nj; ++j) {
 		sc.rho[j] = w->rho[j];
 		sc.dirty[j] = 1;
@@ -326,6 +432,11 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 		double ratio = verify_segment(w, seg, &sc);
 		if (ratio <= 1.0) {
 			success = true;
+			int passes = w->settings->level == SINEW_LEVEL_FAST ? 0 : (w->settings->level >= SINEW_LEVEL_HIGH ? 24 : 8);
+			if (passes) {
+				refine_segment(w, seg, &sc, passes);
+				verify_segment(w, seg, &sc);
+			}
 			double e = 0;
 			for (uint32_t j = 0; j < nj; ++j)
 				if (sc.err[j] > e) e = sc.err[j];

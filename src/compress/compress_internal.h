@@ -52,7 +52,8 @@ typedef struct sinewi_enc_clip {
 	uint8_t looping;
 	uint8_t *joint_kinds;   // [joint_count * 3] rotation, translation, scale
 	uint8_t *scalar_kinds;  // [scalar_track_count]
-	sinew_qvv *constants;   // [joint_count] values of DEFAULT/CONSTANT sub-tracks
+	sinew_qvv *constants;   // [joint_count] values of DEFAULT/CONSTANT sub-tracks (as decoded)
+	uint8_t *constant_dropped; // [joint_count] component a constant rotation rebuilds from the other three
 	float (*scalar_constants)[4]; // [scalar_track_count]
 	uint32_t track_count;   // animated tracks
 	sinewi_enc_track *tracks;

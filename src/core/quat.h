@@ -138,3 +138,22 @@ static inline void sinewi_affine_mul_d(const sinewi_affine_d *p, const sinewi_af
 }
 
 #endif
+
+#ifndef SINEW_CORE_QUAT_CHORD
+#define SINEW_CORE_QUAT_CHORD
+// 2 sin(angle / 2) of the rotation between a and b (a point at distance r moves by r times
+// this). Computed from |a - b| in double: 1 - dot^2 loses everything to rounding near dot = 1.
+static inline double sinewi_rotation_chord(const float a[4], const float b[4]) {
+	double x[4] = {a[0], a[1], a[2], a[3]}, y[4] = {b[0], b[1], b[2], b[3]};
+	sinewi_quat_normalize_d(x);
+	sinewi_quat_normalize_d(y);
+	double s = sinewi_quat_dot_d(x, y) < 0.0 ? -1.0 : 1.0, d2 = 0.0;
+	for (int i = 0; i < 4; ++i) {
+		double d = x[i] - s * y[i];
+		d2 += d * d;
+	}
+	// |a - b| = 2 sin(angle / 4); 2 sin(angle / 2) = 2 |a - b| sqrt(1 - |a - b|^2 / 4)
+	double r = 1.0 - d2 * 0.25;
+	return 2.0 * sqrt(d2) * sqrt(r > 0.0 ? r : 0.0);
+}
+#endif

@@ -9,6 +9,8 @@
 typedef struct sinewi_joint_entry {
 	uint8_t kinds[3];      // sub-track kinds (docs/format.md §descriptors)
 	uint8_t rounding;      // effective rounding (clip's applied)
+	uint8_t dropped;       // constant rotation: component rebuilt from the stored three
+	uint8_t reserved[3];
 	int32_t track[3];      // animated track index per sub-track or -1
 	uint32_t constants;    // byte offset (from the clip) of the joint's first constant value
 } sinewi_joint_entry;

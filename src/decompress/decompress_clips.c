@@ -47,7 +47,7 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 		clip->rounding = (uint8_t)((v->flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT);
 		for (uint32_t j = 0; j < v->joint_count; ++j) {
 			sinew_joint *joint = &clip->joints[j];
-			uint32_t rounding = v->descriptors[2 * j + 1];
+			uint32_t rounding = v->descriptors[2 * j + 1] & 15u;
 			joint->rounding = (uint8_t)(rounding == SINEW_FMT_ROUNDING_CLIP ? SINEW_ROUNDING_CLIP : rounding);
 			if (!v->metadata) continue;
 			const unsigned char *q = v->metadata + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE;

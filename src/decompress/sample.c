@@ -60,13 +60,14 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	for (uint32_t j = 0; j < v.joint_count; ++j) {
 		sinewi_joint_entry *e = &ctx->joints[j];
 		uint32_t k = v.descriptors[2 * j];
-		e->rounding = resolve_rounding(v.descriptors[2 * j + 1], clip_rounding);
+		e->rounding = resolve_rounding(v.descriptors[2 * j + 1] & 15u, clip_rounding);
+		e->dropped = (uint8_t)((v.descriptors[2 * j + 1] >> 4) & 3u);
 		e->constants = constants;
 		for (uint32_t sub = 0; sub < 3; ++sub) {
 			uint32_t kind = (k >> (2 * sub)) & 3u;
 			e->kinds[sub] = (uint8_t)kind;
 			e->track[sub] = -1;
-			if (kind == 1 || kind == 2) constants += sub == 0 ? 16 : 12;
+			if (kind == 1 || kind == 2) constants += 12;
 			if (kind == 3) {
 				sinewi_track_entry *t = &ctx->tracks[track];
 				t->type = (uint8_t)sub;
@@ -213,8 +214,16 @@ static void joint_constants(const sinew_context *ctx, const sinewi_joint_entry *
 		if (kind == 0) {
 			if (!skip_defaults) memcpy(dst[sub], identity + first[sub], n[sub] * sizeof(float));
 		} else if (kind == 1 || kind == 2) {
-			if (kind == 2 || !skip_defaults) read_floats(p, dst[sub], n[sub]);
-			p += 4 * n[sub];
+			if (kind == 2 || !skip_defaults) {
+				if (sub == 0) {
+					float stored[3];
+					read_floats(p, stored, 3);
+					sinewi_quat_from_three(stored, e->dropped, dst[0]);
+				} else {
+					read_floats(p, dst[sub], 3);
+				}
+			}
+			p += 12;
 		}
 	}
 }

@@ -198,14 +198,14 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	}
 	sinew_result r = SINEW_RESULT_OK;
 	for (uint32_t j = 0; j < v->joint_count && r == SINEW_RESULT_OK; ++j) {
-		uint32_t k = v->descriptors[2 * j], rounding = v->descriptors[2 * j + 1];
-		if ((k >> 6) != 0 || (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP)) {
-			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u joint %u: bad descriptor %02x %02x", index, j, k, rounding);
+		uint32_t k = v->descriptors[2 * j], b1 = v->descriptors[2 * j + 1], rounding = b1 & 15u;
+		if ((k >> 6) != 0 || (b1 >> 6) != 0 || (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP)) {
+			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u joint %u: bad descriptor %02x %02x", index, j, k, b1);
 			break;
 		}
 		for (uint32_t sub = 0; sub < 3; ++sub) {
 			uint32_t kind = (k >> (2 * sub)) & 3u;
-			if (kind == 1 || kind == 2) constant_bytes += sub == 0 ? 16 : 12;
+			if (kind == 1 || kind == 2) constant_bytes += 12;
 			if (kind == 3) {
 				types[tracks] = (uint8_t)sub, comps[tracks] = 3;
 				range_bytes += sub == 0 ? 32 : 24;

@@ -165,7 +165,8 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
 	for (uint32_t j = 0; j < nj; ++j) {
 		const uint8_t *k = &enc->joint_kinds[(size_t)j * 3];
 		b->data[desc + 2 * j] = (unsigned char)(k[0] | (k[1] << 2) | (k[2] << 4));
-		b->data[desc + 2 * j + 1] = (unsigned char)effective_rounding_nibble(clip->joints[j].rounding);
+		b->data[desc + 2 * j + 1] =
+		    (unsigned char)(effective_rounding_nibble(clip->joints[j].rounding) | ((uint32_t)enc->constant_dropped[j] << 4));
 	}
 	for (uint32_t i = 0; i < ns; ++i) {
 		size_t o = desc + 2 * ((size_t)nj + i);
@@ -181,10 +182,11 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
 		for (int sub = 0; sub < 3; ++sub) {
 			if (k[sub] != SINEWI_KIND_DEFAULT && k[sub] != SINEWI_KIND_CONSTANT) continue;
 			const float *src = sub == 0 ? v->rotation : (sub == 1 ? v->translation : v->scale);
-			int n = sub == 0 ? 4 : 3;
-			size_t at = buffer_reserve(b, (size_t)n * 4);
+			size_t at = buffer_reserve(b, 12);
 			if (b->failed) return;
-			for (int c = 0; c < n; ++c) sinewi_wrf32(b->data + at + 4 * c, src[c]);
+			// rotations: the three components other than the rebuilt one, in order
+			for (uint32_t c = 0, k = 0; c < (sub == 0 ? 4u : 3u); ++c)
+				if (sub != 0 || c != enc->constant_dropped[j]) sinewi_wrf32(b->data + at + 4 * k++, src[c]);
 		}
 	}
 	for (uint32_t i = 0; i < ns; ++i) {

@@ -1,0 +1,58 @@
+// sinew — see include/sinew.h for version and licence
+// Shared pieces of the command-line tool: options, output, files. Uses only the public API.
+#ifndef SINEW_CLI_H
+#define SINEW_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sinew.h"
+
+typedef struct cli_options {
+	const char *output;   // -o
+	const char *source;   // --source
+	const char *positional[4];
+	int positional_count;
+	double error_cm, shell_cm, rate, unit_cm, time;
+	bool has_time;
+	int level;
+	uint32_t segment_length, clip;
+	bool json, strip, quiet, no_end_sites, scalar_kernel;
+	int repeat;
+} cli_options;
+
+// Parses argv[first..argc) into `o`; prints a one-line error and returns false on bad input.
+bool cli_parse(int argc, char **argv, int first, cli_options *o);
+void cli_print_help(FILE *f);
+
+// Messages: "sinew: error: ..." on stderr.
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+// Reads a whole file into memory (16-byte aligned, free with free()).
+bool cli_read_file(const char *path, void **data, size_t *size);
+// Writes `size` bytes to a temporary file next to `path`, then renames it over `path`.
+bool cli_write_file(const char *path, const void *data, size_t size);
+
+// Nanoseconds from a monotonic clock.
+uint64_t cli_now_ns(void);
+
+// Minimal JSON emitter on stdout.
+typedef struct cli_json {
+	int depth;
+	bool first[32];
+} cli_json;
+void cli_json_begin(cli_json *j, char kind); // '{' or '['
+void cli_json_end(cli_json *j, char kind);
+void cli_json_key(cli_json *j, const char *key); // inside objects, before a value
+void cli_json_string(cli_json *j, const char *key, const char *value);
+void cli_json_number(cli_json *j, const char *key, double value);
+void cli_json_uint(cli_json *j, const char *key, uint64_t value);
+void cli_json_bool(cli_json *j, const char *key, bool value);
+
+#endif

@@ -1,0 +1,230 @@
+// sinew — see include/sinew.h for version and licence
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void cli_error(const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	fputs("sinew: error: ", stderr);
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
+	va_end(args);
+}
+
+typedef enum { OPT_FLAG, OPT_STRING, OPT_NUMBER, OPT_UINT } opt_kind;
+typedef struct opt_def {
+	const char *name;
+	opt_kind kind;
+	size_t offset;
+	double min, max;
+	const char *help;
+} opt_def;
+
+#define OFF(f) offsetof(cli_options, f)
+static const opt_def options[] = {
+    {"-o", OPT_STRING, OFF(output), 0, 0, "output file (.sinew, .gltf, .glb)"},
+    {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "object-space error threshold in cm (default 0.01)"},
+    {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "virtual vertex (shell) distance in cm (default 3)"},
+    {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
+    {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32)"},
+    {"--rate", OPT_NUMBER, OFF(rate), 1e-3, 1e6, "glTF import: resample at this rate in Hz"},
+    {"--unit-cm", OPT_NUMBER, OFF(unit_cm), 1e-9, 1e9, "length of one source unit in cm (BVH default 1)"},
+    {"--source", OPT_STRING, OFF(source), 0, 0, "glTF the clips came from (decompress: keep its document)"},
+    {"--time", OPT_NUMBER, OFF(time), -1e12, 1e12, "sample: time in seconds"},
+    {"--clip", OPT_UINT, OFF(clip), 0, 1e9, "clip index inside a .sinew file (default 0)"},
+    {"--repeat", OPT_UINT, OFF(repeat), 1, 1e6, "bench: repetitions per measurement (default 15)"},
+    {"--json", OPT_FLAG, OFF(json), 0, 0, "print one JSON object on stdout"},
+    {"--strip", OPT_FLAG, OFF(strip), 0, 0, "compress: leave out names, hierarchy and default poses"},
+    {"--no-end-sites", OPT_FLAG, OFF(no_end_sites), 0, 0, "BVH/AMC import: drop End Site joints"},
+    {"--scalar", OPT_FLAG, OFF(scalar_kernel), 0, 0, "force the scalar decoding kernel"},
+    {"-q", OPT_FLAG, OFF(quiet), 0, 0, "quiet: errors only"},
+};
+
+void cli_print_help(FILE *f) {
+	fprintf(f, "sinew %s - animation compression (format version 1)\n\n"
+	           "usage: sinew <command> [options]\n\n"
+	           "commands:\n"
+	           "  info FILE                 describe an animation file or a .sinew blob\n"
+	           "  convert IN -o OUT.gltf    import and write glTF without compression\n"
+	           "  compress IN -o OUT.sinew  compress every clip of IN into one blob\n"
+	           "  decompress IN.sinew -o OUT.gltf|.glb [--source SRC]\n"
+	           "  error SOURCE IN.sinew     measure the error of a blob against its source\n"
+	           "  sample IN.sinew --time T  print one decompressed pose\n"
+	           "  validate IN.sinew         check a blob (structure and checksum)\n"
+	           "  bench IN.sinew            time pose and joint sampling against a raw copy\n\n"
+	           "options:\n",
+	        sinew_version());
+	for (size_t i = 0; i < sizeof options / sizeof options[0]; ++i)
+		fprintf(f, "  %-14s %s\n", options[i].name, options[i].help);
+}
+
+bool cli_parse(int argc, char **argv, int first, cli_options *o) {
+	for (int i = first; i < argc; ++i) {
+		const char *a = argv[i];
+		if (a[0] != '-' || a[1] == '\0') {
+			if (o->positional_count >= 4) {
+				cli_error("too many arguments ('%s')", a);
+				return false;
+			}
+			o->positional[o->positional_count++] = a;
+			continue;
+		}
+		const opt_def *d = NULL;
+		for (size_t k = 0; k < sizeof options / sizeof options[0]; ++k)
+			if (strcmp(options[k].name, a) == 0) d = &options[k];
+		if (!d) {
+			cli_error("unknown option '%s' (see sinew --help)", a);
+			return false;
+		}
+		char *field = (char *)o + d->offset;
+		if (d->kind == OPT_FLAG) {
+			*(bool *)field = true;
+			continue;
+		}
+		if (i + 1 >= argc) {
+			cli_error("option %s needs a value", a);
+			return false;
+		}
+		const char *v = argv[++i];
+		if (d->kind == OPT_STRING) {
+			*(const char **)field = v;
+			continue;
+		}
+		char *end = NULL;
+		errno = 0;
+		double x = strtod(v, &end);
+		if (errno || end == v || *end || !isfinite(x) || x < d->min || x > d->max ||
+		    (d->kind == OPT_UINT && x != floor(x))) {
+			cli_error("%s should be %s between %g and %g (got '%s')", a, d->kind == OPT_UINT ? "an integer" : "a number",
+			          d->min, d->max, v);
+			return false;
+		}
+		if (d->kind == OPT_NUMBER) *(double *)field = x;
+		else if (d->offset == OFF(level) || d->offset == OFF(repeat)) *(int *)field = (int)x;
+		else *(uint32_t *)field = (uint32_t)x;
+		if (d->offset == OFF(time)) o->has_time = true;
+	}
+	return true;
+}
+
+bool cli_read_file(const char *path, void **data, size_t *size) {
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		cli_error("%s: %s", path, strerror(errno));
+		return false;
+	}
+	long n = -1;
+	if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		cli_error("%s: cannot determine size", path);
+		return false;
+	}
+	void *p = aligned_alloc(16, ((size_t)n + 16) & ~(size_t)15);
+	if (!p || fread(p, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		free(p);
+		cli_error("%s: read error", path);
+		return false;
+	}
+	fclose(f);
+	*data = p;
+	*size = (size_t)n;
+	return true;
+}
+
+bool cli_write_file(const char *path, const void *data, size_t size) {
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+		cli_error("%s: path too long", path);
+		return false;
+	}
+	FILE *f = fopen(tmp, "wb");
+	if (!f) {
+		cli_error("%s: %s", path, strerror(errno));
+		return false;
+	}
+	bool ok = fwrite(data, 1, size, f) == size;
+	ok = (fclose(f) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		remove(tmp);
+		cli_error("%s: write failed", path);
+		return false;
+	}
+	return true;
+}
+
+uint64_t cli_now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void json_sep(cli_json *j) {
+	if (!j->first[j->depth]) fputc(',', stdout);
+	j->first[j->depth] = false;
+}
+
+static void json_escaped(const char *s) {
+	fputc('"', stdout);
+	for (; s && *s; ++s) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') printf("\\%c", c);
+		else if (c < 0x20) printf("\\u%04x", c);
+		else fputc(c, stdout);
+	}
+	fputc('"', stdout);
+}
+
+void cli_json_key(cli_json *j, const char *key) {
+	json_sep(j);
+	if (key) {
+		json_escaped(key);
+		fputc(':', stdout);
+	}
+}
+
+void cli_json_begin(cli_json *j, char kind) {
+	if (j->depth > 0 || !j->first[0]) {
+		// caller wrote the key already via cli_json_key
+	}
+	fputc(kind, stdout);
+	j->depth++;
+	j->first[j->depth] = true;
+}
+
+void cli_json_end(cli_json *j, char kind) {
+	j->depth--;
+	fputc(kind, stdout);
+	if (j->depth == 0) fputc('\n', stdout);
+}
+
+void cli_json_string(cli_json *j, const char *key, const char *value) {
+	cli_json_key(j, key);
+	if (value) json_escaped(value);
+	else fputs("null", stdout);
+}
+
+void cli_json_number(cli_json *j, const char *key, double value) {
+	cli_json_key(j, key);
+	if (isfinite(value)) printf("%.9g", value);
+	else fputs("null", stdout);
+}
+
+void cli_json_uint(cli_json *j, const char *key, uint64_t value) {
+	cli_json_key(j, key);
+	printf("%llu", (unsigned long long)value);
+}
+
+void cli_json_bool(cli_json *j, const char *key, bool value) {
+	cli_json_key(j, key);
+	fputs(value ? "true" : "false", stdout);
+}

@@ -1,0 +1,502 @@
+// sinew — see include/sinew.h for version and licence
+// The sinew command-line tool: parse, call the library, print. Exit code 0 on success,
+// non-zero with a one-line "sinew: error: ..." otherwise.
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static double units_to_cm(double v, double unit_scale) {
+	return v / unit_scale * 100.0;
+}
+
+static void import_options(const cli_options *o, sinew_import_options *io);
+
+static void print_warning(void *user, const char *message) {
+	const cli_options *o = (const cli_options *)user;
+	if (!o->quiet && !o->json) fprintf(stderr, "sinew: warning: %s\n", message);
+}
+
+static void import_options(const cli_options *o, sinew_import_options *io) {
+	memset(io, 0, sizeof *io);
+	io->unit_cm = o->unit_cm;
+	io->sample_rate = o->rate;
+	io->error_cm = o->error_cm;
+	io->bvh_skip_end_sites = o->no_end_sites;
+	io->warning = print_warning;
+	io->warning_user = (void *)o;
+}
+
+static sinew_clip_set *load(const char *path, const cli_options *o) {
+	sinew_import_options io;
+	import_options(o, &io);
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	if (sinew_import_file(path, &io, NULL, &set, &err) != SINEW_RESULT_OK) {
+		cli_error("%s", err.message);
+		return NULL;
+	}
+	return set;
+}
+
+static bool is_blob_file(const char *path) {
+	FILE *f = fopen(path, "rb");
+	char magic[4] = {0};
+	bool yes = f && fread(magic, 1, 4, f) == 4 && memcmp(magic, "SNEW", 4) == 0;
+	if (f) fclose(f);
+	return yes;
+}
+
+static bool load_blob(const char *path, void **blob, size_t *size) {
+	if (!cli_read_file(path, blob, size)) return false;
+	sinew_error err = {0};
+	if (sinew_validate(*blob, *size, &err) != SINEW_RESULT_OK) {
+		cli_error("%s: %s", path, err.message);
+		free(*blob);
+		return false;
+	}
+	return true;
+}
+
+static double clip_threshold_units(const cli_options *o, const sinew_clip *c) {
+	return (o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM) * 0.01 * c->unit_scale;
+}
+
+static bool measure(const cli_options *o, const sinew_clip *ref, const sinew_clip *test, sinew_error_stats *st) {
+	sinew_metric_options mo = {(o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * ref->unit_scale,
+	                           clip_threshold_units(o, ref)};
+	sinew_error err = {0};
+	if (sinew_measure_error(ref, test, &mo, NULL, st, &err) != SINEW_RESULT_OK) {
+		cli_error("%s", err.message);
+		return false;
+	}
+	return true;
+}
+
+/* ---- info ---- */
+
+static int cmd_info(const cli_options *o) {
+	const char *path = o->positional[0];
+	if (!path) return cli_error("info needs a FILE"), 2;
+	cli_json j = {0, {true}};
+	if (is_blob_file(path)) {
+		void *blob;
+		size_t size;
+		if (!load_blob(path, &blob, &size)) return 1;
+		uint32_t n = sinew_blob_clip_count(blob, size);
+		if (o->json) cli_json_begin(&j, '{'), cli_json_string(&j, "file", path), cli_json_uint(&j, "bytes", size),
+		    cli_json_key(&j, "clips"), cli_json_begin(&j, '[');
+		else printf("%s: sinew format 1, %zu bytes, %u clip(s)\n", path, size, n);
+		for (uint32_t i = 0; i < n; ++i) {
+			sinew_clip_info info;
+			sinew_error err;
+			if (sinew_blob_clip_info(blob, size, i, &info, &err) != SINEW_RESULT_OK) continue;
+			if (o->json) {
+				cli_json_key(&j, NULL), cli_json_begin(&j, '{');
+				cli_json_string(&j, "name", info.name);
+				cli_json_uint(&j, "joints", info.joint_count);
+				cli_json_uint(&j, "scalar_tracks", info.scalar_track_count);
+				cli_json_uint(&j, "samples", info.sample_count);
+				cli_json_number(&j, "sample_rate", info.sample_rate);
+				cli_json_number(&j, "duration", info.duration);
+				cli_json_uint(&j, "segments", info.segment_count);
+				cli_json_uint(&j, "bytes", info.size);
+				cli_json_bool(&j, "looping", info.looping);
+				cli_json_end(&j, '}');
+			} else {
+				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %g Hz (%.3f s), %u segments, %u bytes%s\n", i,
+				       info.name ? info.name : "", info.joint_count, info.scalar_track_count, info.sample_count,
+				       info.sample_rate, info.duration, info.segment_count, info.size, info.looping ? ", looping" : "");
+			}
+		}
+		if (o->json) cli_json_end(&j, ']'), cli_json_end(&j, '}');
+		free(blob);
+		return 0;
+	}
+	sinew_clip_set *set = load(path, o);
+	if (!set) return 1;
+	uint64_t total = 0;
+	if (o->json) cli_json_begin(&j, '{'), cli_json_string(&j, "file", path), cli_json_key(&j, "clips"), cli_json_begin(&j, '[');
+	else printf("%s: %u clip(s)\n", path, set->clip_count);
+	for (uint32_t i = 0; i < set->clip_count; ++i) {
+		const sinew_clip *c = set->clips[i];
+		uint32_t changing[3] = {0, 0, 0}, with_tracks = 0;
+		for (uint32_t jn = 0; jn < c->joint_count; ++jn) {
+			with_tracks += c->joints[jn].has_track != 0;
+			const sinew_qvv *first = &c->transforms[jn];
+			bool moves[3] = {false, false, false};
+			for (uint32_t s = 1; s < c->sample_count; ++s) {
+				const sinew_qvv *x = &c->transforms[(size_t)s * c->joint_count + jn];
+				moves[0] |= memcmp(x->rotation, first->rotation, sizeof x->rotation) != 0;
+				moves[1] |= memcmp(x->translation, first->translation, sizeof x->translation) != 0;
+				moves[2] |= memcmp(x->scale, first->scale, sizeof x->scale) != 0;
+			}
+			for (int k = 0; k < 3; ++k) changing[k] += moves[k];
+		}
+		uint64_t raw = sinew_clip_raw_size(c);
+		total += raw;
+		double resample_cm = units_to_cm(c->resample_error, c->unit_scale);
+		if (o->json) {
+			cli_json_key(&j, NULL), cli_json_begin(&j, '{');
+			cli_json_string(&j, "name", c->name);
+			cli_json_number(&j, "duration", sinew_clip_duration(c));
+			cli_json_number(&j, "sample_rate", c->sample_rate);
+			cli_json_uint(&j, "samples", c->sample_count);
+			cli_json_uint(&j, "joints", c->joint_count);
+			cli_json_uint(&j, "joints_with_tracks", with_tracks);
+			cli_json_uint(&j, "rotation_subtracks_changing", changing[0]);
+			cli_json_uint(&j, "translation_subtracks_changing", changing[1]);
+			cli_json_uint(&j, "scale_subtracks_changing", changing[2]);
+			cli_json_uint(&j, "scalar_tracks", c->scalar_track_count);
+			cli_json_number(&j, "unit_scale", c->unit_scale);
+			cli_json_uint(&j, "raw_bytes", raw);
+			cli_json_number(&j, "resample_error_cm", resample_cm);
+			cli_json_end(&j, '}');
+		} else {
+			printf("  clip %u '%s': %.3f s, %u samples @ %g Hz, %u joints (%u with tracks), changing sub-tracks: %u rotation, "
+			       "%u translation, %u scale; %u scalar tracks; raw %llu bytes",
+			       i, c->name ? c->name : "", sinew_clip_duration(c), c->sample_count, c->sample_rate, c->joint_count,
+			       with_tracks, changing[0], changing[1], changing[2], c->scalar_track_count, (unsigned long long)raw);
+			if (c->resample_error > 0) printf("; resampled, max %.4g cm", resample_cm);
+			printf("\n");
+		}
+	}
+	if (o->json) cli_json_end(&j, ']'), cli_json_uint(&j, "raw_bytes", total), cli_json_end(&j, '}');
+	else printf("total raw %llu bytes\n", (unsigned long long)total);
+	sinew_clip_set_free(set);
+	return 0;
+}
+
+/* ---- convert ---- */
+
+static bool export_set(const sinew_clip_set *set, const char *out, const char *source) {
+	sinew_export_options eo = {-1, source};
+	sinew_error err = {0};
+	if (sinew_export_gltf(set, out, &eo, NULL, &err) != SINEW_RESULT_OK) {
+		cli_error("%s", err.message);
+		return false;
+	}
+	return true;
+}
+
+static bool is_gltf_path(const char *p) {
+	size_t n = strlen(p);
+	return (n > 5 && strcmp(p + n - 5, ".gltf") == 0) || (n > 4 && strcmp(p + n - 4, ".glb") == 0);
+}
+
+static int cmd_convert(const cli_options *o) {
+	if (!o->positional[0] || !o->output) return cli_error("convert needs IN and -o OUT.gltf|.glb"), 2;
+	if (!is_gltf_path(o->output)) return cli_error("convert writes .gltf or .glb (got '%s')", o->output), 2;
+	sinew_clip_set *set = load(o->positional[0], o);
+	if (!set) return 1;
+	const char *source = is_gltf_path(o->positional[0]) ? o->positional[0] : NULL;
+	bool ok = export_set(set, o->output, source);
+	if (ok && !o->quiet && !o->json) printf("sinew: %s -> %s (%u clip(s))\n", o->positional[0], o->output, set->clip_count);
+	sinew_clip_set_free(set);
+	return ok ? 0 : 1;
+}
+
+/* ---- compress ---- */
+
+typedef struct clip_result {
+	uint64_t raw, bytes, ns;
+	sinew_error_stats st;
+	double threshold;
+} clip_result;
+
+static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result *r) {
+	cli_json_key(j, NULL), cli_json_begin(j, '{');
+	cli_json_string(j, "name", c->name);
+	cli_json_uint(j, "joints", c->joint_count);
+	cli_json_uint(j, "samples", c->sample_count);
+	cli_json_number(j, "sample_rate", c->sample_rate);
+	cli_json_uint(j, "scalar_tracks", c->scalar_track_count);
+	cli_json_uint(j, "raw_bytes", r->raw);
+	cli_json_uint(j, "compressed_bytes", r->bytes);
+	cli_json_number(j, "ratio", r->bytes ? (double)r->raw / (double)r->bytes : 0);
+	cli_json_number(j, "max_error_cm", units_to_cm(r->st.max_error, c->unit_scale));
+	cli_json_number(j, "p99_error_cm", units_to_cm(r->st.p99_error, c->unit_scale));
+	cli_json_number(j, "max_error", r->st.max_error);
+	cli_json_number(j, "p99_error", r->st.p99_error);
+	cli_json_uint(j, "samples_over_threshold", r->st.samples_over_threshold);
+	cli_json_number(j, "max_scalar_error_ratio", r->st.max_scalar_error);
+	cli_json_uint(j, "compress_ns", r->ns);
+	cli_json_end(j, '}');
+}
+
+static int cmd_compress(const cli_options *o) {
+	if (!o->positional[0] || !o->output) return cli_error("compress needs IN and -o OUT.sinew"), 2;
+	sinew_clip_set *set = load(o->positional[0], o);
+	if (!set) return 1;
+	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, o->strip};
+	sinew_error err = {0};
+	void *blob = NULL;
+	size_t size = 0;
+	uint64_t t0 = cli_now_ns();
+	sinew_result r = sinew_compress(set, &co, NULL, &blob, &size, &err);
+	uint64_t total_ns = cli_now_ns() - t0;
+	if (r != SINEW_RESULT_OK) {
+		cli_error("%s: %s", o->positional[0], err.message);
+		sinew_clip_set_free(set);
+		return 1;
+	}
+	int code = 0;
+	sinew_clip_set *dec = NULL;
+	clip_result *res = (clip_result *)calloc(set->clip_count, sizeof *res);
+	if (!res || sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) {
+		cli_error("decompress: %s", err.message);
+		code = 1;
+	}
+	// per-clip compression time: each clip alone (the whole-set time is reported too)
+	uint64_t raw_total = 0, over_total = 0;
+	double max_cm = 0, p99_cm = 0;
+	for (uint32_t i = 0; code == 0 && i < set->clip_count; ++i) {
+		const sinew_clip *c = set->clips[i];
+		res[i].raw = sinew_clip_raw_size(c);
+		raw_total += res[i].raw;
+		sinew_clip_info info;
+		sinew_blob_clip_info(blob, size, i, &info, NULL);
+		res[i].bytes = info.size;
+		if (set->clip_count == 1) {
+			res[i].ns = total_ns;
+		} else {
+			sinew_clip_set one = {1, &set->clips[i], set->internal};
+			void *b1 = NULL;
+			size_t s1 = 0;
+			uint64_t t1 = cli_now_ns();
+			if (sinew_compress(&one, &co, NULL, &b1, &s1, NULL) == SINEW_RESULT_OK) sinew_blob_free(b1, s1, NULL);
+			res[i].ns = cli_now_ns() - t1;
+		}
+		if (!measure(o, c, dec->clips[i], &res[i].st)) code = 1;
+		over_total += res[i].st.samples_over_threshold;
+		double m = units_to_cm(res[i].st.max_error, c->unit_scale), p = units_to_cm(res[i].st.p99_error, c->unit_scale);
+		if (m > max_cm) max_cm = m;
+		if (p > p99_cm) p99_cm = p;
+	}
+	if (code == 0 && !cli_write_file(o->output, blob, size)) code = 1;
+	if (code == 0) {
+		if (o->json) {
+			cli_json j = {0, {true}};
+			cli_json_begin(&j, '{');
+			cli_json_string(&j, "input", o->positional[0]);
+			cli_json_string(&j, "output", o->output);
+			cli_json_uint(&j, "raw_bytes", raw_total);
+			cli_json_uint(&j, "compressed_bytes", size);
+			cli_json_number(&j, "ratio", (double)raw_total / (double)size);
+			cli_json_number(&j, "max_error_cm", max_cm);
+			cli_json_number(&j, "p99_error_cm", p99_cm);
+			cli_json_uint(&j, "samples_over_threshold", over_total);
+			cli_json_uint(&j, "compress_ns", total_ns);
+			cli_json_number(&j, "error_threshold_cm", o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM);
+			cli_json_number(&j, "shell_distance_cm", o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM);
+			cli_json_key(&j, "clips");
+			cli_json_begin(&j, '[');
+			for (uint32_t i = 0; i < set->clip_count; ++i) print_clip_json(&j, set->clips[i], &res[i]);
+			cli_json_end(&j, ']');
+			cli_json_end(&j, '}');
+		} else if (!o->quiet) {
+			printf("sinew: %s -> %s\n", o->positional[0], o->output);
+			for (uint32_t i = 0; i < set->clip_count; ++i) {
+				const sinew_clip *c = set->clips[i];
+				printf("  '%s': %u joints, %u samples @ %g Hz: %llu -> %llu bytes (%.2f:1), max error %.5f cm, p99 %.5f cm, "
+				       "%llu over, %.2f ms\n",
+				       c->name ? c->name : "", c->joint_count, c->sample_count, c->sample_rate,
+				       (unsigned long long)res[i].raw, (unsigned long long)res[i].bytes,
+				       (double)res[i].raw / (double)res[i].bytes, units_to_cm(res[i].st.max_error, c->unit_scale),
+				       units_to_cm(res[i].st.p99_error, c->unit_scale), (unsigned long long)res[i].st.samples_over_threshold,
+				       (double)res[i].ns / 1e6);
+			}
+			printf("total: %llu -> %zu bytes (%.2f:1), max error %.5f cm (threshold %g cm, shell %g cm), %llu samples over, "
+			       "%.2f ms\n",
+			       (unsigned long long)raw_total, size, (double)raw_total / (double)size, max_cm,
+			       o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM, o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM,
+			       (unsigned long long)over_total, (double)total_ns / 1e6);
+		}
+	}
+	free(res);
+	sinew_clip_set_free(dec);
+	sinew_blob_free(blob, size, NULL);
+	sinew_clip_set_free(set);
+	return code;
+}
+
+/* ---- error ---- */
+
+static int cmd_error(const cli_options *o) {
+	if (!o->positional[0] || !o->positional[1]) return cli_error("error needs SOURCE and COMPRESSED"), 2;
+	sinew_clip_set *set = load(o->positional[0], o);
+	if (!set) return 1;
+	void *blob;
+	size_t size;
+	if (!load_blob(o->positional[1], &blob, &size)) return sinew_clip_set_free(set), 1;
+	sinew_clip_set *dec = NULL;
+	sinew_error err = {0};
+	int code = 0;
+	if (sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) {
+		cli_error("%s", err.message);
+		code = 1;
+	} else if (dec->clip_count != set->clip_count) {
+		cli_error("%s has %u clips, %s has %u", o->positional[0], set->clip_count, o->positional[1], dec->clip_count);
+		code = 1;
+	}
+	cli_json j = {0, {true}};
+	if (code == 0 && o->json) cli_json_begin(&j, '{'), cli_json_key(&j, "clips"), cli_json_begin(&j, '[');
+	uint64_t over = 0;
+	double worst = 0;
+	for (uint32_t i = 0; code == 0 && i < set->clip_count; ++i) {
+		sinew_error_stats st;
+		if (!measure(o, set->clips[i], dec->clips[i], &st)) {
+			code = 1;
+			break;
+		}
+		const sinew_clip *c = set->clips[i];
+		over += st.samples_over_threshold;
+		double m = units_to_cm(st.max_error, c->unit_scale);
+		if (m > worst) worst = m;
+		if (o->json) {
+			cli_json_key(&j, NULL), cli_json_begin(&j, '{');
+			cli_json_string(&j, "name", c->name);
+			cli_json_number(&j, "max_error_cm", m);
+			cli_json_number(&j, "p99_error_cm", units_to_cm(st.p99_error, c->unit_scale));
+			cli_json_number(&j, "max_error", st.max_error);
+			cli_json_uint(&j, "samples_over_threshold", st.samples_over_threshold);
+			cli_json_uint(&j, "worst_joint", st.worst_joint);
+			cli_json_uint(&j, "worst_sample", st.worst_sample);
+			cli_json_number(&j, "max_scalar_error_ratio", st.max_scalar_error);
+			cli_json_end(&j, '}');
+		} else {
+			printf("  '%s': max %.5f cm (joint %u, sample %u), p99 %.5f cm, %llu samples over threshold\n",
+			       c->name ? c->name : "", m, st.worst_joint, st.worst_sample, units_to_cm(st.p99_error, c->unit_scale),
+			       (unsigned long long)st.samples_over_threshold);
+		}
+	}
+	if (code == 0) {
+		if (o->json) cli_json_end(&j, ']'), cli_json_number(&j, "max_error_cm", worst),
+		    cli_json_uint(&j, "samples_over_threshold", over), cli_json_end(&j, '}');
+		else printf("max error %.5f cm, %llu samples over threshold\n", worst, (unsigned long long)over);
+	}
+	sinew_clip_set_free(dec);
+	sinew_clip_set_free(set);
+	free(blob);
+	return code;
+}
+
+/* ---- decompress, sample, validate ---- */
+
+static int cmd_decompress(const cli_options *o) {
+	if (!o->positional[0] || !o->output) return cli_error("decompress needs IN.sinew and -o OUT.gltf|.glb"), 2;
+	void *blob;
+	size_t size;
+	if (!load_blob(o->positional[0], &blob, &size)) return 1;
+	sinew_clip_set *dec = NULL;
+	sinew_error err = {0};
+	int code = 0;
+	if (sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) {
+		cli_error("%s", err.message);
+		code = 1;
+	} else if (!export_set(dec, o->output, o->source)) {
+		code = 1;
+	} else if (!o->quiet && !o->json) {
+		printf("sinew: %s -> %s (%u clip(s))\n", o->positional[0], o->output, dec->clip_count);
+	}
+	sinew_clip_set_free(dec);
+	free(blob);
+	return code;
+}
+
+static sinew_context *open_context(const cli_options *o, const void *blob, size_t size, void **mem) {
+	size_t need = sinew_context_size(blob, size, o->clip);
+	if (!need) return cli_error("clip %u not found", o->clip), NULL;
+	*mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+	sinew_context_options co = {o->scalar_kernel ? SINEW_KERNEL_SCALAR : SINEW_KERNEL_AUTO, 0};
+	sinew_context *ctx = NULL;
+	sinew_error err = {0};
+	if (!*mem || sinew_context_init(*mem, need, blob, size, o->clip, &co, &ctx, &err) != SINEW_RESULT_OK) {
+		cli_error("%s", err.message);
+		free(*mem);
+		return NULL;
+	}
+	return ctx;
+}
+
+static int cmd_sample(const cli_options *o) {
+	if (!o->positional[0] || !o->has_time) return cli_error("sample needs IN.sinew and --time T"), 2;
+	void *blob, *mem = NULL;
+	size_t size;
+	if (!load_blob(o->positional[0], &blob, &size)) return 1;
+	sinew_clip_info info;
+	sinew_context *ctx = open_context(o, blob, size, &mem);
+	if (!ctx || sinew_blob_clip_info(blob, size, o->clip, &info, NULL) != SINEW_RESULT_OK) return free(blob), 1;
+	sinew_qvv *pose = (sinew_qvv *)calloc(info.joint_count + 1, sizeof *pose);
+	float *scalars = (float *)calloc((size_t)info.scalar_track_count * 4 + 1, sizeof(float));
+	sinew_sample_pose(ctx, o->time, pose, NULL, scalars);
+	cli_json j = {0, {true}};
+	if (o->json) cli_json_begin(&j, '{'), cli_json_number(&j, "time", o->time), cli_json_key(&j, "joints"), cli_json_begin(&j, '[');
+	for (uint32_t i = 0; i < info.joint_count; ++i) {
+		const sinew_qvv *x = &pose[i];
+		if (o->json) {
+			cli_json_key(&j, NULL), cli_json_begin(&j, '{');
+			const char *names[3] = {"rotation", "translation", "scale"};
+			const float *v[3] = {x->rotation, x->translation, x->scale};
+			for (int k = 0; k < 3; ++k) {
+				cli_json_key(&j, names[k]), cli_json_begin(&j, '[');
+				for (int c = 0; c < (k == 0 ? 4 : 3); ++c) cli_json_number(&j, NULL, v[k][c]);
+				cli_json_end(&j, ']');
+			}
+			cli_json_end(&j, '}');
+		} else {
+			printf("joint %u: rotation %.7g %.7g %.7g %.7g  translation %.7g %.7g %.7g  scale %.7g %.7g %.7g\n", i,
+			       x->rotation[0], x->rotation[1], x->rotation[2], x->rotation[3], x->translation[0], x->translation[1],
+			       x->translation[2], x->scale[0], x->scale[1], x->scale[2]);
+		}
+	}
+	if (o->json) cli_json_end(&j, ']'), cli_json_end(&j, '}');
+	free(pose);
+	free(scalars);
+	free(mem);
+	free(blob);
+	return 0;
+}
+
+static int cmd_validate(const cli_options *o) {
+	if (!o->positional[0]) return cli_error("validate needs IN.sinew"), 2;
+	void *blob;
+	size_t size;
+	if (!load_blob(o->positional[0], &blob, &size)) return 1;
+	if (!o->quiet) printf("%s: ok (%u clip(s), %zu bytes)\n", o->positional[0], sinew_blob_clip_count(blob, size), size);
+	free(blob);
+	return 0;
+}
+
+int cli_bench(const cli_options *o);
+
+int main(int argc, char **argv) {
+	if (sinew_version_number() != SINEW_VERSION_NUMBER) {
+		cli_error("incorrect library version (header %s, library %s)", SINEW_VERSION_STRING, sinew_version());
+		return 2;
+	}
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		cli_print_help(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("sinew %s (format versions read 1..1, written 1)\n", sinew_version());
+		return 0;
+	}
+	cli_options o;
+	memset(&o, 0, sizeof o);
+	if (!cli_parse(argc, argv, 2, &o)) return 2;
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "info") == 0) return cmd_info(&o);
+	if (strcmp(cmd, "convert") == 0) return cmd_convert(&o);
+	if (strcmp(cmd, "compress") == 0) return cmd_compress(&o);
+	if (strcmp(cmd, "error") == 0) return cmd_error(&o);
+	if (strcmp(cmd, "decompress") == 0) return cmd_decompress(&o);
+	if (strcmp(cmd, "sample") == 0) return cmd_sample(&o);
+	if (strcmp(cmd, "validate") == 0) return cmd_validate(&o);
+	if (strcmp(cmd, "bench") == 0) return cli_bench(&o);
+	cli_error("unknown command '%s' (see sinew --help)", cmd);
+	return 2;
+}
