@@ -113,6 +113,12 @@ void test_random_quat(test_rng *r, float q[4]) {
 
 int main(int argc, char **argv) {
 	filter = argc > 1 ? argv[1] : NULL;
+	if (filter && strcmp(filter, "--write-golden") == 0) {
+		extern void test_write_golden(void);
+		test_write_golden();
+		printf("golden files written\n");
+		return 0;
+	}
 	if (sinew_version_number() != SINEW_VERSION_NUMBER) {
 		fprintf(stderr, "header/library version mismatch\n");
 		return 2;

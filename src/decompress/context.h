@@ -36,6 +36,7 @@ struct sinew_context {
 	int skip_defaults;
 	const char *kernel;
 	uint32_t segment_header; // bytes before a segment's bit stream
+	uint32_t modes_used;     // bit r set when some animated track uses rounding mode r
 	sinewi_joint_entry *joints;
 	sinewi_track_entry *tracks;
 	sinewi_scalar_entry *scalars;

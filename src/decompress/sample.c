@@ -105,6 +105,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			e->track = (int32_t)track++;
 		}
 	}
+	for (uint32_t i = 0; i < v.track_count; ++i) ctx->modes_used |= 1u << ctx->tracks[i].rounding;
 	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
 	ctx->segment_header = v.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v.stored_components * 2 + groups * 4;
 	*out = ctx;
@@ -126,15 +127,22 @@ double sinewi_key_for_time(const sinew_context *ctx, double t) {
 	return key;
 }
 
-// Where a segment's pieces are, for one sampling call.
-typedef struct seek {
+// Where a segment's pieces are, for one sampling call. Each rounding mode rounds the key
+// first; the segment is the one holding floor(rounded key) (the last segment for the last
+// sample), so a given sample always decodes from the same segment whatever the mode.
+typedef struct seek_mode {
 	const unsigned char *segment; // segment start
 	const unsigned char *data;    // bit stream start
 	uint32_t length;              // intervals in this segment
-	float u[4];                   // local position per rounding mode
+	float u;                      // local position
+} seek_mode;
+
+typedef struct seek {
+	seek_mode m[4];   // per sinew_rounding mode
+	bool one_segment; // every mode landed in the same segment (the usual case)
 } seek;
 
-static void do_seek(const sinew_context *ctx, double key, seek *sk) {
+static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t k0 = (uint32_t)key;
 	uint32_t s = k0 / v->segment_length;
@@ -142,14 +150,31 @@ static void do_seek(const sinew_context *ctx, double key, seek *sk) {
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
-	sk->segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
-	sk->data = sk->segment + ctx->segment_header;
-	sk->length = length;
-	double local = key - (double)first;
-	sk->u[SINEW_ROUNDING_NONE] = (float)local;
-	sk->u[SINEW_ROUNDING_FLOOR] = (float)floor(local);
-	sk->u[SINEW_ROUNDING_CEIL] = (float)ceil(local);
-	sk->u[SINEW_ROUNDING_NEAREST] = (float)floor(local + 0.5);
+	sm->segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	sm->data = sm->segment + ctx->segment_header;
+	sm->length = length;
+	sm->u = (float)(key - (double)first);
+}
+
+static void do_seek(const sinew_context *ctx, double key, seek *sk) {
+	double last = (double)(ctx->view.stored_sample_count - 1);
+	double ceil_key = ceil(key), near_key = floor(key + 0.5);
+	seek_one(ctx, key, &sk->m[SINEW_ROUNDING_NONE]);
+	seek_one(ctx, floor(key), &sk->m[SINEW_ROUNDING_FLOOR]);
+	seek_one(ctx, ceil_key > last ? last : ceil_key, &sk->m[SINEW_ROUNDING_CEIL]);
+	seek_one(ctx, near_key > last ? last : near_key, &sk->m[SINEW_ROUNDING_NEAREST]);
+	sk->one_segment = true;
+	for (int r = 1; r < 4; ++r)
+		if ((ctx->modes_used >> r) & 1u) sk->one_segment &= sk->m[r].segment == sk->m[SINEW_ROUNDING_NONE].segment;
+	if (!(ctx->modes_used & 1u)) { // NONE unused: compare against the first mode in use
+		for (int r = 1; r < 4; ++r)
+			if ((ctx->modes_used >> r) & 1u) {
+				for (int q = r + 1; q < 4; ++q)
+					if ((ctx->modes_used >> q) & 1u) sk->one_segment &= sk->m[q].segment == sk->m[r].segment;
+				break;
+			}
+		sk->one_segment = sk->one_segment || ctx->modes_used == 0;
+	}
 }
 
 static uint32_t read_descriptor(const unsigned char *segment, uint32_t track) {
@@ -164,8 +189,9 @@ static uint32_t knot_bits(uint32_t descriptor, uint32_t type, uint32_t component
 }
 
 // Decodes track `ti` whose bit stream starts at `bitpos`; returns the track's size in bits.
-static uint64_t decode_track(const sinew_context *ctx, const seek *sk, uint32_t ti, uint64_t bitpos, float out[4]) {
+static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32_t ti, uint64_t bitpos, float out[4]) {
 	const sinewi_track_entry *t = &ctx->tracks[ti];
+	const seek_mode *sk = &seeks->m[t->rounding];
 	const unsigned char *clip = ctx->view.clip;
 	uint32_t desc = read_descriptor(sk->segment, ti);
 	uint32_t n = t->components, d = (desc >> 20) & 3u;
@@ -174,7 +200,7 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *sk, uint32_t 
 	uint32_t knots = sinewi_knot_count(sk->length, d);
 	uint32_t k0;
 	float alpha;
-	sinewi_knot_locate(sk->u[t->rounding], sk->length, d, &k0, &alpha);
+	sinewi_knot_locate(sk->u, sk->length, d, &k0, &alpha);
 	uint32_t k1 = k0 + 1 < knots ? k0 + 1 : k0;
 	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + t->segment_ranges;
 	const unsigned char *clip_ranges = clip + t->ranges;
@@ -228,6 +254,21 @@ static void joint_constants(const sinew_context *ctx, const sinewi_joint_entry *
 	}
 }
 
+// Bit offset of track `ti` in the segment: its group's checkpoint plus at most 7 track sizes.
+static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, uint32_t ti) {
+	const seek_mode *sk = &seeks->m[ctx->tracks[ti].rounding];
+	uint32_t group = ti / SINEW_FMT_GROUP_TRACKS;
+	const unsigned char *offsets = sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE +
+	                               (size_t)ctx->view.stored_components * 2;
+	uint64_t pos = sinewi_rd32(offsets + 4 * group);
+	for (uint32_t i = group * SINEW_FMT_GROUP_TRACKS; i < ti; ++i) {
+		uint32_t desc = read_descriptor(sk->segment, i);
+		pos += (uint64_t)sinewi_knot_count(sk->length, (desc >> 20) & 3u) *
+		       knot_bits(desc, ctx->tracks[i].type, ctx->tracks[i].components);
+	}
+	return pos;
+}
+
 void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
 	seek sk;
 	do_seek(ctx, key, &sk);
@@ -242,7 +283,8 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 		float value[4];
 		for (int sub = 0; sub < 3; ++sub) {
 			if (e->track[sub] < 0) continue;
-			bitpos += decode_track(ctx, &sk, (uint32_t)e->track[sub], bitpos, value);
+			uint32_t ti = (uint32_t)e->track[sub];
+			bitpos += decode_track(ctx, &sk, ti, sk.one_segment ? bitpos : track_bit_offset(ctx, &sk, ti), value);
 			if (sub == 0) memcpy(x->rotation, value, 4 * sizeof(float));
 			else memcpy(sub == 1 ? x->translation : x->scale, value, 3 * sizeof(float));
 		}
@@ -251,7 +293,8 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 		const sinewi_scalar_entry *e = &ctx->scalars[i];
 		float value[4];
 		if (e->track >= 0) {
-			bitpos += decode_track(ctx, &sk, (uint32_t)e->track, bitpos, value);
+			uint32_t ti = (uint32_t)e->track;
+			bitpos += decode_track(ctx, &sk, ti, sk.one_segment ? bitpos : track_bit_offset(ctx, &sk, ti), value);
 			if (out_scalars) memcpy(out_scalars + e->output, value, e->components * sizeof(float));
 		} else if (out_scalars) {
 			if (e->kind == 0) {
@@ -265,20 +308,6 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 
 void sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
 	sinewi_sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars);
-}
-
-// Bit offset of track `ti` in the segment: its group's checkpoint plus at most 7 track sizes.
-static uint64_t track_bit_offset(const sinew_context *ctx, const seek *sk, uint32_t ti) {
-	uint32_t group = ti / SINEW_FMT_GROUP_TRACKS;
-	const unsigned char *offsets = sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE +
-	                               (size_t)ctx->view.stored_components * 2;
-	uint64_t pos = sinewi_rd32(offsets + 4 * group);
-	for (uint32_t i = group * SINEW_FMT_GROUP_TRACKS; i < ti; ++i) {
-		uint32_t desc = read_descriptor(sk->segment, i);
-		pos += (uint64_t)sinewi_knot_count(sk->length, (desc >> 20) & 3u) *
-		       knot_bits(desc, ctx->tracks[i].type, ctx->tracks[i].components);
-	}
-	return pos;
 }
 
 void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out) {

@@ -1,0 +1,254 @@
+// sinew — see include/sinew.h for version and licence
+// decompress: sampling semantics (DESIGN §4) against a straightforward reference built from the
+// decoded samples: clamping, interpolation between samples, rounding modes, looping wrap,
+// single-joint and single-track sampling, remapping, skipping defaults.
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/quat.h"
+
+typedef struct fixture {
+	sinew_clip_set *set, *dec;
+	void *blob, *mem;
+	size_t size;
+	sinew_context *ctx;
+} fixture;
+
+static bool setup(fixture *f, uint8_t rounding, bool looping, uint32_t samples, int kernel) {
+	memset(f, 0, sizeof *f);
+	if (sinew_clip_set_create(&f->set, NULL) != SINEW_RESULT_OK) return false;
+	uint32_t comps[2] = {1, 3};
+	sinew_clip_desc desc = {"semantics", 24, samples, 6, 2, comps};
+	sinew_clip *c = NULL;
+	if (sinew_clip_set_add_clip(f->set, &desc, &c) != SINEW_RESULT_OK) return false;
+	c->unit_scale = 100;
+	c->looping = looping;
+	c->rounding = rounding;
+	for (uint32_t j = 0; j < 6; ++j) c->joints[j].parent = j ? (int32_t)(j - 1) / 2 : -1;
+	c->joints[5].default_pose.translation[2] = 7.0f; // joint 5 sits at its default translation
+	for (uint32_t s = 0; s < samples; ++s)
+		for (uint32_t j = 0; j < 6; ++j) {
+			sinew_qvv *x = &c->transforms[s * 6 + j];
+			double a = 0.9 * sin(0.31 * s + j), b = 0.5 * cos(0.17 * s * (j + 1));
+			float qa[4] = {(float)sin(a / 2), 0, 0, (float)cos(a / 2)}, qb[4] = {0, (float)sin(b / 2), 0, (float)cos(b / 2)};
+			sinewi_quat_mul(qa, qb, x->rotation);
+			x->translation[0] = (float)(j * 5.0 + (j == 0 ? 3.0 * s : 0.0));
+			if (j == 5) x->translation[0] = 0.0f, x->translation[2] = 7.0f;
+			if (j == 2) x->scale[1] = (float)(1.0 + 0.2 * sin(0.1 * s));
+		}
+	for (uint32_t s = 0; s < samples; ++s) {
+		c->scalar_tracks[0].values[s] = (float)(s % 7) / 7.0f;
+		for (int k = 0; k < 3; ++k) c->scalar_tracks[1].values[s * 3 + k] = (float)(k - 1) * (float)s;
+	}
+	sinew_error err = {0};
+	if (sinew_compress(f->set, NULL, NULL, &f->blob, &f->size, &err) != SINEW_RESULT_OK) return false;
+	if (sinew_decompress_clips(f->blob, f->size, NULL, &f->dec, &err) != SINEW_RESULT_OK) return false;
+	size_t need = sinew_context_size(f->blob, f->size, 0);
+	f->mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+	sinew_context_options co = {kernel, 0};
+	return sinew_context_init(f->mem, need, f->blob, f->size, 0, &co, &f->ctx, &err) == SINEW_RESULT_OK;
+}
+
+static void teardown(fixture *f) {
+	sinew_clip_set_free(f->set);
+	sinew_clip_set_free(f->dec);
+	sinew_blob_free(f->blob, f->size, NULL);
+	free(f->mem);
+}
+
+static inline bool qvv_near(const sinew_qvv *a, const sinew_qvv *b, double tol);
+static inline bool qvv_near(const sinew_qvv *a, const sinew_qvv *b, double tol) {
+	float qa[4];
+	memcpy(qa, a->rotation, sizeof qa);
+	if (sinewi_quat_dot(qa, b->rotation) < 0) qa[0] = -qa[0], qa[1] = -qa[1], qa[2] = -qa[2], qa[3] = -qa[3];
+	for (int k = 0; k < 4; ++k)
+		if (!(fabs((double)qa[k] - b->rotation[k]) <= tol)) return false;
+	for (int k = 0; k < 3; ++k)
+		if (!(fabs((double)a->translation[k] - b->translation[k]) <= tol * (1 + fabs((double)b->translation[k])) &&
+		      fabs((double)a->scale[k] - b->scale[k]) <= tol))
+			return false;
+	return true;
+}
+
+// Reference: lerp/nlerp between the decoded samples around key k (what DESIGN §4 describes).
+static void reference_pose(const sinew_clip *d, double key, uint32_t last, sinew_qvv *out, uint32_t wrap_to_first) {
+	uint32_t k0 = (uint32_t)floor(key);
+	if (k0 > last) k0 = last;
+	uint32_t k1 = k0 < last ? k0 + 1 : last;
+	float a = (float)(key - k0);
+	for (uint32_t j = 0; j < d->joint_count; ++j) {
+		const sinew_qvv *x0 = &d->transforms[(size_t)(k0 == wrap_to_first ? 0 : k0) * d->joint_count + j];
+		const sinew_qvv *x1 = &d->transforms[(size_t)(k1 == wrap_to_first ? 0 : k1) * d->joint_count + j];
+		sinewi_qvv_lerp(x0, x1, a, &out[j]);
+	}
+}
+
+static void test_sample_at_samples_matches_decompressed_clip(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 75, 0));
+	sinew_qvv pose[6];
+	float scalars[4];
+	const sinew_clip *d = f.dec->clips[0];
+	for (uint32_t s = 0; s < 75; ++s) {
+		sinew_sample_pose(f.ctx, s / 24.0, pose, NULL, scalars);
+		CHECK_MSG(memcmp(pose, &d->transforms[s * 6], sizeof pose) == 0, "sample %u differs", s);
+		CHECK(scalars[0] == d->scalar_tracks[0].values[s]);
+	}
+	teardown(&f);
+}
+
+// Between samples the stored knots are interpolated directly (docs/format.md §sampling); the
+// result must stay close to the source's own lerp/nlerp between samples: within twice the
+// threshold in object space (each neighbouring sample is within the threshold).
+static double worst_between(fixture *f, double step, double last, uint32_t wrap) {
+	const sinew_clip *src = f->set->clips[0];
+	sinew_qvv pose[6], ref[6];
+	double errors[6], worst = 0;
+	unsigned char scratch[4096];
+	for (double key = 0; key <= last; key += step) {
+		sinew_sample_pose(f->ctx, key / 24.0, pose, NULL, NULL);
+		reference_pose(src, key, (uint32_t)last, ref, wrap);
+		sinew_pose_error(src->joints, 6, ref, pose, NULL, 3.0, scratch, errors);
+		for (int j = 0; j < 6; ++j)
+			if (errors[j] > worst) worst = errors[j];
+	}
+	return worst;
+}
+
+static void test_sample_between_samples_interpolates(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 75, 0));
+	double worst = worst_between(&f, 0.137, 74, UINT32_MAX);
+	printf("    worst object-space error between samples: %.5f cm (threshold 0.01)\n", worst);
+	CHECK(worst <= 0.02);
+	teardown(&f);
+}
+
+static void test_sample_clamps_time(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 30, 0));
+	sinew_qvv a[6], b[6];
+	const sinew_clip *d = f.dec->clips[0];
+	sinew_sample_pose(f.ctx, -5.0, a, NULL, NULL);
+	CHECK(memcmp(a, &d->transforms[0], sizeof a) == 0);
+	sinew_sample_pose(f.ctx, 1e9, b, NULL, NULL);
+	CHECK(memcmp(b, &d->transforms[29 * 6], sizeof b) == 0);
+	sinew_sample_pose(f.ctx, NAN, a, NULL, NULL);
+	CHECK(memcmp(a, &d->transforms[0], sizeof a) == 0);
+	teardown(&f);
+}
+
+static void test_sample_rounding_modes(void) {
+	const uint8_t modes[3] = {SINEW_ROUNDING_FLOOR, SINEW_ROUNDING_CEIL, SINEW_ROUNDING_NEAREST};
+	for (int m = 0; m < 3; ++m) {
+		fixture f;
+		CHECK(setup(&f, modes[m], false, 50, 0));
+		const sinew_clip *d = f.dec->clips[0];
+		sinew_qvv pose[6];
+		for (double key = 0; key <= 49; key += 0.23) {
+			sinew_sample_pose(f.ctx, key / 24.0, pose, NULL, NULL);
+			double snapped = fabs(key - floor(key + 0.5)) <= 1e-6 * fmax(1.0, floor(key + 0.5)) ? floor(key + 0.5) : key;
+			double k = modes[m] == SINEW_ROUNDING_FLOOR ? floor(snapped)
+			           : modes[m] == SINEW_ROUNDING_CEIL ? ceil(snapped)
+			                                              : floor(snapped + 0.5);
+			CHECK_MSG(memcmp(pose, &d->transforms[(size_t)k * 6], sizeof pose) == 0, "mode %d key %.2f", modes[m], key);
+		}
+		teardown(&f);
+		if (test_failed()) return;
+	}
+}
+
+static void test_sample_looping_wraps_to_first_sample(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, true, 40, 0));
+	sinew_clip_info info;
+	sinew_error err = {0};
+	CHECK_OK(sinew_blob_clip_info(f.blob, f.size, 0, &info, &err), &err);
+	CHECK(info.looping);
+	CHECK_NEAR(info.duration, 40.0 / 24.0, 1e-12); // the wrap interval is part of the clip
+	// from the last sample (39) to the wrap point (40 = sample 0 again)
+	double worst = worst_between(&f, 0.125, 40, 40);
+	CHECK_MSG(worst <= 0.02, "worst %.5f", worst);
+	sinew_qvv end[6], start[6];
+	sinew_sample_pose(f.ctx, info.duration, end, NULL, NULL);
+	sinew_sample_pose(f.ctx, 0.0, start, NULL, NULL);
+	double errors[6];
+	unsigned char scratch[4096];
+	sinew_pose_error(f.set->clips[0]->joints, 6, start, end, NULL, 3.0, scratch, errors);
+	for (int j = 0; j < 6; ++j) CHECK(errors[j] <= 0.02); // t = duration is sample 0 again
+	teardown(&f);
+}
+
+static void test_sample_joint_and_scalar_match_pose(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 75, 0));
+	sinew_qvv pose[6], one;
+	float scalars[4], s0, s1[3];
+	for (double t = 0; t < 3.2; t += 0.0421) {
+		sinew_sample_pose(f.ctx, t, pose, NULL, scalars);
+		for (uint32_t j = 0; j < 6; ++j) {
+			sinew_sample_joint(f.ctx, t, j, &one);
+			CHECK_MSG(memcmp(&one, &pose[j], sizeof one) == 0, "t %.3f joint %u", t, j);
+		}
+		sinew_sample_scalar(f.ctx, t, 0, &s0);
+		sinew_sample_scalar(f.ctx, t, 1, s1);
+		CHECK(s0 == scalars[0] && memcmp(s1, scalars + 1, sizeof s1) == 0);
+	}
+	teardown(&f);
+}
+
+static void test_sample_remap_and_skip_defaults(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 33, 0));
+	sinew_qvv pose[6], mapped[6];
+	uint32_t remap[6] = {5, 4, 3, 2, 1, 0xFFFFFFFFu};
+	memset(mapped, 0xAB, sizeof mapped);
+	sinew_sample_pose(f.ctx, 0.5, pose, NULL, NULL);
+	sinew_sample_pose(f.ctx, 0.5, mapped, remap, NULL);
+	for (int j = 0; j < 5; ++j) CHECK(memcmp(&mapped[remap[j]], &pose[j], sizeof pose[j]) == 0);
+	unsigned char untouched[sizeof(sinew_qvv)];
+	memset(untouched, 0xAB, sizeof untouched);
+	CHECK(memcmp(&mapped[0], untouched, sizeof untouched) == 0); // joint 5 was skipped by the remap
+	// skip_defaults leaves identity/default sub-tracks untouched for a caller-filled bind pose
+	size_t need = sinew_context_size(f.blob, f.size, 0);
+	void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+	sinew_context_options co = {0, 1};
+	sinew_context *ctx = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_context_init(mem, need, f.blob, f.size, 0, &co, &ctx, &err), &err);
+	memset(mapped, 0xAB, sizeof mapped);
+	sinew_sample_pose(ctx, 0.5, mapped, NULL, NULL);
+	CHECK(memcmp(mapped[5].scale, untouched, sizeof mapped[5].scale) == 0); // unit scale: identity, skipped
+	CHECK(memcmp(mapped[0].rotation, pose[0].rotation, sizeof pose[0].rotation) == 0); // animated: written
+	free(mem);
+	teardown(&f);
+}
+
+static void test_context_rejects_bad_arguments(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 10, 0));
+	size_t need = sinew_context_size(f.blob, f.size, 0);
+	void *mem = aligned_alloc(16, (need + 31) & ~(size_t)15);
+	sinew_context *ctx = NULL;
+	sinew_error err = {0};
+	CHECK_RESULT(sinew_context_init(mem, need - 1, f.blob, f.size, 0, NULL, &ctx, &err), SINEW_RESULT_BUFFER_TOO_SMALL, &err);
+	CHECK_RESULT(sinew_context_init((char *)mem + 8, need, f.blob, f.size, 0, NULL, &ctx, &err),
+	             SINEW_RESULT_INVALID_ARGUMENT, &err);
+	CHECK_RESULT(sinew_context_init(mem, need, f.blob, f.size, 3, NULL, &ctx, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
+	CHECK_EQ(sinew_context_size(f.blob, f.size, 1), 0);
+	free(mem);
+	teardown(&f);
+}
+
+void suite_decompress(void) {
+	RUN(test_sample_at_samples_matches_decompressed_clip);
+	RUN(test_sample_between_samples_interpolates);
+	RUN(test_sample_clamps_time);
+	RUN(test_sample_rounding_modes);
+	RUN(test_sample_looping_wraps_to_first_sample);
+	RUN(test_sample_joint_and_scalar_match_pose);
+	RUN(test_sample_remap_and_skip_defaults);
+	RUN(test_context_rejects_bad_arguments);
+}

@@ -1,0 +1,246 @@
+// sinew — see include/sinew.h for version and licence
+// format: hostile-blob sweeps (every truncation, every single-byte change), header fields,
+// reserved bits, version, and the golden blob of format version 1.
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bits.h"
+#include "core/hash.h"
+
+// A small real-shaped clip: 5-joint chain, 40 samples, one morph-like scalar track.
+static sinew_clip_set *small_set(void) {
+	sinew_clip_set *set = NULL;
+	if (sinew_clip_set_create(&set, NULL) != SINEW_RESULT_OK) return NULL;
+	uint32_t comps[1] = {1};
+	sinew_clip_desc desc = {"small", 30, 40, 5, 1, comps};
+	sinew_clip *c = NULL;
+	if (sinew_clip_set_add_clip(set, &desc, &c) != SINEW_RESULT_OK) return NULL;
+	c->unit_scale = 100;
+	for (uint32_t j = 0; j < 5; ++j) {
+		c->joints[j].parent = (int32_t)j - 1;
+		c->joints[j].name = sinew_clip_set_strdup(set, "bone");
+	}
+	for (uint32_t s = 0; s < 40; ++s)
+		for (uint32_t j = 0; j < 5; ++j) {
+			sinew_qvv *x = &c->transforms[s * 5 + j];
+			double a = 0.4 * sin(0.2 * s + j);
+			x->rotation[0] = (float)sin(a / 2), x->rotation[3] = (float)cos(a / 2);
+			x->translation[1] = 10.0f;
+			if (j == 0) x->translation[0] = (float)s;
+		}
+	for (uint32_t s = 0; s < 40; ++s) c->scalar_tracks[0].values[s] = s < 20 ? 0.0f : (float)(s - 20) / 20.0f;
+	return set;
+}
+
+static bool make_blob(unsigned char **blob, size_t *size) {
+	sinew_clip_set *set = small_set();
+	if (!set) return false;
+	void *b = NULL;
+	sinew_error err = {0};
+	bool ok = sinew_compress(set, NULL, NULL, &b, size, &err) == SINEW_RESULT_OK;
+	sinew_clip_set_free(set);
+	*blob = (unsigned char *)b;
+	return ok;
+}
+
+static void refresh_checksum(unsigned char *b, size_t size) {
+	sinewi_wr32(b + 12, sinewi_xxh32(b + 16, size - 16, 0));
+}
+
+static void test_format_validates_and_describes(void) {
+	unsigned char *blob;
+	size_t size;
+	CHECK(make_blob(&blob, &size));
+	sinew_error err = {0};
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	CHECK(size % 16 == 0);
+	CHECK(memcmp(blob, "SNEW", 4) == 0);
+	CHECK_EQ(sinewi_rd16(blob + 4), 1);
+	CHECK_EQ(sinew_blob_clip_count(blob, size), 1);
+	sinew_clip_info info;
+	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
+	CHECK_EQ(info.joint_count, 5);
+	CHECK_EQ(info.sample_count, 40);
+	CHECK_EQ(info.scalar_track_count, 1);
+	CHECK_NEAR(info.duration, 39.0 / 30.0, 1e-12);
+	CHECK(info.name && strcmp(info.name, "small") == 0);
+	CHECK_RESULT(sinew_blob_clip_info(blob, size, 1, &info, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
+	sinew_blob_free(blob, size, NULL);
+}
+
+static void test_format_rejects_every_truncation(void) {
+	unsigned char *blob;
+	size_t size;
+	CHECK(make_blob(&blob, &size));
+	for (size_t n = 0; n < size; ++n) {
+		unsigned char *copy = (unsigned char *)malloc(n ? n : 1); // exact size: ASan sees any overread
+		memcpy(copy, blob, n);
+		sinew_error err = {0};
+		sinew_result r = sinew_validate(copy, n, &err);
+		CHECK_MSG(r != SINEW_RESULT_OK, "prefix of %zu bytes accepted", n);
+		CHECK_MSG(n < 4 || r == SINEW_RESULT_TRUNCATED || r == SINEW_RESULT_BAD_MAGIC, "prefix %zu: %s", n,
+		          sinew_result_name(r));
+		// sampling setup must refuse it too
+		CHECK(sinew_context_size(copy, n, 0) == 0);
+		free(copy);
+	}
+	sinew_blob_free(blob, size, NULL);
+}
+
+static void test_format_checksum_catches_every_byte_change(void) {
+	unsigned char *blob;
+	size_t size;
+	CHECK(make_blob(&blob, &size));
+	unsigned char *copy = (unsigned char *)malloc(size);
+	for (size_t i = 0; i < size; ++i) {
+		memcpy(copy, blob, size);
+		copy[i] ^= 0x5A;
+		sinew_error err = {0};
+		sinew_result r = sinew_validate(copy, size, &err);
+		CHECK_MSG(r != SINEW_RESULT_OK, "byte %zu changed but accepted", i);
+	}
+	free(copy);
+	sinew_blob_free(blob, size, NULL);
+}
+
+// With the checksum refreshed, structural validation alone must stop every corruption that
+// would make sampling unsafe; whatever passes must sample without touching outside the blob.
+static void test_format_structure_survives_byte_changes_with_valid_checksum(void) {
+	unsigned char *blob;
+	size_t size;
+	CHECK(make_blob(&blob, &size));
+	unsigned char *copy = (unsigned char *)malloc(size);
+	sinew_qvv pose[5];
+	float scalars[4];
+	size_t accepted = 0;
+	for (size_t i = 16; i < size; ++i) {
+		for (int flip = 0; flip < 2; ++flip) {
+			memcpy(copy, blob, size);
+			copy[i] = flip ? (unsigned char)(copy[i] ^ 0xFF) : (unsigned char)(copy[i] + 1);
+			refresh_checksum(copy, size);
+			if (sinew_validate(copy, size, NULL) != SINEW_RESULT_OK) continue;
+			accepted++;
+			size_t need = sinew_context_size(copy, size, 0);
+			CHECK(need > 0);
+			void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+			sinew_context *ctx = NULL;
+			sinew_error err = {0};
+			CHECK_OK(sinew_context_init(mem, need, copy, size, 0, NULL, &ctx, &err), &err);
+			uint32_t joints = sinew_blob_clip_count(copy, size) ? 5 : 0;
+			sinew_clip_info info;
+			CHECK_OK(sinew_blob_clip_info(copy, size, 0, &info, &err), &err);
+			CHECK(info.joint_count <= 5 && info.scalar_track_count <= 1);
+			(void)joints;
+			for (double t = -1; t < 3; t += 0.05) sinew_sample_pose(ctx, t, pose, NULL, scalars);
+			free(mem);
+		}
+	}
+	printf("    %zu of %zu modified blobs pass structural validation and sample safely\n", accepted, 2 * (size - 16));
+	free(copy);
+	sinew_blob_free(blob, size, NULL);
+}
+
+static void test_format_rejects_bad_header_fields(void) {
+	unsigned char *blob;
+	size_t size;
+	CHECK(make_blob(&blob, &size));
+	unsigned char *copy = (unsigned char *)malloc(size + 16);
+	sinew_error err = {0};
+	memcpy(copy, blob, size);
+	copy[0] = 'X';
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_BAD_MAGIC, &err);
+	memcpy(copy, blob, size);
+	sinewi_wr16(copy + 4, 2);
+	refresh_checksum(copy, size);
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_BAD_VERSION, &err);
+	memcpy(copy, blob, size);
+	copy[21] = 1; // reserved
+	refresh_checksum(copy, size);
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
+	memcpy(copy, blob, size);
+	memset(copy + size, 0, 16); // trailing bytes beyond the declared size
+	CHECK_RESULT(sinew_validate(copy, size + 16, &err), SINEW_RESULT_CORRUPT, &err);
+	memcpy(copy, blob, size);
+	copy[size / 2] ^= 1;
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CHECKSUM, &err);
+	CHECK_RESULT(sinew_validate(NULL, 0, &err), SINEW_RESULT_INVALID_ARGUMENT, &err);
+	free(copy);
+	sinew_blob_free(blob, size, NULL);
+}
+
+static void test_format_compress_is_deterministic(void) {
+	unsigned char *a, *b;
+	size_t sa, sb;
+	CHECK(make_blob(&a, &sa));
+	CHECK(make_blob(&b, &sb));
+	CHECK(sa == sb && memcmp(a, b, sa) == 0);
+	sinew_blob_free(a, sa, NULL);
+	sinew_blob_free(b, sb, NULL);
+}
+
+// tests/golden/v1_small.sinew was written by format version 1; it must keep decoding to the
+// poses stored next to it (tests/golden/v1_small.poses: float32 little-endian) forever.
+static void test_format_golden_v1_decodes(void) {
+	char path[1024];
+	FILE *f = fopen(test_repo_path("tests/golden/v1_small.sinew", path, sizeof path), "rb");
+	CHECK_MSG(f, "missing %s", path);
+	unsigned char blob[8192];
+	size_t size = fread(blob, 1, sizeof blob, f);
+	fclose(f);
+	sinew_error err = {0};
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	f = fopen(test_repo_path("tests/golden/v1_small.poses", path, sizeof path), "rb");
+	CHECK_MSG(f, "missing %s", path);
+	static float expected[40 * 5 * 10 + 40];
+	size_t got = fread(expected, sizeof(float), sizeof expected / sizeof expected[0], f);
+	fclose(f);
+	CHECK_EQ(got, 40 * 5 * 10 + 40);
+	sinew_clip_set *dec = NULL;
+	CHECK_OK(sinew_decompress_clips(blob, size, NULL, &dec, &err), &err);
+	const sinew_clip *c = dec->clips[0];
+	for (uint32_t i = 0; i < 40 * 5; ++i) {
+		const float *x = &c->transforms[i].rotation[0];
+		for (int k = 0; k < 10; ++k)
+			CHECK_MSG(memcmp(&x[k], &expected[i * 10 + k], 4) == 0, "transform %u field %d: %.9g vs %.9g", i, k,
+			          (double)x[k], (double)expected[i * 10 + k]);
+	}
+	for (uint32_t s = 0; s < 40; ++s)
+		CHECK(memcmp(&c->scalar_tracks[0].values[s], &expected[2000 + s], 4) == 0);
+	sinew_clip_set_free(dec);
+}
+
+void suite_format(void) {
+	RUN(test_format_validates_and_describes);
+	RUN(test_format_rejects_every_truncation);
+	RUN(test_format_checksum_catches_every_byte_change);
+	RUN(test_format_structure_survives_byte_changes_with_valid_checksum);
+	RUN(test_format_rejects_bad_header_fields);
+	RUN(test_format_compress_is_deterministic);
+	RUN(test_format_golden_v1_decodes);
+}
+
+// Writes the golden files (run once per format version: `sinew_tests --write-golden`).
+void test_write_golden(void);
+void test_write_golden(void) {
+	unsigned char *blob;
+	size_t size;
+	if (!make_blob(&blob, &size)) return;
+	char path[1024];
+	FILE *f = fopen(test_repo_path("tests/golden/v1_small.sinew", path, sizeof path), "wb");
+	if (!f) return;
+	fwrite(blob, 1, size, f);
+	fclose(f);
+	sinew_clip_set *dec = NULL;
+	if (sinew_decompress_clips(blob, size, NULL, &dec, NULL) == SINEW_RESULT_OK) {
+		f = fopen(test_repo_path("tests/golden/v1_small.poses", path, sizeof path), "wb");
+		if (f) {
+			fwrite(dec->clips[0]->transforms, sizeof(sinew_qvv), 200, f);
+			fwrite(dec->clips[0]->scalar_tracks[0].values, sizeof(float), 40, f);
+			fclose(f);
+		}
+		sinew_clip_set_free(dec);
+	}
+	sinew_blob_free(blob, size, NULL);
+}
