@@ -58,20 +58,6 @@ static void teardown(fixture *f) {
 	free(f->mem);
 }
 
-static inline bool qvv_near(const sinew_qvv *a, const sinew_qvv *b, double tol);
-static inline bool qvv_near(const sinew_qvv *a, const sinew_qvv *b, double tol) {
-	float qa[4];
-	memcpy(qa, a->rotation, sizeof qa);
-	if (sinewi_quat_dot(qa, b->rotation) < 0) qa[0] = -qa[0], qa[1] = -qa[1], qa[2] = -qa[2], qa[3] = -qa[3];
-	for (int k = 0; k < 4; ++k)
-		if (!(fabs((double)qa[k] - b->rotation[k]) <= tol)) return false;
-	for (int k = 0; k < 3; ++k)
-		if (!(fabs((double)a->translation[k] - b->translation[k]) <= tol * (1 + fabs((double)b->translation[k])) &&
-		      fabs((double)a->scale[k] - b->scale[k]) <= tol))
-			return false;
-	return true;
-}
-
 // Reference: lerp/nlerp between the decoded samples around key k (what DESIGN §4 describes).
 static void reference_pose(const sinew_clip *d, double key, uint32_t last, sinew_qvv *out, uint32_t wrap_to_first) {
 	uint32_t k0 = (uint32_t)floor(key);

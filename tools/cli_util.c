@@ -84,7 +84,7 @@ bool cli_parse(int argc, char **argv, int first, cli_options *o) {
 			cli_error("unknown option '%s' (see sinew --help)", a);
 			return false;
 		}
-		char *field = (char *)o + d->offset;
+		void *field = (char *)o + d->offset; // fields of cli_options, aligned for their type
 		if (d->kind == OPT_FLAG) {
 			*(bool *)field = true;
 			continue;

@@ -64,7 +64,7 @@ sinew_result sinew_clip_validate(const sinew_clip *clip, sinew_error *error) {
 		             joint_label(clip, j), joint->rounding);
 		SINEWI_TRY(check_qvv(clip, j, &joint->default_pose, "default pose", 0, error));
 	}
-	for (uint32_t s = 0; s < clip->sample_count; ++s) {
+	for (uint32_t s = 0; clip->joint_count > 0 && s < clip->sample_count; ++s) {
 		const sinew_qvv *pose = clip->transforms + (size_t)s * clip->joint_count;
 		for (uint32_t j = 0; j < clip->joint_count; ++j) SINEWI_TRY(check_qvv(clip, j, &pose[j], "transform", s, error));
 	}

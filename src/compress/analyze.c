@@ -285,6 +285,7 @@ static void choose_dropped(sinewi_work *w, uint32_t track_index, uint32_t joint)
 			if (m > best) best = m, drop = c;
 		}
 		seg->tracks[track_index].dropped = (uint8_t)drop;
+		seg->tracks[track_index].chosen_dropped = (uint8_t)drop;
 	}
 }
 

@@ -13,6 +13,11 @@
 
 void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]);
 
+// Raw rotations keep all four components per knot (docs/format.md §segment data).
+static bool raw_rotation(const sinewi_enc_track *t, const sinewi_enc_seg_track *st) {
+	return t->type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW;
+}
+
 // Stored component index of slot c (rotations skip the dropped component).
 static uint32_t slot_component(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t c) {
 	return t->type == SINEWI_TRACK_ROTATION ? sinewi_stored_component(c, st->dropped) : c;
@@ -58,8 +63,14 @@ static void segment_ranges(const sinewi_work *w, const sinewi_enc_track *t, cons
 
 // Widths for precision level k: the widest component gets k bits; every component gets the
 // fewest bits whose step is no coarser than the widest one's.
+#define LEVEL_RAW (SINEWI_MAX_WIDTH + 1u) // last resort: raw float32 components
+
 static void widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t k, uint8_t width[4]) {
 	float ext[4], lo, emax = 0.0f;
+	if (k >= LEVEL_RAW) {
+		for (uint32_t c = 0; c < 4; ++c) width[c] = (uint8_t)(c < t->components ? SINEWI_WIDTH_RAW : 0);
+		return;
+	}
 	for (uint32_t c = 0; c < t->components; ++c) {
 		seg_lo_ext(t, st, c, &lo, &ext[c]);
 		if (ext[c] > emax) emax = ext[c];
@@ -79,11 +90,16 @@ static void widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_tra
 static void quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st) {
 	st->knot_count = sinewi_knot_count(seg->length, st->decimation);
+	const bool raw = raw_rotation(t, st);
 	for (uint32_t i = 0; i < st->knot_count; ++i) {
 		uint32_t p = i << st->decimation;
 		if (p > seg->length) p = seg->length;
 		float v[4];
 		sinewi_stored_value(w, t, st->dropped, seg->first_sample + p, v);
+		if (raw) { // raw rotation: the quaternion as it is
+			for (uint32_t c = 0; c < 4; ++c) st->knots[i * 4 + c] = sinewi_quantize(v[c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			continue;
+		}
 		for (uint32_t c = 0; c < t->components; ++c) {
 			float lo, ext;
 			seg_lo_ext(t, st, c, &lo, &ext);
@@ -99,6 +115,14 @@ void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 	sinewi_knot_locate(u, length, st->decimation, &k0, &alpha);
 	uint32_t k1 = k0 + 1 < st->knot_count ? k0 + 1 : k0;
 	float a[4], b[4];
+	if (raw_rotation(t, st)) {
+		for (uint32_t c = 0; c < 4; ++c) {
+			a[c] = sinewi_dequantize(st->knots[k0 * 4 + c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			b[c] = sinewi_dequantize(st->knots[k1 * 4 + c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+		}
+		sinewi_quat_nlerp(a, b, alpha, out);
+		return;
+	}
 	for (uint32_t c = 0; c < t->components; ++c) {
 		float lo, ext;
 		seg_lo_ext(t, st, c, &lo, &ext);
@@ -160,7 +184,9 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 
 static uint32_t candidate_cost(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length) {
 	uint32_t bits = 0;
-	for (uint32_t c = 0; c < t->components; ++c) bits += st->width[c];
+	if (raw_rotation(t, st)) bits = 128;
+	else
+		for (uint32_t c = 0; c < t->components; ++c) bits += sinewi_width_bits(st->width[c]);
 	return sinewi_knot_count(length, st->decimation) * bits;
 }
 
@@ -169,7 +195,9 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
                            double budget, bool force_max, float *decoded, uint8_t *level) {
 	const sinewi_enc_track *t = &w->enc->tracks[ti];
 	int max_d = w->settings->max_decimation;
-	uint32_t best_cost = UINT32_MAX, best_k = SINEWI_MAX_WIDTH, best_d = 0;
+	uint32_t best_cost = UINT32_MAX, best_k = LEVEL_RAW, best_d = 0;
+	const uint8_t dropped = st->chosen_dropped;
+	st->dropped = dropped;
 	if (!force_max) {
 		for (int d = 0; d <= max_d; ++d) {
 			if (d > 0 && (1u << d) > seg->length) break;
@@ -193,6 +221,8 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 		}
 	}
 	st->decimation = (uint8_t)best_d;
+	// raw rotations keep all four components and drop none (docs/format.md)
+	st->dropped = best_k == LEVEL_RAW && t->type == SINEWI_TRACK_ROTATION ? 0 : dropped;
 	widths_for_level(t, st, best_k, st->width);
 	quantize_knots(w, t, seg, st);
 	if (level) *level = (uint8_t)best_k;
@@ -356,6 +386,7 @@ static void refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_sc
 			sinewi_enc_seg_track *st = &seg->tracks[ti];
 			sinewi_enc_seg_track saved = *st;
 			memcpy(sc->saved_knots, st->knots, knot_bytes);
+			st->dropped = st->chosen_dropped;
 			widths_for_level(t, st, sc->level[ti] - 1u, st->width);
 			quantize_knots(w, t, seg, st);
 			track_error(w, t, seg, st, sc->trial_decoded);

@@ -31,7 +31,8 @@ typedef struct sinewi_enc_track {
 typedef struct sinewi_enc_seg_track {
 	uint8_t width[4];   // bits per stored component (0..24)
 	uint8_t decimation; // knots every 2^d samples
-	uint8_t dropped;    // rotations: component rebuilt from the other three
+	uint8_t dropped;    // rotations: component rebuilt from the other three (0 when raw)
+	uint8_t chosen_dropped; // the segment's choice for quantized rotations
 	uint8_t range_min[4], range_ext[4]; // 8-bit fractions of the clip range per stored component
 	uint32_t knot_count;
 	uint32_t *knots;    // [knot_count * components] quantized values

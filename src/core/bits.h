@@ -49,7 +49,7 @@ static inline void sinewi_wrf64(unsigned char *p, double f) {
 	sinewi_wr64(p, u);
 }
 
-// Reads `width` (<= 24) bits at bit position `pos` of an LSB-first stream. The caller guarantees
+// Reads `width` (<= 32) bits at bit position `pos` of an LSB-first stream. The caller guarantees
 // 8 readable bytes from pos / 8 (the format pads every blob with 8 trailing bytes).
 static inline uint32_t sinewi_read_bits(const unsigned char *base, uint64_t pos, uint32_t width) {
 	uint64_t word;
@@ -57,7 +57,7 @@ static inline uint32_t sinewi_read_bits(const unsigned char *base, uint64_t pos,
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	word = __builtin_bswap64(word);
 #endif
-	return (uint32_t)(word >> (pos & 7u)) & ((1u << width) - 1u);
+	return (uint32_t)((word >> (pos & 7u)) & ((1ull << width) - 1ull));
 }
 
 // Appends `width` bits (<= 32) to an LSB-first stream; `buffer` must be zeroed and large enough.

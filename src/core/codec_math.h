@@ -7,10 +7,17 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SINEWI_MAX_WIDTH 24          // bits per quantized component (docs/format.md §segment data)
 #define SINEWI_MAX_DECIMATION 3      // knots every 2^d samples
 #define SINEWI_RANGE_STEPS 255.0f    // segment ranges are 8-bit fractions of the clip range
+#define SINEWI_WIDTH_RAW 31u         // width code: the component is a raw float32 (32 bits), no range
+
+// Bits a component of width code `code` occupies.
+static inline uint32_t sinewi_width_bits(uint32_t code) {
+	return code == SINEWI_WIDTH_RAW ? 32u : code;
+}
 
 // Segment range of one component: lo = cmin + cext * (qmin / 255), ext = cext * (qext / 255).
 static inline void sinewi_segment_range(float cmin, float cext, uint32_t qmin, uint32_t qext, float *lo, float *ext) {
@@ -20,6 +27,11 @@ static inline void sinewi_segment_range(float cmin, float cext, uint32_t qmin, u
 
 // Value of a `width`-bit quantized component in [lo, lo + ext].
 static inline float sinewi_dequantize(uint32_t q, uint32_t width, float lo, float ext) {
+	if (width == SINEWI_WIDTH_RAW) {
+		float f;
+		memcpy(&f, &q, 4);
+		return f;
+	}
 	if (width == 0) return lo;
 	float scale = 1.0f / (float)((1u << width) - 1u);
 	return lo + ext * ((float)q * scale);
@@ -27,6 +39,11 @@ static inline float sinewi_dequantize(uint32_t q, uint32_t width, float lo, floa
 
 // Quantizes v into `width` bits over [lo, lo + ext] (round to nearest, clamped).
 static inline uint32_t sinewi_quantize(float v, uint32_t width, float lo, float ext) {
+	if (width == SINEWI_WIDTH_RAW) {
+		uint32_t u;
+		memcpy(&u, &v, 4);
+		return u;
+	}
 	if (width == 0 || !(ext > 0.0f)) return 0;
 	uint32_t max = (1u << width) - 1u;
 	double n = ((double)v - (double)lo) / (double)ext * (double)max;

@@ -110,7 +110,7 @@ sinew_result sinew_measure_error(const sinew_clip *reference, const sinew_clip *
 	unsigned char *mem = (unsigned char *)sinewi_malloc(&al, alloc_size);
 	SINEWI_CHECK(mem, error, SINEW_RESULT_OUT_OF_MEMORY, "measure_error: out of memory (%zu bytes)", alloc_size);
 	void *scratch = mem;
-	double *all = (double *)(mem + scratch_size);
+	double *all = (double *)(void *)(mem + scratch_size); // scratch_size is a multiple of 8
 	double *joint_err = all + pairs;
 	float *shells = (float *)(joint_err + nj);
 	for (uint32_t j = 0; j < nj; ++j)

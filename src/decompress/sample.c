@@ -42,17 +42,17 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	SINEWI_CHECK(memory_size >= need, error, SINEW_RESULT_BUFFER_TOO_SMALL, "context needs %zu bytes, got %zu", need,
 	             memory_size);
 	unsigned char *m = (unsigned char *)memory;
-	sinew_context *ctx = (sinew_context *)m;
+	sinew_context *ctx = (sinew_context *)memory; // 16-byte aligned, checked above
 	memset(ctx, 0, sizeof *ctx);
 	ctx->view = v;
 	ctx->skip_defaults = options ? options->skip_defaults : 0;
 	ctx->kernel = "scalar";
 	m += align16(sizeof *ctx);
-	ctx->joints = (sinewi_joint_entry *)m;
+	ctx->joints = (sinewi_joint_entry *)(void *)m; // every table starts 16-byte aligned
 	m += align16((size_t)v.joint_count * sizeof(sinewi_joint_entry));
-	ctx->tracks = (sinewi_track_entry *)m;
+	ctx->tracks = (sinewi_track_entry *)(void *)m;
 	m += align16((size_t)v.track_count * sizeof(sinewi_track_entry));
-	ctx->scalars = (sinewi_scalar_entry *)m;
+	ctx->scalars = (sinewi_scalar_entry *)(void *)m;
 
 	const uint32_t clip_rounding = (v.flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT;
 	uint32_t constants = (uint32_t)(v.constants - v.clip), ranges = (uint32_t)(v.ranges - v.clip);
@@ -183,8 +183,10 @@ static uint32_t read_descriptor(const unsigned char *segment, uint32_t track) {
 }
 
 static uint32_t knot_bits(uint32_t descriptor, uint32_t type, uint32_t components) {
-	uint32_t w = (descriptor & 31u) + ((descriptor >> 5) & 31u) + ((descriptor >> 10) & 31u);
-	if (type == 3 && components == 4) w += (descriptor >> 15) & 31u;
+	if (type == 0 && (descriptor & 31u) == SINEWI_WIDTH_RAW) return 128; // raw rotation: 4 x float32
+	uint32_t w = sinewi_width_bits(descriptor & 31u) + sinewi_width_bits((descriptor >> 5) & 31u) +
+	             sinewi_width_bits((descriptor >> 10) & 31u);
+	if (type == 3 && components == 4) w += sinewi_width_bits((descriptor >> 15) & 31u);
 	return w;
 }
 
@@ -207,16 +209,25 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 	uint32_t range_components = t->type == 0 ? 4u : n;
 	float a[4], b[4];
 	uint64_t p0 = bitpos + (uint64_t)k0 * per_knot, p1 = bitpos + (uint64_t)k1 * per_knot;
+	if (per_knot == 128 && t->type == 0) { // raw rotation
+		for (uint32_t c = 0; c < 4; ++c) {
+			a[c] = sinewi_dequantize(sinewi_read_bits(sk->data, p0 + 32 * c, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			b[c] = sinewi_dequantize(sinewi_read_bits(sk->data, p1 + 32 * c, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+		}
+		sinewi_quat_nlerp(a, b, alpha, out);
+		return (uint64_t)knots * per_knot;
+	}
 	for (uint32_t c = 0; c < n; ++c) {
 		uint32_t w = (desc >> (5 * c)) & 31u;
 		uint32_t comp = t->type == 0 ? sinewi_stored_component(c, dropped) : c;
 		float lo, ext;
 		sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
 		                     ranges[2 * c], ranges[2 * c + 1], &lo, &ext);
-		uint32_t q0 = w ? sinewi_read_bits(sk->data, p0, w) : 0, q1 = w ? sinewi_read_bits(sk->data, p1, w) : 0;
+		uint32_t bits = sinewi_width_bits(w);
+		uint32_t q0 = bits ? sinewi_read_bits(sk->data, p0, bits) : 0, q1 = bits ? sinewi_read_bits(sk->data, p1, bits) : 0;
 		a[c] = sinewi_dequantize(q0, w, lo, ext);
 		b[c] = sinewi_dequantize(q1, w, lo, ext);
-		p0 += w, p1 += w;
+		p0 += bits, p1 += bits;
 	}
 	if (t->type == 0)
 		sinewi_interp_rotation(a, b, dropped, alpha, out);

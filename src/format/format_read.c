@@ -107,18 +107,25 @@ static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const u
 		SINEWI_CHECK((d >> 22) == 0, error, SINEW_RESULT_CORRUPT, "segment %u track %u: reserved descriptor bits set", s, i);
 		uint32_t per_knot = 0;
 		uint32_t n = types[i] == 0 ? 3u : comps[i];
+		uint32_t raw = 0;
 		for (uint32_t c = 0; c < 4; ++c) {
 			uint32_t w = (d >> (5 * c)) & 31u;
 			if (c == 3 && types[i] == 0) {
-				SINEWI_CHECK(w <= 3, error, SINEW_RESULT_CORRUPT, "segment %u track %u: dropped component %u", s, i, w);
+				SINEWI_CHECK(w <= 3 && (raw == 0 || w == 0), error, SINEW_RESULT_CORRUPT,
+				             "segment %u track %u: dropped component %u", s, i, w);
 				continue;
 			}
 			SINEWI_CHECK(c < n || w == 0, error, SINEW_RESULT_CORRUPT, "segment %u track %u: width for a missing component",
 			             s, i);
-			SINEWI_CHECK(w <= SINEWI_MAX_WIDTH, error, SINEW_RESULT_CORRUPT, "segment %u track %u: width %u > %u", s, i, w,
-			             SINEWI_MAX_WIDTH);
-			per_knot += w;
+			SINEWI_CHECK(w <= SINEWI_MAX_WIDTH || w == SINEWI_WIDTH_RAW, error, SINEW_RESULT_CORRUPT,
+			             "segment %u track %u: width code %u", s, i, w);
+			raw += w == SINEWI_WIDTH_RAW;
+			per_knot += sinewi_width_bits(w);
 		}
+		// raw rotations: all three width codes raw, four float32 components per knot
+		SINEWI_CHECK(types[i] != 0 || raw == 0 || raw == 3, error, SINEW_RESULT_CORRUPT,
+		             "segment %u track %u: rotation mixes raw and quantized components", s, i);
+		if (types[i] == 0 && raw == 3) per_knot = 128;
 		uint32_t dec = (d >> 20) & 3u;
 		if (i % SINEW_FMT_GROUP_TRACKS == 0)
 			SINEWI_CHECK(sinewi_rd32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS)) == bits, error, SINEW_RESULT_CORRUPT,

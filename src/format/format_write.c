@@ -3,6 +3,7 @@
 // public entry point that runs the compressor on every clip of a set and writes one blob.
 #include "../compress/compress_internal.h"
 #include "../core/bits.h"
+#include "../core/codec_math.h"
 #include "../core/hash.h"
 #include "format_layout.h"
 
@@ -115,6 +116,14 @@ static void write_metadata(buffer *b, size_t clip_start, const sinewi_enc_clip *
 	sinewi_free(&b->alloc, strings.b.data, strings.b.capacity);
 }
 
+// Bits per knot: raw rotations store four float32 components (docs/format.md §segment data).
+static uint32_t knot_bits(const sinewi_enc_track *t, const sinewi_enc_seg_track *st) {
+	if (t->type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW) return 128;
+	uint32_t bits = 0;
+	for (uint32_t c = 0; c < t->components; ++c) bits += sinewi_width_bits(st->width[c]);
+	return bits;
+}
+
 static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_enc_segment *seg) {
 	const uint32_t nt = enc->track_count;
 	uint32_t stored_components = 0;
@@ -124,9 +133,7 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 	uint64_t bits = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
 		const sinewi_enc_seg_track *st = &seg->tracks[i];
-		uint32_t per_knot = 0;
-		for (uint32_t c = 0; c < enc->tracks[i].components; ++c) per_knot += st->width[c];
-		bits += (uint64_t)st->knot_count * per_knot;
+		bits += (uint64_t)st->knot_count * knot_bits(&enc->tracks[i], st);
 	}
 	size_t at = buffer_reserve(b, header + (size_t)((bits + 7) / 8));
 	if (b->failed) return;
@@ -148,9 +155,11 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 			*ranges++ = st->range_ext[c];
 		}
 		if (i % SINEW_FMT_GROUP_TRACKS == 0) sinewi_wr32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS), (uint32_t)pos);
+		bool raw_rotation = t->type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW;
+		uint32_t n = raw_rotation ? 4u : t->components;
 		for (uint32_t k = 0; k < st->knot_count; ++k)
-			for (uint32_t c = 0; c < t->components; ++c)
-				sinewi_write_bits(data, &pos, st->knots[k * t->components + c], st->width[c]);
+			for (uint32_t c = 0; c < n; ++c)
+				sinewi_write_bits(data, &pos, st->knots[k * n + c], sinewi_width_bits(raw_rotation ? SINEWI_WIDTH_RAW : st->width[c]));
 	}
 }
 
@@ -177,10 +186,10 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
 	buffer_align(b, 4);
 	size_t constants = b->size;
 	for (uint32_t j = 0; j < nj; ++j) {
-		const uint8_t *k = &enc->joint_kinds[(size_t)j * 3];
+		const uint8_t *kinds = &enc->joint_kinds[(size_t)j * 3];
 		const sinew_qvv *v = &enc->constants[j];
 		for (int sub = 0; sub < 3; ++sub) {
-			if (k[sub] != SINEWI_KIND_DEFAULT && k[sub] != SINEWI_KIND_CONSTANT) continue;
+			if (kinds[sub] != SINEWI_KIND_DEFAULT && kinds[sub] != SINEWI_KIND_CONSTANT) continue;
 			const float *src = sub == 0 ? v->rotation : (sub == 1 ? v->translation : v->scale);
 			size_t at = buffer_reserve(b, 12);
 			if (b->failed) return;

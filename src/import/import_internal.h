@@ -1,0 +1,36 @@
+// sinew — see include/sinew.h for version and licence
+// Contract between the import dispatcher (import.c) and the per-format readers.
+#ifndef SINEW_IMPORT_INTERNAL_H
+#define SINEW_IMPORT_INTERNAL_H
+
+#include "../core/base.h"
+
+// Each reader parses `data[0..size)` (not NUL-terminated; may contain anything) and adds clips
+// to `set`. `path` is the file's path for messages and sibling lookups (.bin, .asf); may be NULL.
+// Readers never crash on hostile input and return a specific result with a message.
+typedef struct sinewi_import_ctx {
+	const sinew_import_options *options; // never NULL (defaults zeroed)
+	const sinew_allocator *allocator;
+	const char *path;     // may be NULL for memory imports
+	const char *base_dir; // folder for sibling files, or NULL (then external references are an error)
+} sinewi_import_ctx;
+
+sinew_result sinewi_import_gltf(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size, sinew_clip_set *set,
+                                sinew_error *error);
+sinew_result sinewi_import_bvh(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size, sinew_clip_set *set,
+                               sinew_error *error);
+sinew_result sinewi_import_amc(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size, sinew_clip_set *set,
+                               sinew_error *error);
+sinew_result sinewi_import_acl(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size, sinew_clip_set *set,
+                               sinew_error *error);
+
+// Reads a whole file with a size limit (1 GiB). *out is allocated with `al`; free with sinewi_free(al, p, size).
+sinew_result sinewi_read_file(const char *path, const sinewi_alloc *al, unsigned char **out, size_t *out_size,
+                              sinew_error *error);
+// Joins dir and name into buffer; returns false when it does not fit.
+bool sinewi_join_path(char *buffer, size_t size, const char *dir, const char *name);
+
+// Reports a non-fatal note through options->warning.
+void sinewi_import_warn(const sinewi_import_ctx *ctx, const char *fmt, ...) SINEWI_PRINTF(2, 3);
+
+#endif
