@@ -46,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 			const sinew_clip *clip = set->clips[c];
 			if (sinew_clip_validate(clip, &error) != SINEW_RESULT_OK) abort();
 			// one skeleton and one scalar track list per file
-			if (clip->joint_count != first->joint_count || clip->scalar_track_count != first->scalar_track_count) abort();
+			if (clip->joint_count != first->joint_count || clip->scalar_track_count != first->scalar_track_count)
+				abort();
 			if (!(clip->resample_error >= 0.0) || !isfinite(clip->resample_error)) abort();
 			if (!clip->name) abort();
 			for (uint32_t j = 0; j < clip->joint_count; ++j) {
@@ -56,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 			size_t transforms = (size_t)clip->sample_count * clip->joint_count;
 			for (size_t t = 0; t < transforms; ++t) sink += clip->transforms[t].scale[2];
 			for (uint32_t t = 0; t < clip->scalar_track_count; ++t)
-				sink += clip->scalar_tracks[t].values[clip->sample_count - 1] + (float)strlen(clip->scalar_tracks[t].name);
+				sink +=
+				    clip->scalar_tracks[t].values[clip->sample_count - 1] + (float)strlen(clip->scalar_tracks[t].name);
 		}
 		(void)sink;
 		sinew_clip_set_free(set);

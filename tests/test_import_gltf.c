@@ -48,7 +48,8 @@ static const char *make_gltf(char *out, const char *body, const void *bin, size_
 
 // A .glb: JSON chunk (space padded) + BIN chunk (zero padded). Returns the size.
 static size_t make_glb(unsigned char *out, size_t cap, const char *json, const void *bin, size_t bin_size) {
-	size_t json_size = strlen(json), json_padded = (json_size + 3) & ~(size_t)3, bin_padded = (bin_size + 3) & ~(size_t)3;
+	size_t json_size = strlen(json), json_padded = (json_size + 3) & ~(size_t)3,
+	       bin_padded = (bin_size + 3) & ~(size_t)3;
 	size_t total = 12 + 8 + json_padded + (bin ? 8 + bin_padded : 0);
 	if (total > cap) return 0;
 	memset(out, 0, total);
@@ -92,8 +93,8 @@ static sinew_result import_text(const char *text, const sinew_import_options *op
 
 // One node, one channel: `times` (n keys) and `values` (n * per_key floats, per_key = components, x3 for
 // CUBICSPLINE) at buffer offsets 0 and 4n.
-static const char *one_channel_doc(char *out, const char *path, const char *interpolation, const float *times, uint32_t n,
-                                   const float *values, uint32_t components, const char *node_extra) {
+static const char *one_channel_doc(char *out, const char *path, const char *interpolation, const float *times,
+                                   uint32_t n, const float *values, uint32_t components, const char *node_extra) {
 	static float bin[4096];
 	uint32_t per_key = strcmp(interpolation, "CUBICSPLINE") == 0 ? 3 : 1;
 	uint32_t value_count = n * per_key * components;
@@ -108,8 +109,8 @@ static const char *one_channel_doc(char *out, const char *path, const char *inte
 	         "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,\"type\":\"SCALAR\"},"
 	         "{\"bufferView\":1,\"componentType\":5126,\"count\":%u,\"type\":\"%s\"}],"
 	         "\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u},{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u}]",
-	         node_extra ? node_extra : "", interpolation, path, n, n * per_key * (components > 4 ? components : 1), type, n * 4,
-	         n * 4, value_count * 4);
+	         node_extra ? node_extra : "", interpolation, path, n, n * per_key * (components > 4 ? components : 1),
+	         type, n * 4, n * 4, value_count * 4);
 	return make_gltf(out, body, bin, (n + value_count) * sizeof(float));
 }
 
@@ -125,7 +126,8 @@ static void gltf_linear_translation_exact_grid(void) {
 	static char doc[DOC_CAP];
 	sinew_clip_set *set = NULL;
 	sinew_error err = {0};
-	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 4, values, 3, NULL), NULL, &set, &err), &err);
+	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 4, values, 3, NULL), NULL, &set, &err),
+	         &err);
 	CHECK_EQ(set->clip_count, 1);
 	sinew_clip *clip = set->clips[0];
 	CHECK(strcmp(clip->name, "animation_0") == 0);
@@ -166,7 +168,8 @@ static void gltf_step_holds_until_next_key(void) {
 	static char doc[DOC_CAP];
 	sinew_clip_set *set = NULL;
 	sinew_error err = {0};
-	CHECK_OK(import_text(one_channel_doc(doc, "translation", "STEP", times, 3, values, 3, NULL), NULL, &set, &err), &err);
+	CHECK_OK(import_text(one_channel_doc(doc, "translation", "STEP", times, 3, values, 3, NULL), NULL, &set, &err),
+	         &err);
 	sinew_clip *clip = set->clips[0];
 	CHECK_NEAR(clip->sample_rate, 4.0, 1e-12);
 	CHECK_EQ(clip->sample_count, 5);
@@ -196,7 +199,8 @@ static void gltf_equal_times_make_a_step(void) {
 	o.sample_rate = 4;
 	sinew_clip_set *set = NULL;
 	sinew_error err = {0};
-	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 4, values, 3, NULL), &o, &set, &err), &err);
+	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 4, values, 3, NULL), &o, &set, &err),
+	         &err);
 	sinew_clip *clip = set->clips[0];
 	float expected[] = {0, 0.5f, 10, 11, 12};
 	CHECK_EQ(clip->sample_count, 5);
@@ -210,7 +214,8 @@ static void gltf_resamples_irregular_keys(void) {
 	static char doc[DOC_CAP];
 	sinew_clip_set *set = NULL;
 	sinew_error err = {0};
-	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 4, values, 3, NULL), NULL, &set, &err), &err);
+	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 4, values, 3, NULL), NULL, &set, &err),
+	         &err);
 	sinew_clip *clip = set->clips[0];
 	// 30/60/120 Hz nudged up so the last sample lands on the last key
 	double intervals = clip->sample_rate * times[3];
@@ -230,7 +235,8 @@ static void gltf_resamples_irregular_keys(void) {
 		}
 		worst = fmax(worst, sqrt(d2));
 	}
-	CHECK_MSG(clip->resample_error >= worst * (1 - 1e-6) - 1e-9, "reported %g, measured %g", clip->resample_error, worst);
+	CHECK_MSG(clip->resample_error >= worst * (1 - 1e-6) - 1e-9, "reported %g, measured %g", clip->resample_error,
+	          worst);
 	CHECK(clip->resample_error <= 1e-4 || clip->sample_rate >= 120.0);
 	sinew_clip_set_free(set);
 	// options->sample_rate is used exactly; the tail past the last key holds it
@@ -251,9 +257,10 @@ static void gltf_unit_cm_scales_translations(void) {
 	o.unit_cm = 1.0; // clip units are centimetres
 	sinew_clip_set *set = NULL;
 	sinew_error err = {0};
-	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 2, values, 3, ",\"translation\":[0.5,0,0]"), &o,
-	                     &set, &err),
-	         &err);
+	CHECK_OK(
+	    import_text(one_channel_doc(doc, "translation", "LINEAR", times, 2, values, 3, ",\"translation\":[0.5,0,0]"),
+	                &o, &set, &err),
+	    &err);
 	sinew_clip *clip = set->clips[0];
 	CHECK(clip->unit_scale == 100.0);
 	CHECK_NEAR(pose_at(clip, 1, 0)->translation[2], 600.0, 1e-4);
@@ -428,55 +435,70 @@ static void gltf_rejects_bad_accessors_and_data(void) {
 	float bad_times[] = {0.0f, NAN, 1.0f, -1.0f, 2.0f, 1.0f};
 	memcpy(bin + 32, bad_times, sizeof bad_times);
 	static const error_case cases[] = {
-	    {"output beyond its view", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                               "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}",
+	    {"output beyond its view",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessor 1: 3 elements"},
-	    {"offset beyond its view", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                               "{\"bufferView\":1,\"byteOffset\":4,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"offset beyond its view",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"byteOffset\":4,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessor 1"},
-	    {"huge count", "{\"bufferView\":0,\"componentType\":5126,\"count\":4294967295,\"type\":\"SCALAR\"},"
-	                   "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"huge count",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":4294967295,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessor 0"},
 	    {"view beyond buffer", NULL,
-	     "{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":4294967295}", SINEW_RESULT_CORRUPT,
-	     "bufferView 1"},
+	     "{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":4294967295}",
+	     SINEW_RESULT_CORRUPT, "bufferView 1"},
 	    {"stride below element", NULL,
 	     "{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24,\"byteStride\":8}",
 	     SINEW_RESULT_CORRUPT, "byteStride 8"},
-	    {"bad stride", NULL, "{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24,\"byteStride\":2}",
+	    {"bad stride", NULL,
+	     "{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24,\"byteStride\":2}",
 	     SINEW_RESULT_CORRUPT, "byteStride 2"},
-	    {"NaN key time", "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"NaN key time",
+	     "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_NOT_FINITE, "accessor 0: key time 1"},
-	    {"decreasing key times", "{\"bufferView\":2,\"byteOffset\":16,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                             "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"decreasing key times",
+	     "{\"bufferView\":2,\"byteOffset\":16,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessor 0: key times decrease at key 1"},
-	    {"negative key time", "{\"bufferView\":2,\"byteOffset\":12,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                          "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"negative key time",
+	     "{\"bufferView\":2,\"byteOffset\":12,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessor 0: key time 0 is negative"},
-	    {"NaN output", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                   "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"NaN output",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_NOT_FINITE, "accessor 1: element 0"},
-	    {"count mismatch", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                       "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}",
+	    {"count mismatch",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "output accessor 1 has 1 elements, expected 2"},
-	    {"integer times", "{\"bufferView\":0,\"componentType\":5125,\"count\":2,\"type\":\"SCALAR\"},"
-	                      "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"integer times",
+	     "{\"bufferView\":0,\"componentType\":5125,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessor 0: animation input must be a SCALAR float"},
-	    {"VEC4 translation", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                         "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC4\"}",
+	    {"VEC4 translation",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC4\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessor 1: translation output needs 3"},
-	    {"uint translation", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                         "{\"bufferView\":1,\"componentType\":5125,\"count\":2,\"type\":\"VEC3\"}",
+	    {"uint translation",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5125,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "componentType 5125"},
-	    {"normalized float", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                         "{\"bufferView\":1,\"componentType\":5126,\"normalized\":true,\"count\":2,\"type\":\"VEC3\"}",
+	    {"normalized float",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"normalized\":true,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "cannot be normalized"},
-	    {"unknown type", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"VEC9\"},"
-	                     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"unknown type",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"VEC9\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "unknown type"},
-	    {"matrix type", "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                    "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}",
+	    {"matrix type",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "MAT4"},
 	    {"sparse index out of range",
 	     "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
@@ -488,14 +510,17 @@ static void gltf_rejects_bad_accessors_and_data(void) {
 	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\",\"sparse\":{\"count\":2,"
 	     "\"indices\":{\"bufferView\":1,\"componentType\":5121},\"values\":{\"bufferView\":0}}}",
 	     NULL, SINEW_RESULT_CORRUPT, "sparse values"},
-	    {"missing bufferView index", "{\"bufferView\":7,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                                 "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"missing bufferView index",
+	     "{\"bufferView\":7,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "bufferView 7 does not exist"},
-	    {"count is a string", "{\"bufferView\":0,\"componentType\":5126,\"count\":\"2\",\"type\":\"SCALAR\"},"
-	                          "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
+	    {"count is a string",
+	     "{\"bufferView\":0,\"componentType\":5126,\"count\":\"2\",\"type\":\"SCALAR\"},"
+	     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_CORRUPT, "accessors[0].\"count\" must be an unsigned integer"},
-	    {"zero-filled giant", "{\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                          "{\"componentType\":5126,\"count\":4000000000,\"type\":\"VEC3\"}",
+	    {"zero-filled giant",
+	     "{\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	     "{\"componentType\":5126,\"count\":4000000000,\"type\":\"VEC3\"}",
 	     NULL, SINEW_RESULT_UNSUPPORTED, "without a bufferView"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -532,47 +557,58 @@ static void gltf_rejects_bad_documents(void) {
 	    {"root array", "[]", SINEW_RESULT_CORRUPT, "root"},
 	    {"no asset", "{\"nodes\":[]}", SINEW_RESULT_CORRUPT, "\"asset\" is missing"},
 	    {"glTF 1.0", "{\"asset\":{\"version\":\"1.0\"}}", SINEW_RESULT_UNSUPPORTED, "1.0"},
-	    {"minVersion", "{\"asset\":{\"version\":\"2.0\",\"minVersion\":\"2.1\"}}", SINEW_RESULT_UNSUPPORTED, "minVersion"},
+	    {"minVersion", "{\"asset\":{\"version\":\"2.0\",\"minVersion\":\"2.1\"}}", SINEW_RESULT_UNSUPPORTED,
+	     "minVersion"},
 	    {"no animations", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}]}", SINEW_RESULT_BAD_COUNT, "no animation"},
-	    {"nodes not array", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":{}}", SINEW_RESULT_CORRUPT, "\"nodes\" must be an array"},
-	    {"cycle", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[2]},{\"children\":[0]}]}",
+	    {"nodes not array", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":{}}", SINEW_RESULT_CORRUPT,
+	     "\"nodes\" must be an array"},
+	    {"cycle",
+	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[2]},{\"children\":[0]}]}",
 	     SINEW_RESULT_CORRUPT, "cycle"},
 	    {"detached cycle", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{\"children\":[2]},{\"children\":[1]}]}",
 	     SINEW_RESULT_CORRUPT, "cycle"},
-	    {"self child", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}", SINEW_RESULT_CORRUPT, "itself"},
+	    {"self child", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}", SINEW_RESULT_CORRUPT,
+	     "itself"},
 	    {"two parents", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[2]},{\"children\":[2]},{}]}",
 	     SINEW_RESULT_CORRUPT, "two parents"},
 	    {"child out of range", "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[5]}]}", SINEW_RESULT_CORRUPT,
 	     "child 0"},
 	    {"channel node out of range",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":"
-	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{"
+	     "\"input\":0,"
 	     "\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":3,\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "node 3 does not exist"},
 	    {"sampler out of range",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":"
-	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{"
+	     "\"input\":0,"
 	     "\"output\":1}],\"channels\":[{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "sampler 1 does not exist"},
 	    {"bad interpolation",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":"
-	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{"
+	     "\"input\":0,"
 	     "\"output\":1,\"interpolation\":\"QUADRATIC\"}],\"channels\":[]}]}",
 	     SINEW_RESULT_CORRUPT, "QUADRATIC"},
 	    {"missing path",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":"
-	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{"
+	     "\"input\":0,"
 	     "\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0}}]}]}",
 	     SINEW_RESULT_CORRUPT, "\"path\" is missing"},
 	    {"zero rotation",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":"
-	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC4\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC4\"}],\"animations\":[{\"samplers\":[{"
+	     "\"input\":0,"
 	     "\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "rotation key 0 has length 0"},
 	    {"no buffer for view",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":4}],"
-	     "\"buffers\":[{\"byteLength\":4}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":"
-	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+	     "\"buffers\":[{\"byteLength\":4}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,"
+	     "\"type\":"
+	     "\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{"
+	     "\"input\":0,"
 	     "\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "no GLB BIN chunk"},
 	    {"bad base64",
@@ -597,27 +633,37 @@ static void gltf_rejects_bad_documents(void) {
 	     "\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_IO, "needs a base folder"},
 	    {"shear",
-	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"matrix\":[1,0,0,0, 0.5,1,0,0, 0,0,1,0, 0,0,0,1]}],\"accessors\":[{"
-	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
-	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"matrix\":[1,0,0,0, 0.5,1,0,0, 0,0,1,0, "
+	     "0,0,0,1]}],\"accessors\":[{"
+	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":"
+	     "\"VEC3\"}],"
+	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":"
+	     "0,"
 	     "\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "shear"},
 	    {"projective",
-	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"matrix\":[1,0,0,0.1, 0,1,0,0, 0,0,1,0, 0,0,0,1]}],\"accessors\":[{"
-	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
-	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"matrix\":[1,0,0,0.1, 0,1,0,0, 0,0,1,0, "
+	     "0,0,0,1]}],\"accessors\":[{"
+	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":"
+	     "\"VEC3\"}],"
+	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":"
+	     "0,"
 	     "\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "projective"},
 	    {"rotation of 3 numbers",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"rotation\":[0,0,1]}],\"accessors\":[{"
-	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
-	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":"
+	     "\"VEC3\"}],"
+	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":"
+	     "0,"
 	     "\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "\"rotation\" must be an array of 4 numbers"},
 	    {"skin joint out of range",
 	     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"skins\":[{\"joints\":[0,4]}],\"accessors\":[{"
-	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
-	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+	     "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":1,\"type\":"
+	     "\"VEC3\"}],"
+	     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":"
+	     "0,"
 	     "\"path\":\"scale\"}}]}]}",
 	     SINEW_RESULT_CORRUPT, "skin 0: joint 1"},
 	};
@@ -674,7 +720,8 @@ static void gltf_node_matrix_decomposition(void) {
 		CHECK_OK(sinewi_json_parse(&arena, matrices[i], strlen(matrices[i]), &parsed, &err), &err);
 		for (uint32_t k = 0; k < 16; ++k) sinewi_json_number(sinewi_json_at(parsed, k), &want[k]);
 		sinewi_arena_free(&arena);
-		for (int k = 0; k < 16; ++k) CHECK_MSG(fabs(m[k] - want[k]) < 1e-6, "matrix %d element %d: %g vs %g", i, k, m[k], want[k]);
+		for (int k = 0; k < 16; ++k)
+			CHECK_MSG(fabs(m[k] - want[k]) < 1e-6, "matrix %d element %d: %g vs %g", i, k, m[k], want[k]);
 		sinew_clip_set_free(set);
 	}
 }
@@ -684,19 +731,20 @@ static void gltf_skeleton_order_skins_and_uniform_clips(void) {
 	// node 4 animated in clip 1 only; node 5 unrelated. Every clip gets the same skeleton: 0, 2, 1, 3, 4.
 	float bin[8] = {0.0f, 1.0f, 1, 2, 3, 4, 5, 6};
 	static char doc[DOC_CAP];
-	make_gltf(doc,
-	          "\"nodes\":[{\"name\":\"root\",\"children\":[2,3]},{\"name\":\"leaf\",\"translation\":[9,8,7]},"
-	          "{\"children\":[1],\"scale\":[2,2,2]},{\"name\":\"skinned\"},{\"name\":\"other\",\"rotation\":[0,1,0,0]},{}],"
-	          "\"skins\":[{\"joints\":[3]}],"
-	          "\"animations\":[{\"name\":\"first\",\"samplers\":[{\"input\":0,\"output\":1}],"
-	          "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]},"
-	          "{\"name\":\"second\",\"samplers\":[{\"input\":0,\"output\":1}],"
-	          "\"channels\":[{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"scale\"}},"
-	          "{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"scale\"}}]}],"
-	          "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	          "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
-	          "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}]",
-	          bin, sizeof bin);
+	make_gltf(
+	    doc,
+	    "\"nodes\":[{\"name\":\"root\",\"children\":[2,3]},{\"name\":\"leaf\",\"translation\":[9,8,7]},"
+	    "{\"children\":[1],\"scale\":[2,2,2]},{\"name\":\"skinned\"},{\"name\":\"other\",\"rotation\":[0,1,0,0]},{}],"
+	    "\"skins\":[{\"joints\":[3]}],"
+	    "\"animations\":[{\"name\":\"first\",\"samplers\":[{\"input\":0,\"output\":1}],"
+	    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]},"
+	    "{\"name\":\"second\",\"samplers\":[{\"input\":0,\"output\":1}],"
+	    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"scale\"}},"
+	    "{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"scale\"}}]}],"
+	    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+	    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}]",
+	    bin, sizeof bin);
 	sinew_import_options o = gltf_options();
 	sinew_clip_set *set = NULL;
 	sinew_error err = {0};
@@ -794,12 +842,13 @@ static void gltf_skips_unusable_channels(void) {
 	CHECK(strstr(err.message, "no animation with node channels") != NULL);
 	CHECK_EQ(warnings, 4);
 	// the same plus one good channel: one clip, the rest still skipped with warnings
-	snprintf(text, sizeof text,
-	         "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{}],%s,\"animations\":[{\"samplers\":[{\"input\":0,"
-	         "\"output\":1},{\"input\":2,\"output\":3}],\"channels\":["
-	         "{\"sampler\":0,\"target\":{\"path\":\"pointer\"}},{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"scale\"}},"
-	         "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]},{\"channels\":[]}]}",
-	         common);
+	snprintf(
+	    text, sizeof text,
+	    "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{}],%s,\"animations\":[{\"samplers\":[{\"input\":0,"
+	    "\"output\":1},{\"input\":2,\"output\":3}],\"channels\":["
+	    "{\"sampler\":0,\"target\":{\"path\":\"pointer\"}},{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"scale\"}},"
+	    "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]},{\"channels\":[]}]}",
+	    common);
 	o = gltf_options();
 	CHECK_OK(import_text(text, &o, &set, &err), &err);
 	CHECK_EQ(set->clip_count, 1);
@@ -822,12 +871,13 @@ static void gltf_external_buffers(void) {
 	char dir_file[512], path[512];
 	test_tmp_path("anim data.bin", dir_file, sizeof dir_file);
 	write_file(dir_file, bin, sizeof bin);
-	const char *format = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"buffers\":[{\"byteLength\":32,\"uri\":\"%s\"}],"
-	                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
-	                     "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-	                     "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
-	                     "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
-	                     "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
+	const char *format =
+	    "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"buffers\":[{\"byteLength\":32,\"uri\":\"%s\"}],"
+	    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
+	    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+	    "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+	    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
 	static const struct {
 		const char *uri;
 		sinew_result code;
@@ -871,12 +921,36 @@ static void gltf_external_buffers(void) {
 	sinew_clip_set_free(set);
 }
 
-static const char *glb_json = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"n\"}],\"buffers\":[{\"byteLength\":32}],"
-                              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
-                              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
-                              "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
-                              "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
-                              "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
+// data: URIs without ";base64" are percent-encoded: one byte per literal character, three per %XX escape.
+static void gltf_percent_encoded_data_uri(void) {
+	char uri[512] = "";
+	for (int i = 0; i < 27; ++i) strcat(uri, "QQQQ"); // 108 literal bytes before the values
+	strcat(uri, "AAAA%42%42BBCC%43C");
+	char text[2048];
+	snprintf(text, sizeof text,
+	         "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"buffers\":[{\"byteLength\":120,"
+	         "\"uri\":\"data:application/octet-stream,%s\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":120}],"
+	         "\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},{\"bufferView\":0,"
+	         "\"byteOffset\":108,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"animations\":[{"
+	         "\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+	         "\"path\":\"scale\"}}]}]}",
+	         uri);
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(text, NULL, &set, &err), &err);
+	float want[3];
+	memcpy(want, "AAAABBBBCCCC", 12);
+	for (int c = 0; c < 3; ++c) CHECK(pose_at(set->clips[0], 0, 0)->scale[c] == want[c]);
+	sinew_clip_set_free(set);
+}
+
+static const char *glb_json =
+    "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"n\"}],\"buffers\":[{\"byteLength\":32}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+    "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
 
 static void gltf_glb_container(void) {
 	float bin[8] = {0.0f, 0.5f, 1, 2, 3, 4, 5, 6};
@@ -1087,7 +1161,8 @@ static int32_t joint_of_node(const sinew_clip *clip, int32_t node) {
 
 // Checks every LINEAR/STEP/CUBICSPLINE channel of animation `anim`: the sample at each key time (on the clip's
 // grid) equals the key value, and returns how many keys were compared.
-static uint32_t check_keys_on_grid(const src_doc *d, const sinew_clip *clip, uint32_t anim, double tolerance, bool *ok) {
+static uint32_t check_keys_on_grid(const src_doc *d, const sinew_clip *clip, uint32_t anim, double tolerance,
+                                   bool *ok) {
 	static float times[65536], values[65536 * 4];
 	const sinewi_json *a = sinewi_json_at(sinewi_json_get(d->root, "animations"), anim);
 	const sinewi_json *channels = sinewi_json_get(a, "channels"), *samplers = sinewi_json_get(a, "samplers");
@@ -1117,9 +1192,13 @@ static uint32_t check_keys_on_grid(const src_doc *d, const sinew_clip *clip, uin
 			const float *key = values + ((size_t)k * (cubic ? 3 : 1) + (cubic ? 1 : 0)) * comps;
 			const sinew_qvv *x_pose = pose_at(clip, sample, (uint32_t)joint);
 			double len = 1.0;
-			if (comps == 4) len = sqrt((double)key[0] * key[0] + (double)key[1] * key[1] + (double)key[2] * key[2] + (double)key[3] * key[3]);
+			if (comps == 4)
+				len = sqrt((double)key[0] * key[0] + (double)key[1] * key[1] + (double)key[2] * key[2] +
+				           (double)key[3] * key[3]);
 			for (uint32_t i = 0; i < comps; ++i) {
-				double got = comps == 4 ? x_pose->rotation[i] : path[0] == 't' ? x_pose->translation[i] : x_pose->scale[i];
+				double got = comps == 4       ? x_pose->rotation[i]
+				             : path[0] == 't' ? x_pose->translation[i]
+				                              : x_pose->scale[i];
 				if (fabs(got - key[i] / len) > tolerance) {
 					*ok = false;
 					test_fail(__FILE__, __LINE__, "anim %u channel %u key %u comp %u: %.9g vs %.9g", anim, c, k, i, got,
@@ -1179,7 +1258,8 @@ static void gltf_corpus_interpolation_test(void) {
 		// STEP clips: the animated joint is floor-rounded, and the values between keys equal the previous key
 		if (strncmp(clip->name, "Step", 4) == 0) {
 			uint32_t floor_joints = 0;
-			for (uint32_t j = 0; j < clip->joint_count; ++j) floor_joints += clip->joints[j].rounding == SINEW_ROUNDING_FLOOR;
+			for (uint32_t j = 0; j < clip->joint_count; ++j)
+				floor_joints += clip->joints[j].rounding == SINEW_ROUNDING_FLOOR;
 			CHECK_EQ(floor_joints, 1);
 			CHECK(clip->resample_error == 0.0);
 		}
@@ -1195,8 +1275,8 @@ static void gltf_corpus_interpolation_test(void) {
 		if (step->joints[j].rounding == SINEW_ROUNDING_FLOOR) joint = (int32_t)j;
 	uint32_t changes = 0;
 	for (uint32_t k = 1; k < step->sample_count; ++k)
-		changes += memcmp(pose_at(step, k, (uint32_t)joint)->translation, pose_at(step, k - 1, (uint32_t)joint)->translation,
-		                  12) != 0;
+		changes += memcmp(pose_at(step, k, (uint32_t)joint)->translation,
+		                  pose_at(step, k - 1, (uint32_t)joint)->translation, 12) != 0;
 	CHECK_EQ(changes, 4); // 5 keys: 4 steps
 	sinew_clip_set_free(set);
 	CHECK_MSG(total >= 40, "compared %u keys", total);
@@ -1317,8 +1397,8 @@ static void gltf_corpus_files(void) {
 		if (skipped) return;
 		CHECK_MSG(r == c->code, "%s: %s (%s)", c->path, sinew_result_name(r), err.message);
 		if (r != SINEW_RESULT_OK) {
-			CHECK_MSG(!c->detail || strstr(err.message, c->detail), "%s: message \"%s\" lacks \"%s\"", c->path, err.message,
-			          c->detail);
+			CHECK_MSG(!c->detail || strstr(err.message, c->detail), "%s: message \"%s\" lacks \"%s\"", c->path,
+			          err.message, c->detail);
 			continue;
 		}
 		CHECK_MSG(set->clip_count == c->clips, "%s: %u clips", c->path, set->clip_count);
@@ -1327,8 +1407,8 @@ static void gltf_corpus_files(void) {
 			const sinew_clip *clip = set->clips[k];
 			sinew_error verr = {0};
 			CHECK_MSG(sinew_clip_validate(clip, &verr) == SINEW_RESULT_OK, "%s: %s", c->path, verr.message);
-			CHECK_MSG(clip->joint_count == c->joints && clip->scalar_track_count == c->tracks, "%s clip %u: %u joints %u tracks",
-			          c->path, k, clip->joint_count, clip->scalar_track_count);
+			CHECK_MSG(clip->joint_count == c->joints && clip->scalar_track_count == c->tracks,
+			          "%s clip %u: %u joints %u tracks", c->path, k, clip->joint_count, clip->scalar_track_count);
 			// one skeleton and one track list for the whole file
 			const sinew_clip *first = set->clips[0];
 			for (uint32_t j = 0; j < clip->joint_count; ++j)
@@ -1344,13 +1424,14 @@ static void gltf_corpus_files(void) {
 				CHECK(sscanf(c->detail, "%63[^:]:%lf:%u", want_name, &rate, &samples) == 3);
 				if (strcmp(clip->name, want_name) == 0) {
 					found = true;
-					CHECK_MSG(fabs(clip->sample_rate - rate) < 1e-9 && clip->sample_count == samples, "%s %s: %g Hz %u samples",
-					          c->path, clip->name, clip->sample_rate, clip->sample_count);
+					CHECK_MSG(fabs(clip->sample_rate - rate) < 1e-9 && clip->sample_count == samples,
+					          "%s %s: %g Hz %u samples", c->path, clip->name, clip->sample_rate, clip->sample_count);
 				}
 			}
 			double threshold = 1e-4; // 0.01 cm in metres
-			CHECK_MSG(clip->resample_error <= threshold || clip->sample_rate >= 119.0, "%s %s: resample error %g at %g Hz",
-			          c->path, clip->name, clip->resample_error, clip->sample_rate);
+			CHECK_MSG(clip->resample_error <= threshold || clip->sample_rate >= 119.0,
+			          "%s %s: resample error %g at %g Hz", c->path, clip->name, clip->resample_error,
+			          clip->sample_rate);
 		}
 		CHECK_MSG(found, "%s: no clip %s", c->path, c->detail);
 		sinew_clip_set_free(set);
@@ -1383,7 +1464,8 @@ static uint32_t walk_corpus(const char *root, const char *relative, char *missin
 			continue;
 		}
 		size_t n = strlen(e->d_name);
-		bool gltf = (n > 5 && strcmp(e->d_name + n - 5, ".gltf") == 0) || (n > 4 && strcmp(e->d_name + n - 4, ".glb") == 0);
+		bool gltf =
+		    (n > 5 && strcmp(e->d_name + n - 5, ".gltf") == 0) || (n > 4 && strcmp(e->d_name + n - 4, ".glb") == 0);
 		if (!gltf) continue;
 		++count;
 		if (!listed(child) && !missing[0]) snprintf(missing, missing_size, "%s", child);
@@ -1399,7 +1481,8 @@ static void gltf_corpus_every_file_has_an_expectation(void) {
 		return;
 	}
 	char missing[1024] = "";
-	uint32_t files = walk_corpus(root, "gltf", missing, sizeof missing) + walk_corpus(root, "malformed", missing, sizeof missing);
+	uint32_t files =
+	    walk_corpus(root, "gltf", missing, sizeof missing) + walk_corpus(root, "malformed", missing, sizeof missing);
 	CHECK_MSG(!missing[0], "%s has no entry in corpus_cases", missing);
 	CHECK_EQ(files, sizeof corpus_cases / sizeof corpus_cases[0]);
 }
@@ -1430,7 +1513,8 @@ static void gltf_corpus_keys_exact_on_grid(void) {
 		CHECK(src_load(&d, path));
 		uint32_t compared = 0;
 		bool ok = true;
-		for (uint32_t a = 0; a < set->clip_count && ok; ++a) compared += check_keys_on_grid(&d, set->clips[a], a, 1e-6, &ok);
+		for (uint32_t a = 0; a < set->clip_count && ok; ++a)
+			compared += check_keys_on_grid(&d, set->clips[a], a, 1e-6, &ok);
 		src_free(&d);
 		sinew_clip_set_free(set);
 		CHECK_MSG(ok, "%s", files[f].path);
@@ -1535,6 +1619,7 @@ void suite_import_gltf(void) {
 	RUN(gltf_morph_weights_become_uniform_scalar_tracks);
 	RUN(gltf_skips_unusable_channels);
 	RUN(gltf_external_buffers);
+	RUN(gltf_percent_encoded_data_uri);
 	RUN(gltf_glb_container);
 	RUN(gltf_frees_everything);
 	RUN(gltf_corpus_files);

@@ -49,7 +49,8 @@ static void json_parses_nested_document(void) {
 	const sinewi_json *b = sinewi_json_get(sinewi_json_get(root, "nested"), "b");
 	CHECK(strcmp(sinewi_json_string(sinewi_json_get(sinewi_json_get(b, "c"), "d")), "deep") == 0);
 	// surrogate pair escape and raw UTF-8 decode to the same bytes
-	CHECK(strcmp(sinewi_json_string(sinewi_json_get(root, "emoji")), "\xF0\x9F\x98\x80 \xF0\x9F\x98\x80 \xE2\x82\xAC") == 0);
+	CHECK(strcmp(sinewi_json_string(sinewi_json_get(root, "emoji")),
+	             "\xF0\x9F\x98\x80 \xF0\x9F\x98\x80 \xE2\x82\xAC") == 0);
 	double dup;
 	CHECK(sinewi_json_number(sinewi_json_get(root, "dup"), &dup) && dup == 2.0); // last wins
 	const sinewi_json *nul = sinewi_json_get(root, "nul");
@@ -183,7 +184,8 @@ static void json_depth_limit(void) {
 	// exactly the limit parses, one more does not; the same for objects
 	for (int extra = 0; extra <= 1; ++extra) {
 		size_t depth = SINEWI_JSON_MAX_DEPTH + (size_t)extra, len = 0;
-		for (size_t i = 0; i < depth; ++i) len += (size_t)snprintf(text + len, 2 * n + 1 - len, i % 2 ? "[" : "{\"k\":");
+		for (size_t i = 0; i < depth; ++i)
+			len += (size_t)snprintf(text + len, 2 * n + 1 - len, i % 2 ? "[" : "{\"k\":");
 		text[len++] = '1';
 		for (size_t i = depth; i-- > 0;) text[len++] = i % 2 ? ']' : '}';
 		sinewi_arena_init(&arena, NULL);
@@ -273,8 +275,9 @@ static void json_writer_numbers_and_strings(void) {
 	static const struct {
 		double value;
 		const char *text;
-	} numbers[] = {{0.0, "0"},   {1.0, "1"},         {-3.0, "-3"},    {0.1, "0.1"},     {0.5, "0.5"},
-	               {1e21, "1e+21"}, {2.5e-8, "2.5e-08"}, {100.0, "100"}, {-0.0, "-0"}, {1.0 / 3.0, "0.3333333333333333"}};
+	} numbers[] = {
+	    {0.0, "0"},      {1.0, "1"},          {-3.0, "-3"},   {0.1, "0.1"}, {0.5, "0.5"},
+	    {1e21, "1e+21"}, {2.5e-8, "2.5e-08"}, {100.0, "100"}, {-0.0, "-0"}, {1.0 / 3.0, "0.3333333333333333"}};
 	sinewi_json_writer w;
 	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; ++i) {
 		sinewi_json_writer_init(&w, NULL);

@@ -4,6 +4,9 @@
 #define SINEW_IMPORT_GLTF_INTERNAL_H
 
 #include "import_internal.h"
+#include "json.h"
+
+#include <math.h>
 
 typedef enum sinewi_gltf_path {
 	SINEWI_GLTF_TRANSLATION = 0,
@@ -52,8 +55,8 @@ typedef struct sinewi_gltf_clip_input {
 
 // Chooses the sample rate (exact key grid, options->sample_rate, or the lowest of 30/60/120 Hz within the
 // error threshold), samples every curve and adds the clip to `set`. Uses `scratch` for temporaries.
-sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *scratch, const sinewi_gltf_clip_input *in,
-                                    sinew_clip_set *set, sinew_error *error);
+sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *scratch,
+                                    const sinewi_gltf_clip_input *in, sinew_clip_set *set, sinew_error *error);
 
 // Evaluates a curve at time t (seconds) into out[components] following the glTF 2.0 sampler rules: before the
 // first key the first value, after the last key the last value, STEP holds, LINEAR lerps (rotations: shortest-
@@ -61,5 +64,94 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 // A key within `snap` seconds of t is returned exactly; with equal key times the later key wins.
 // `cursor` (may be NULL) speeds up calls with non-decreasing t; start it at 0.
 void sinewi_gltf_curve_eval(const sinewi_gltf_curve *curve, double t, double snap, uint32_t *cursor, double *out);
+
+/* ---- document reader state, shared by import_gltf.c (animations, nodes) and gltf_accessor.c (containers,
+   buffers, accessors) ---- */
+
+typedef struct sinewi_gltf_buffer {
+	bool loaded;
+	const unsigned char *data; // byteLength bytes
+	size_t size;
+	unsigned char *owned; // file data read from disk (freed at the end)
+	size_t owned_size;
+} sinewi_gltf_buffer;
+
+// An accessor decoded to floats once (any component type, normalized integers mapped to [-1, 1] / [0, 1]).
+typedef struct sinewi_gltf_accessor {
+	bool decoded;
+	bool times_checked;
+	bool values_checked;
+	uint32_t count, components;
+	uint32_t component_type;
+	bool normalized;
+	float *data; // count * components
+} sinewi_gltf_accessor;
+
+typedef struct sinewi_gltf_doc {
+	const sinewi_import_ctx *ctx;
+	sinewi_arena *arena;
+	sinewi_alloc al;
+	sinew_error *error;
+	char label[96];
+	const char *text; // JSON text, for line numbers in messages
+	size_t text_size;
+	const sinewi_json *root;
+	const sinewi_json *nodes, *accessors, *views, *buffers, *meshes, *skins, *animations;
+	uint32_t node_count, accessor_count, view_count, buffer_count, mesh_count;
+	const unsigned char *bin;
+	size_t bin_size;
+	bool has_bin;
+	sinewi_gltf_buffer *buffer_cache;
+	sinewi_gltf_accessor *accessor_cache;
+	int32_t *parent;                      // [node_count], -1 for roots
+	uint32_t *node_targets;               // [node_count], morph target count + 1, 0 = not looked up yet
+	struct sinewi_gltf_channel *channels; // defined in import_gltf.c
+	uint32_t channel_count, channel_capacity;
+	uint32_t skipped_channels;
+} sinewi_gltf_doc;
+
+// Fills d->error with "<file>: <message>" and returns `code`.
+sinew_result sinewi_gltf_fail(sinewi_gltf_doc *d, sinew_result code, const char *fmt, ...) SINEWI_PRINTF(3, 4);
+sinew_result sinewi_gltf_oom(sinewi_gltf_doc *d);
+// Line of a parsed value in the JSON text (0 when unknown), for messages.
+uint32_t sinewi_gltf_line(const sinewi_gltf_doc *d, const sinewi_json *v);
+
+// Typed property access: an absent property is fine unless `required`; a wrong type is CORRUPT with the JSON path.
+sinew_result sinewi_gltf_prop_array(sinewi_gltf_doc *d, const sinewi_json *obj, const char *key, const char *where,
+                                    const sinewi_json **out);
+sinew_result sinewi_gltf_prop_object(sinewi_gltf_doc *d, const sinewi_json *obj, const char *key, bool required,
+                                     const char *where, const sinewi_json **out);
+// Unsigned integer; with `limit_what` it is an index that must be < limit.
+sinew_result sinewi_gltf_prop_uint(sinewi_gltf_doc *d, const sinewi_json *obj, const char *key, bool required,
+                                   uint32_t limit, const char *limit_what, const char *where, bool *present,
+                                   uint32_t *out);
+sinew_result sinewi_gltf_prop_string(sinewi_gltf_doc *d, const sinewi_json *obj, const char *key, bool required,
+                                     const char *where, const char **out);
+// Fixed-length array of numbers (node translation/rotation/scale/matrix).
+sinew_result sinewi_gltf_prop_numbers(sinewi_gltf_doc *d, const sinewi_json *obj, const char *key, uint32_t count,
+                                      const char *where, bool *present, double *out);
+// array[index] must be an object.
+sinew_result sinewi_gltf_element(sinewi_gltf_doc *d, const sinewi_json *array, uint32_t index, const char *what,
+                                 const sinewi_json **out);
+
+// GLB container -> JSON chunk and d->bin.
+sinew_result sinewi_gltf_parse_glb(sinewi_gltf_doc *d, const unsigned char *data, size_t size, const char **json,
+                                   size_t *json_size);
+// Decodes accessor `index` (loading its buffers on first use); the result is cached in d->accessor_cache.
+sinew_result sinewi_gltf_decode_accessor(sinewi_gltf_doc *d, uint32_t index, sinewi_gltf_accessor **out);
+// Animation input: SCALAR float, finite, >= 0, non-decreasing.
+sinew_result sinewi_gltf_check_times(sinewi_gltf_doc *d, uint32_t index, sinewi_gltf_accessor *a);
+// Animation output for `path`: element type, component type (float or the allowed normalized integers), finite.
+sinew_result sinewi_gltf_check_output(sinewi_gltf_doc *d, uint32_t index, sinewi_gltf_accessor *a,
+                                      sinewi_gltf_path path);
+const char *sinewi_gltf_path_name(sinewi_gltf_path path);
+
+// double -> float without the undefined behaviour of out-of-range conversions: they become infinities, which
+// sinew_clip_validate reports as NOT_FINITE.
+static inline float sinewi_gltf_to_float(double v) {
+	if (v > 3.4028234663852886e38) return INFINITY;
+	if (v < -3.4028234663852886e38) return -INFINITY;
+	return (float)v;
+}
 
 #endif

@@ -43,8 +43,9 @@
 #define SHELL_M 0.03          // DESIGN §4 default shell distance, in metres
 #define WEIGHT_PRECISION 1e-4 // default scalar track precision
 #define TIME_EPS 2.4e-7       // relative precision of float key times (about 4 ulp)
-#define GRID_TOL 1e-3         // key times within this fraction of a grid step are on it (exporters accumulate
-                              // float steps: AnimatedMorphSphere drifts 1.6e-4 frames over 216 keys)
+// Key times within this fraction of a grid step are on it (exporters accumulate float steps:
+// AnimatedMorphSphere drifts 1.6e-4 frames over 216 keys).
+#define GRID_TOL 1e-3
 
 static float to_float(double v) {
 	if (v > 3.4028234663852886e38) return INFINITY;
@@ -192,8 +193,8 @@ static void sample_curve(const sinewi_gltf_curve *curve, const candidate *cand, 
 }
 
 // Value the sampled curve plays back at time t (DESIGN §4 sampling semantics).
-static void playback(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode, double t,
-                     double *out) {
+static void playback(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode,
+                     double t, double *out) {
 	uint32_t comps = curve->components;
 	double x = t * cand->rate;
 	double snap_k = cand->snap * cand->rate;
@@ -298,13 +299,14 @@ static bool binding_floor(const sinewi_gltf_clip_input *in, const sinewi_gltf_bi
 }
 
 static void evaluate_candidate(const sinewi_gltf_clip_input *in, const candidate *cand, const uint8_t *joint_floor,
-                                       double threshold, bool stop_early, float *samples, double *src, double *rec,
-                                       clip_errors *out) {
+                               double threshold, bool stop_early, float *samples, double *src, double *rec,
+                               clip_errors *out) {
 	out->transform = out->weight = 0.0;
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
 		sample_curve(bind->curve, cand, src, samples);
-		double e = curve_error(bind->curve, cand, samples, binding_floor(in, bind, joint_floor), in->unit_scale, src, rec);
+		double e =
+		    curve_error(bind->curve, cand, samples, binding_floor(in, bind, joint_floor), in->unit_scale, src, rec);
 		if (bind->curve->path == SINEWI_GLTF_WEIGHTS) {
 			if (!(e <= out->weight)) out->weight = e;
 		} else {
@@ -324,8 +326,8 @@ static void add_candidate(candidate *list, int *count, double rate, uint32_t sam
 }
 
 // Distinct key times of all curves of the clip, sorted. Channels sharing an input accessor share its array.
-static sinew_result gather_times(const sinewi_gltf_clip_input *in, sinewi_arena *scratch, float **out, size_t *out_count,
-                                 sinew_error *error) {
+static sinew_result gather_times(const sinewi_gltf_clip_input *in, sinewi_arena *scratch, float **out,
+                                 size_t *out_count, sinew_error *error) {
 	time_array *arrays = (time_array *)sinewi_arena_array(scratch, in->binding_count, sizeof *arrays);
 	SINEWI_CHECK(arrays, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
@@ -353,8 +355,8 @@ static sinew_result gather_times(const sinewi_gltf_clip_input *in, sinewi_arena 
 	return SINEW_RESULT_OK;
 }
 
-sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *scratch, const sinewi_gltf_clip_input *in,
-                                    sinew_clip_set *set, sinew_error *error) {
+sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *scratch,
+                                    const sinewi_gltf_clip_input *in, sinew_clip_set *set, sinew_error *error) {
 	const sinew_import_options *opt = ctx->options;
 	double t_end = 0.0;
 	uint32_t max_components = 4;
@@ -469,7 +471,8 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 			for (uint32_t c = 0; c < curve->components; ++c) {
 				sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c];
 				if (curve->interpolation == SINEWI_GLTF_STEP) track->rounding = SINEW_ROUNDING_FLOOR;
-				for (uint32_t s = 0; s < cand->count; ++s) track->values[s] = samples[(size_t)s * curve->components + c];
+				for (uint32_t s = 0; s < cand->count; ++s)
+					track->values[s] = samples[(size_t)s * curve->components + c];
 			}
 			continue;
 		}

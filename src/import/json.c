@@ -381,7 +381,8 @@ static sinew_result parse_value(json_parser *p, uint32_t depth, sinewi_json *out
 	}
 }
 
-sinew_result sinewi_json_parse(sinewi_arena *arena, const char *text, size_t size, sinewi_json **out, sinew_error *error) {
+sinew_result sinewi_json_parse(sinewi_arena *arena, const char *text, size_t size, sinewi_json **out,
+                               sinew_error *error) {
 	SINEWI_CHECK(arena && out && (text || size == 0), error, SINEW_RESULT_INVALID_ARGUMENT, "json: NULL argument");
 	*out = NULL;
 	json_parser p;
@@ -556,7 +557,9 @@ void sinewi_json_write_value(sinewi_json_writer *w, const sinewi_json *value) {
 	case SINEWI_JSON_FALSE: sinewi_json_write_raw(w, "false", 5); break;
 	case SINEWI_JSON_TRUE: sinewi_json_write_raw(w, "true", 4); break;
 	case SINEWI_JSON_NUMBER: sinewi_json_write_number(w, value->number); break;
-	case SINEWI_JSON_STRING: write_string_n(w, value->string ? value->string : "", value->string ? value->length : 0); break;
+	case SINEWI_JSON_STRING:
+		write_string_n(w, value->string ? value->string : "", value->string ? value->length : 0);
+		break;
 	case SINEWI_JSON_ARRAY:
 		sinewi_json_write_raw(w, "[", 1);
 		for (uint32_t i = 0; i < value->count; ++i) {

@@ -36,7 +36,8 @@ struct sinewi_json {
 // surrogate pairs, numbers via strtod on a bounded copy (reject nan/inf/hex), duplicate keys allowed (last
 // wins for lookups). A leading UTF-8 byte order mark is skipped (RFC 8259 §8.1 allows ignoring it).
 // Errors: SINEW_RESULT_PARSE with "line L, column C: <what>" in the message; OUT_OF_MEMORY.
-sinew_result sinewi_json_parse(sinewi_arena *arena, const char *text, size_t size, sinewi_json **out, sinew_error *error);
+sinew_result sinewi_json_parse(sinewi_arena *arena, const char *text, size_t size, sinewi_json **out,
+                               sinew_error *error);
 
 // Line and column (both 1-based, column in bytes) of a byte offset, for messages about parsed values.
 void sinewi_json_line_column(const char *text, size_t size, size_t offset, uint32_t *line, uint32_t *column);

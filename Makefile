@@ -1,0 +1,69 @@
+# sinew — everyday entry points over CMake.
+#   make run    build, then compress a bundled real mocap clip: size, error, speed, round-trip glTF
+#   make test   build, then run every test (last line: "N passed, N failed, N skipped")
+#   make sanitize   the tests under ASan+UBSan;  make fuzz   libFuzzer targets (clang), 30 s each
+BUILD ?= build
+OUT ?= out
+JOBS ?= 2
+CMAKE ?= cmake
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+SINEW = $(BUILD)/sinew
+FUZZ_SECONDS ?= 30
+
+.PHONY: all run test sanitize fuzz fuzz-regression bench clean
+
+all:
+	@$(CMAKE) -S . -B $(BUILD) $(CMAKE_FLAGS) > /dev/null
+	@$(CMAKE) --build $(BUILD) -j $(JOBS)
+
+# The main job: CMU mocap 01_01 (120 Hz, 2752 frames; CMU units, 1 unit = 5.644 cm).
+run: all
+	@mkdir -p $(OUT)
+	$(SINEW) info data/cmu_01_01.bvh --unit-cm 5.644
+	$(SINEW) compress data/cmu_01_01.bvh --unit-cm 5.644 -o $(OUT)/cmu_01_01.sinew
+	$(SINEW) bench $(OUT)/cmu_01_01.sinew
+	$(SINEW) decompress $(OUT)/cmu_01_01.sinew -o $(OUT)/cmu_01_01.glb
+	$(SINEW) compress data/godot_platformer_player.glb -o $(OUT)/platformer_player.sinew
+	$(SINEW) decompress $(OUT)/platformer_player.sinew --source data/godot_platformer_player.glb -o $(OUT)/platformer_player.glb
+	@echo "round-trip glTF written: $(OUT)/cmu_01_01.glb $(OUT)/platformer_player.glb"
+
+test: all
+	$(BUILD)/sinew_tests
+
+sanitize:
+	@$(CMAKE) -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSINEW_SANITIZE=ON -DSINEW_BUILD_BENCH=OFF > /dev/null
+	@$(CMAKE) --build $(BUILD)-sanitize -j $(JOBS)
+	$(BUILD)-sanitize/sinew_tests
+
+# Decoder-only objects (the wasm runtime's subset) must link without the compressor.
+DECODE_SOURCES = src/core/*.c src/clip/*.c src/format/format_read.c src/decompress/*.c
+ALL_SOURCES = src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude
+FUZZ_TARGETS = decode roundtrip import_bvh import_gltf import_acl
+
+$(BUILD)/fuzz_decode: fuzz/fuzz_decode.c
+	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(DECODE_SOURCES) -lm -o $@
+$(BUILD)/fuzz_%: fuzz/fuzz_%.c
+	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(ALL_SOURCES) -lm -o $@
+
+fuzz: $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  seeds=fuzz/seeds/$${t#import_}; mkdir -p $(BUILD)/fuzz-corpus-$$t; \
+	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  $(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(BUILD)/fuzz-corpus-$$t $$seeds 2>&1 | tail -1 || exit 1; \
+	done
+
+# Seeds and past crash reproducers through every target with gcc (no libFuzzer needed).
+fuzz-regression:
+	@mkdir -p $(BUILD)
+	@for t in $(FUZZ_TARGETS); do \
+	  src="$(ALL_SOURCES)"; [ $$t = decode ] && src="$(DECODE_SOURCES)"; \
+	  gcc -O1 -g -std=c11 -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude fuzz/fuzz_$$t.c fuzz/fuzz_main.c $$src -lm -o $(BUILD)/regress_$$t || exit 1; \
+	  echo "$$t: $$($(BUILD)/regress_$$t fuzz/seeds/$${t#import_})" || exit 1; \
+	done
+
+bench: all
+	bench/run_compress.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-sanitize $(OUT)

@@ -1,0 +1,127 @@
+// sinew — see include/sinew.h for version and licence
+// compress_corpus: the guarantee on real data. Every importable clip of ../shared/corpus (BVH,
+// CMU ASF/AMC, ACL clips, glTF) and the bundled clips is compressed at 0.01 cm and at 0.1 cm
+// (shell 3 cm), decoded by the real decoder, and measured with the shared metric: no sample of
+// any joint may exceed the threshold, no scalar component its precision.
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct sweep {
+	unsigned files, clips, failures;
+	unsigned long long raw, compressed[2];
+	double worst[2]; // largest max error / threshold
+} sweep;
+
+static void check_file(const char *path, double unit_cm, sweep *sw) {
+	sinew_import_options io = {0};
+	io.unit_cm = unit_cm;
+	sinew_clip_set *set = NULL;
+	if (sinew_import_file(path, &io, NULL, &set, NULL) != SINEW_RESULT_OK) return; // importer tests cover failures
+	sw->files++;
+	const double thresholds[2] = {0.01, 0.1};
+	for (uint32_t c = 0; c < set->clip_count; ++c) {
+		sinew_clip *clip = set->clips[c];
+		sinew_clip_set one = {1, &set->clips[c], set->internal};
+		sw->clips++;
+		sw->raw += sinew_clip_raw_size(clip);
+		for (int k = 0; k < 2; ++k) {
+			sinew_compress_options opt = {.error_cm = thresholds[k], .strip_metadata = 1};
+			void *blob = NULL;
+			size_t size = 0;
+			sinew_error err = {0};
+			sinew_clip_set *dec = NULL;
+			if (sinew_compress(&one, &opt, NULL, &blob, &size, &err) != SINEW_RESULT_OK ||
+			    sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) {
+				printf("    %s clip %u: %s\n", path, c, err.message);
+				sw->failures++;
+				sinew_blob_free(blob, size, NULL);
+				continue;
+			}
+			sinew_metric_options mo = {0.03 * clip->unit_scale, thresholds[k] * 0.01 * clip->unit_scale};
+			sinew_error_stats st;
+			CHECK_OK(sinew_measure_error(clip, dec->clips[0], &mo, NULL, &st, &err), &err);
+			sw->compressed[k] += size;
+			double ratio = st.max_error / mo.threshold;
+			if (ratio > sw->worst[k]) sw->worst[k] = ratio;
+			if (st.samples_over_threshold || st.scalar_over_precision) {
+				printf("    %s clip %u at %g cm: max %.6g (threshold %.6g), %llu samples over, scalar over %llu\n", path, c,
+				       thresholds[k], st.max_error, mo.threshold, (unsigned long long)st.samples_over_threshold,
+				       (unsigned long long)st.scalar_over_precision);
+				sw->failures++;
+			}
+			sinew_clip_set_free(dec);
+			sinew_blob_free(blob, size, NULL);
+		}
+	}
+	sinew_clip_set_free(set);
+}
+
+static void walk(const char *dir, double unit_cm, sweep *sw) {
+	DIR *d = opendir(dir);
+	if (!d) return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.') continue;
+		char path[2048];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(path, &st) != 0) continue;
+		if (S_ISDIR(st.st_mode)) {
+			walk(path, unit_cm, sw);
+			continue;
+		}
+		size_t n = strlen(path);
+		bool animation = (n > 4 && (!strcmp(path + n - 4, ".bvh") || !strcmp(path + n - 4, ".amc") ||
+		                            !strcmp(path + n - 4, ".glb"))) ||
+		                 (n > 5 && !strcmp(path + n - 5, ".gltf")) || (n > 6 && !strcmp(path + n - 6, ".sjson"));
+		// CMU skeleton units (cgspeed BVH) are 5.644 cm; AMC derives it from its ASF
+		double unit = strstr(path, "cmu_cgspeed") ? 5.644 : unit_cm;
+		if (animation) check_file(path, unit, sw);
+	}
+	closedir(d);
+}
+
+static void report(const char *what, const sweep *sw) {
+	printf("    %s: %u files, %u clips, raw %llu bytes -> %llu at 0.01 cm (worst %.4f of threshold), %llu at 0.1 cm "
+	       "(worst %.4f)\n",
+	       what, sw->files, sw->clips, sw->raw, sw->compressed[0], sw->worst[0], sw->compressed[1], sw->worst[1]);
+}
+
+static void corpus_folder(const char *folder) {
+	char path[1024];
+	if (!test_corpus_path(folder, path, sizeof path)) return;
+	sweep sw = {0};
+	walk(path, 0, &sw);
+	report(folder, &sw);
+	CHECK(sw.files > 0);
+	CHECK_EQ(sw.failures, 0);
+	CHECK(sw.worst[0] <= 1.0 && sw.worst[1] <= 1.0);
+}
+
+static void test_guarantee_on_corpus_bvh(void) { corpus_folder("bvh"); }
+static void test_guarantee_on_corpus_amc(void) { corpus_folder("amc"); }
+static void test_guarantee_on_corpus_acl(void) { corpus_folder("acl"); }
+static void test_guarantee_on_corpus_gltf(void) { corpus_folder("gltf"); }
+
+static void test_guarantee_on_bundled_clips(void) {
+	char path[1024];
+	sweep sw = {0};
+	walk(test_repo_path("data", path, sizeof path), 0, &sw);
+	check_file(test_repo_path("data/cmu_01_01.bvh", path, sizeof path), 5.644, &sw);
+	report("data", &sw);
+	CHECK(sw.files >= 4);
+	CHECK_EQ(sw.failures, 0);
+}
+
+void suite_compress_corpus(void) {
+	RUN(test_guarantee_on_bundled_clips);
+	RUN(test_guarantee_on_corpus_acl);
+	RUN(test_guarantee_on_corpus_amc);
+	RUN(test_guarantee_on_corpus_bvh);
+	RUN(test_guarantee_on_corpus_gltf);
+}
