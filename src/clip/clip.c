@@ -70,8 +70,8 @@ sinew_result sinew_clip_set_add_clip(sinew_clip_set *set, const sinew_clip_desc 
 
 	size_t n_transforms;
 	if (!sinewi_mul_size(desc->sample_count, desc->joint_count, &n_transforms)) return SINEW_RESULT_OUT_OF_MEMORY;
-	if (desc->joint_count) {
-		clip->joints = (sinew_joint *)sinewi_arena_array(arena, desc->joint_count, sizeof(sinew_joint));
+	{ // never NULL, even without joints, so pointer arithmetic on them is always defined
+		clip->joints = (sinew_joint *)sinewi_arena_array(arena, desc->joint_count ? desc->joint_count : 1, sizeof(sinew_joint));
 		clip->transforms = (sinew_qvv *)sinewi_arena_array(arena, n_transforms ? n_transforms : 1, sizeof(sinew_qvv));
 		if (!clip->joints || !clip->transforms) return SINEW_RESULT_OUT_OF_MEMORY;
 		for (uint32_t j = 0; j < desc->joint_count; ++j) {

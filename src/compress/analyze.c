@@ -71,8 +71,8 @@ static void prepare_samples(sinewi_work *w) {
 	enc->stored_sample_count = n;
 	if (clip->looping) {
 		// A loop whose last sample repeats the first drops it: wrap sampling reproduces it.
-		bool repeats = n > 1 && equal_bits(&clip->transforms[0].rotation[0], &clip->transforms[(size_t)(n - 1) * nj].rotation[0],
-		                                   (size_t)nj * 10);
+		bool repeats = n > 1 && (nj == 0 || equal_bits(&clip->transforms[0].rotation[0], &clip->transforms[(size_t)(n - 1) * nj].rotation[0],
+		                                   (size_t)nj * 10));
 		for (uint32_t i = 0; repeats && i < clip->scalar_track_count; ++i) {
 			const sinew_scalar_track *t = &clip->scalar_tracks[i];
 			repeats = equal_bits(t->values, t->values + (size_t)(n - 1) * t->components, t->components);
@@ -81,7 +81,7 @@ static void prepare_samples(sinewi_work *w) {
 		enc->stored_sample_count = enc->sample_count + 1;
 	}
 	w->stored = enc->stored_sample_count;
-	for (uint32_t s = 0; s < w->stored; ++s) {
+	for (uint32_t s = 0; nj > 0 && s < w->stored; ++s) {
 		uint32_t src = s < n ? s : 0; // the wrap sample is a copy of sample 0
 		if (s == enc->sample_count && enc->looping) src = 0;
 		memcpy(&w->poses[(size_t)s * nj], &clip->transforms[(size_t)src * nj], nj * sizeof(sinew_qvv));

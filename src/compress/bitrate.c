@@ -443,6 +443,10 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 				return false;
 			}
 		}
+	if (nj == 0) { // scalar tracks only
+		sinewi_arena_free(&scratch_arena);
+		return true;
+	}
 	// The reference is the source clip itself (not the normalized working copy), so the bound
 	// holds for exactly what sinew_measure_error compares; the wrap sample is source sample 0.
 	for (uint32_t u = 0; u <= seg->length; ++u) {

@@ -19,22 +19,31 @@ static inline uint32_t sinewi_width_bits(uint32_t code) {
 	return code == SINEWI_WIDTH_RAW ? 32u : code;
 }
 
+// Exact tables of the divisions the format defines, so decoders never divide:
+// sinewi_range_fraction[q] = (float)q / 255.0f, sinewi_width_inverse[w] = 1.0f / (float)(2^w - 1).
+extern const float sinewi_range_fraction[256];
+extern const float sinewi_width_inverse[25];
+
 // Segment range of one component: lo = cmin + cext * (qmin / 255), ext = cext * (qext / 255).
 static inline void sinewi_segment_range(float cmin, float cext, uint32_t qmin, uint32_t qext, float *lo, float *ext) {
-	*lo = cmin + cext * ((float)qmin / SINEWI_RANGE_STEPS);
-	*ext = cext * ((float)qext / SINEWI_RANGE_STEPS);
+	*lo = cmin + cext * sinewi_range_fraction[qmin & 255u];
+	*ext = cext * sinewi_range_fraction[qext & 255u];
 }
 
-// Value of a `width`-bit quantized component in [lo, lo + ext].
+// Distance between quantization levels: ext / (2^w - 1), computed as ext * (1 / (2^w - 1));
+// 0 for width 0 (the value is then lo + 0).
+static inline float sinewi_quant_step(uint32_t width, float ext) {
+	return width == 0 || width > SINEWI_MAX_WIDTH ? 0.0f : ext * sinewi_width_inverse[width];
+}
+
+// Value of a `width`-bit quantized component in [lo, lo + ext]: lo + q * step (docs/format.md).
 static inline float sinewi_dequantize(uint32_t q, uint32_t width, float lo, float ext) {
 	if (width == SINEWI_WIDTH_RAW) {
 		float f;
 		memcpy(&f, &q, 4);
 		return f;
 	}
-	if (width == 0) return lo;
-	float scale = 1.0f / (float)((1u << width) - 1u);
-	return lo + ext * ((float)q * scale);
+	return lo + (float)q * sinewi_quant_step(width, ext);
 }
 
 // Quantizes v into `width` bits over [lo, lo + ext] (round to nearest, clamped).

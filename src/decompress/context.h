@@ -1,10 +1,11 @@
 // sinew — see include/sinew.h for version and licence
-// The sampling context: a validated clip view plus per-joint/per-track lookup tables, all in
-// caller memory. Laid out as [struct][joint tables][track tables][scalar tables].
+// The sampling context: a validated clip view, per-joint/per-track lookup tables, the constant
+// pose, and a cache of the current segment's per-track parameters, all in caller memory.
 #ifndef SINEW_DECOMPRESS_CONTEXT_H
 #define SINEW_DECOMPRESS_CONTEXT_H
 
 #include "../format/format_read.h"
+#include "kernels_api.h"
 
 typedef struct sinewi_joint_entry {
 	uint8_t kinds[3];      // sub-track kinds (docs/format.md §descriptors)
@@ -20,8 +21,10 @@ typedef struct sinewi_track_entry {
 	uint8_t components;    // stored components
 	uint8_t rounding;
 	uint8_t reserved;
+	uint32_t owner;        // joint index, or scalar track index
 	uint32_t ranges;       // byte offset (from the clip) of the track's clip range
 	uint32_t segment_ranges; // byte offset inside a segment's range bytes
+	uint32_t batch;        // index in the rotation batch or the vector batch
 } sinewi_track_entry;
 
 typedef struct sinewi_scalar_entry {
@@ -31,19 +34,43 @@ typedef struct sinewi_scalar_entry {
 	uint32_t output;       // first float in the caller's scalar output
 } sinewi_scalar_entry;
 
+// Per animated track, for the cached segment.
+typedef struct sinewi_cached_track {
+	uint64_t bitpos;       // first bit of the track in the segment's stream
+	uint32_t knot_bits;
+	uint32_t knots;
+	uint8_t width[4];      // bits per stored component
+	uint8_t d, raw, reserved[2];
+} sinewi_cached_track;
+
 struct sinew_context {
 	sinewi_clip_view view;
 	int skip_defaults;
-	const char *kernel;
+	const sinewi_kernel_table *kernel;
 	uint32_t segment_header; // bytes before a segment's bit stream
 	uint32_t modes_used;     // bit r set when some animated track uses rounding mode r
+	uint32_t rotation_count, vector_count; // animated tracks per batch
+	uint32_t lanes;          // batch arrays are padded to a multiple of this
 	sinewi_joint_entry *joints;
 	sinewi_track_entry *tracks;
 	sinewi_scalar_entry *scalars;
+	sinew_qvv *base_pose;    // [joints] identity/default/constant values (animated parts: identity)
+	float *base_scalars;     // [scalar components]
+	// segment cache
+	uint32_t cached_segment; // UINT32_MAX: none
+	const unsigned char *cached_data;
+	uint32_t cached_length;
+	sinewi_cached_track *cache;    // [tracks]
+	sinewi_rotation_batch rot;     // SoA arrays [rotation_count padded]
+	sinewi_vector_batch vec;       // AoS arrays [vector_count * 4]
 };
 
 // Key position (in samples, clamped) for time t, with the near-integer snap of docs/format.md.
 double sinewi_key_for_time(const sinew_context *ctx, double t);
 void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);
+// Fills the segment cache for segment s (a no-op when it is cached already).
+void sinewi_cache_segment(sinew_context *ctx, uint32_t s);
+// The kernel table for `kernel` (sinew_kernel) on this CPU.
+const sinewi_kernel_table *sinewi_select_kernel(int kernel);
 
 #endif

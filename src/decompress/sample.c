@@ -12,110 +12,6 @@
 #include "../core/codec_math.h"
 #include "../format/format_layout.h"
 
-static size_t align16(size_t n) {
-	return (n + 15) & ~(size_t)15;
-}
-
-static size_t context_bytes(const sinewi_clip_view *v) {
-	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
-	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
-	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry));
-}
-
-size_t sinew_context_size(const void *blob, size_t size, uint32_t clip) {
-	sinewi_clip_view v;
-	if (sinewi_read_clip((const unsigned char *)blob, size, clip, &v, NULL) != SINEW_RESULT_OK) return 0;
-	return context_bytes(&v);
-}
-
-static uint8_t resolve_rounding(uint32_t nibble, uint32_t clip_rounding) {
-	return (uint8_t)(nibble == SINEW_FMT_ROUNDING_CLIP ? clip_rounding : nibble);
-}
-
-sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,
-                                const sinew_context_options *options, sinew_context **out, sinew_error *error) {
-	SINEWI_CHECK(memory && out, error, SINEW_RESULT_INVALID_ARGUMENT, "context_init: NULL argument");
-	SINEWI_CHECK(((uintptr_t)memory & 15u) == 0, error, SINEW_RESULT_INVALID_ARGUMENT, "context memory is not 16-byte aligned");
-	sinewi_clip_view v;
-	SINEWI_TRY(sinewi_read_clip((const unsigned char *)blob, size, clip, &v, error));
-	size_t need = context_bytes(&v);
-	SINEWI_CHECK(memory_size >= need, error, SINEW_RESULT_BUFFER_TOO_SMALL, "context needs %zu bytes, got %zu", need,
-	             memory_size);
-	unsigned char *m = (unsigned char *)memory;
-	sinew_context *ctx = (sinew_context *)memory; // 16-byte aligned, checked above
-	memset(ctx, 0, sizeof *ctx);
-	ctx->view = v;
-	ctx->skip_defaults = options ? options->skip_defaults : 0;
-	ctx->kernel = "scalar";
-	m += align16(sizeof *ctx);
-	ctx->joints = (sinewi_joint_entry *)(void *)m; // every table starts 16-byte aligned
-	m += align16((size_t)v.joint_count * sizeof(sinewi_joint_entry));
-	ctx->tracks = (sinewi_track_entry *)(void *)m;
-	m += align16((size_t)v.track_count * sizeof(sinewi_track_entry));
-	ctx->scalars = (sinewi_scalar_entry *)(void *)m;
-
-	const uint32_t clip_rounding = (v.flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT;
-	uint32_t constants = (uint32_t)(v.constants - v.clip), ranges = (uint32_t)(v.ranges - v.clip);
-	uint32_t track = 0, seg_ranges = 0;
-	for (uint32_t j = 0; j < v.joint_count; ++j) {
-		sinewi_joint_entry *e = &ctx->joints[j];
-		uint32_t k = v.descriptors[2 * j];
-		e->rounding = resolve_rounding(v.descriptors[2 * j + 1] & 15u, clip_rounding);
-		e->dropped = (uint8_t)((v.descriptors[2 * j + 1] >> 4) & 3u);
-		e->constants = constants;
-		for (uint32_t sub = 0; sub < 3; ++sub) {
-			uint32_t kind = (k >> (2 * sub)) & 3u;
-			e->kinds[sub] = (uint8_t)kind;
-			e->track[sub] = -1;
-			if (kind == 1 || kind == 2) constants += 12;
-			if (kind == 3) {
-				sinewi_track_entry *t = &ctx->tracks[track];
-				t->type = (uint8_t)sub;
-				t->components = 3;
-				t->rounding = e->rounding;
-				t->ranges = ranges;
-				t->segment_ranges = seg_ranges;
-				ranges += sub == 0 ? 32 : 24;
-				seg_ranges += 6;
-				e->track[sub] = (int32_t)track++;
-			}
-		}
-	}
-	uint32_t output = 0;
-	for (uint32_t i = 0; i < v.scalar_count; ++i) {
-		sinewi_scalar_entry *e = &ctx->scalars[i];
-		uint32_t k = v.descriptors[2 * ((size_t)v.joint_count + i)];
-		e->kind = (uint8_t)(k & 3u);
-		e->components = (uint8_t)(((k >> 2) & 3u) + 1);
-		e->rounding = resolve_rounding(v.descriptors[2 * ((size_t)v.joint_count + i) + 1], clip_rounding);
-		e->constants = constants;
-		e->output = output;
-		e->track = -1;
-		output += e->components;
-		if (e->kind == 1 || e->kind == 2) constants += 4u * e->components;
-		if (e->kind == 3) {
-			sinewi_track_entry *t = &ctx->tracks[track];
-			t->type = 3;
-			t->components = e->components;
-			t->rounding = e->rounding;
-			t->ranges = ranges;
-			t->segment_ranges = seg_ranges;
-			ranges += 8u * e->components;
-			seg_ranges += 2u * e->components;
-			e->track = (int32_t)track++;
-		}
-	}
-	for (uint32_t i = 0; i < v.track_count; ++i) ctx->modes_used |= 1u << ctx->tracks[i].rounding;
-	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	ctx->segment_header = v.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v.stored_components * 2 + groups * 4;
-	*out = ctx;
-	return SINEW_RESULT_OK;
-}
-
-const char *sinew_context_kernel(const sinew_context *context) {
-	return context ? context->kernel : "none";
-}
-
 double sinewi_key_for_time(const sinew_context *ctx, double t) {
 	double last = (double)(ctx->view.stored_sample_count - 1);
 	double key = t * ctx->view.sample_rate;
@@ -134,6 +30,7 @@ typedef struct seek_mode {
 	const unsigned char *segment; // segment start
 	const unsigned char *data;    // bit stream start
 	uint32_t length;              // intervals in this segment
+	uint32_t index;               // segment index
 	float u;                      // local position
 } seek_mode;
 
@@ -153,6 +50,7 @@ static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
 	sm->segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
 	sm->data = sm->segment + ctx->segment_header;
 	sm->length = length;
+	sm->index = s;
 	sm->u = (float)(key - (double)first);
 }
 
@@ -240,29 +138,43 @@ static void read_floats(const unsigned char *p, float *out, uint32_t n) {
 	for (uint32_t i = 0; i < n; ++i) out[i] = sinewi_rdf32(p + 4 * i);
 }
 
-// Writes the non-animated sub-tracks of joint j; returns the byte offset after its constants.
-static void joint_constants(const sinew_context *ctx, const sinewi_joint_entry *e, sinew_qvv *x, bool skip_defaults) {
-	const unsigned char *p = ctx->view.clip + e->constants;
-	static const float identity[10] = {0, 0, 0, 1, 0, 0, 0, 1, 1, 1};
-	float *dst[3] = {x->rotation, x->translation, x->scale};
-	const uint32_t n[3] = {4, 3, 3}, first[3] = {0, 4, 7};
-	for (int sub = 0; sub < 3; ++sub) {
-		uint32_t kind = e->kinds[sub];
-		if (kind == 0) {
-			if (!skip_defaults) memcpy(dst[sub], identity + first[sub], n[sub] * sizeof(float));
-		} else if (kind == 1 || kind == 2) {
-			if (kind == 2 || !skip_defaults) {
-				if (sub == 0) {
-					float stored[3];
-					read_floats(p, stored, 3);
-					sinewi_quat_from_three(stored, e->dropped, dst[0]);
-				} else {
-					read_floats(p, dst[sub], 3);
-				}
-			}
-			p += 12;
-		}
+// Non-animated parts of joint j from the constant pose; with skip_defaults, identity and
+// default sub-tracks are left as the caller filled them.
+static void write_constants(const sinew_context *ctx, uint32_t j, sinew_qvv *x, bool skip_defaults) {
+	const sinew_qvv *b = &ctx->base_pose[j];
+	if (!skip_defaults) {
+		*x = *b;
+		return;
 	}
+	const uint8_t *kinds = ctx->joints[j].kinds;
+	if (kinds[0] == 2) memcpy(x->rotation, b->rotation, sizeof x->rotation);
+	if (kinds[1] == 2) memcpy(x->translation, b->translation, sizeof x->translation);
+	if (kinds[2] == 2) memcpy(x->scale, b->scale, sizeof x->scale);
+}
+
+static void write_scalar_constants(const sinew_context *ctx, float *out, bool skip_defaults) {
+	if (!skip_defaults) {
+		memcpy(out, ctx->base_scalars, ctx->view.scalar_components * sizeof(float));
+		return;
+	}
+	for (uint32_t i = 0; i < ctx->view.scalar_count; ++i) {
+		const sinewi_scalar_entry *e = &ctx->scalars[i];
+		if (e->kind == 2) memcpy(out + e->output, ctx->base_scalars + e->output, e->components * sizeof(float));
+	}
+}
+
+// Writes a decoded animated track to its place in the outputs.
+static void write_track(const sinew_context *ctx, uint32_t ti, const float value[4], sinew_qvv *out_pose,
+                        const uint32_t *remap, float *out_scalars) {
+	const sinewi_track_entry *t = &ctx->tracks[ti];
+	if (t->type == 3) {
+		if (out_scalars) memcpy(out_scalars + ctx->scalars[t->owner].output, value, t->components * sizeof(float));
+		return;
+	}
+	uint32_t dst = remap ? remap[t->owner] : t->owner;
+	if (!out_pose || dst == 0xFFFFFFFFu) return;
+	if (t->type == 0) memcpy(out_pose[dst].rotation, value, 4 * sizeof(float));
+	else memcpy(t->type == 1 ? out_pose[dst].translation : out_pose[dst].scale, value, 3 * sizeof(float));
 }
 
 // Bit offset of track `ti` in the segment: its group's checkpoint plus at most 7 track sizes.
@@ -280,39 +192,99 @@ static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, ui
 	return pos;
 }
 
+// Every track located on its own (tracks whose rounding modes land in different segments).
+static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pose, const uint32_t *remap,
+                          float *out_scalars) {
+	const sinewi_clip_view *v = &ctx->view;
+	for (uint32_t j = 0; out_pose && j < v->joint_count; ++j) {
+		uint32_t dst = remap ? remap[j] : j;
+		if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], ctx->skip_defaults != 0);
+	}
+	if (out_scalars) write_scalar_constants(ctx, out_scalars, ctx->skip_defaults != 0);
+	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
+		float value[4];
+		decode_track(ctx, sk, ti, track_bit_offset(ctx, sk, ti), value);
+		write_track(ctx, ti, value, out_pose, remap, out_scalars);
+	}
+}
+
 void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
 	seek sk;
 	do_seek(ctx, key, &sk);
+	if (!sk.one_segment) {
+		sample_direct(ctx, &sk, out_pose, remap, out_scalars);
+		return;
+	}
 	const sinewi_clip_view *v = &ctx->view;
-	uint64_t bitpos = 0;
-	for (uint32_t j = 0; j < v->joint_count; ++j) {
-		const sinewi_joint_entry *e = &ctx->joints[j];
-		sinew_qvv tmp;
-		uint32_t dst = remap ? remap[j] : j;
-		sinew_qvv *x = (out_pose && dst != 0xFFFFFFFFu) ? &out_pose[dst] : &tmp;
-		joint_constants(ctx, e, x, ctx->skip_defaults != 0);
-		float value[4];
-		for (int sub = 0; sub < 3; ++sub) {
-			if (e->track[sub] < 0) continue;
-			uint32_t ti = (uint32_t)e->track[sub];
-			bitpos += decode_track(ctx, &sk, ti, sk.one_segment ? bitpos : track_bit_offset(ctx, &sk, ti), value);
-			if (sub == 0) memcpy(x->rotation, value, 4 * sizeof(float));
-			else memcpy(sub == 1 ? x->translation : x->scale, value, 3 * sizeof(float));
+	uint32_t first_mode = 0;
+	while (first_mode < 3 && !((ctx->modes_used >> first_mode) & 1u)) ++first_mode;
+	sinewi_cache_segment(ctx, sk.m[first_mode].index);
+	// knot pair and weight per rounding mode in use and per decimation level
+	uint32_t k0[4][SINEWI_MAX_DECIMATION + 1];
+	float alpha[4][SINEWI_MAX_DECIMATION + 1];
+	for (uint32_t r = 0; r < 4; ++r)
+		if ((ctx->modes_used >> r) & 1u)
+			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d)
+				sinewi_knot_locate(sk.m[r].u, ctx->cached_length, d, &k0[r][d], &alpha[r][d]);
+	const bool skip = ctx->skip_defaults != 0;
+	if (out_pose) {
+		if (!remap && !skip) {
+			memcpy(out_pose, ctx->base_pose, v->joint_count * sizeof(sinew_qvv));
+		} else {
+			for (uint32_t j = 0; j < v->joint_count; ++j) {
+				uint32_t dst = remap ? remap[j] : j;
+				if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], skip);
+			}
 		}
 	}
-	for (uint32_t i = 0; i < v->scalar_count; ++i) {
-		const sinewi_scalar_entry *e = &ctx->scalars[i];
-		float value[4];
-		if (e->track >= 0) {
-			uint32_t ti = (uint32_t)e->track;
-			bitpos += decode_track(ctx, &sk, ti, sk.one_segment ? bitpos : track_bit_offset(ctx, &sk, ti), value);
-			if (out_scalars) memcpy(out_scalars + e->output, value, e->components * sizeof(float));
-		} else if (out_scalars) {
-			if (e->kind == 0) {
-				if (!ctx->skip_defaults) memset(out_scalars + e->output, 0, e->components * sizeof(float));
-			} else if (e->kind == 2 || !ctx->skip_defaults) {
-				read_floats(v->clip + e->constants, out_scalars + e->output, e->components);
+	if (out_scalars) write_scalar_constants(ctx, out_scalars, skip);
+	// unpack: the two knots of every track, as floats, into the kernel batches
+	const unsigned char *data = ctx->cached_data;
+	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
+		const sinewi_cached_track *c = &ctx->cache[ti];
+		const sinewi_track_entry *t = &ctx->tracks[ti];
+		if (c->raw) { // raw float32 components: the rare last-resort path
+			float value[4];
+			decode_track(ctx, &sk, ti, c->bitpos, value);
+			write_track(ctx, ti, value, out_pose, remap, out_scalars);
+			continue;
+		}
+		uint32_t k = k0[t->rounding][c->d];
+		uint64_t p0 = c->bitpos + (uint64_t)k * c->knot_bits;
+		uint64_t p1 = k + 1 < c->knots ? p0 + c->knot_bits : p0;
+		uint32_t b = t->batch;
+		if (t->type == 0) {
+			for (uint32_t comp = 0; comp < 3; ++comp) {
+				uint32_t w = c->width[comp];
+				ctx->rot.qa[comp][b] = w ? (float)sinewi_read_bits(data, p0, w) : 0.0f;
+				ctx->rot.qb[comp][b] = w ? (float)sinewi_read_bits(data, p1, w) : 0.0f;
+				p0 += w, p1 += w;
 			}
+			ctx->rot.alpha[b] = alpha[t->rounding][c->d];
+		} else {
+			for (uint32_t comp = 0; comp < t->components; ++comp) {
+				uint32_t w = c->width[comp];
+				ctx->vec.qa[4 * b + comp] = w ? (float)sinewi_read_bits(data, p0, w) : 0.0f;
+				ctx->vec.qb[4 * b + comp] = w ? (float)sinewi_read_bits(data, p1, w) : 0.0f;
+				p0 += w, p1 += w;
+			}
+			ctx->vec.alpha[b] = alpha[t->rounding][c->d];
+		}
+	}
+	ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
+	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
+	// scatter the results
+	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
+		if (ctx->cache[ti].raw) continue;
+		const sinewi_track_entry *t = &ctx->tracks[ti];
+		uint32_t b = t->batch;
+		if (t->type == 0) {
+			uint32_t dst = remap ? remap[t->owner] : t->owner;
+			if (!out_pose || dst == 0xFFFFFFFFu) continue;
+			float *q = out_pose[dst].rotation;
+			q[0] = ctx->rot.out[0][b], q[1] = ctx->rot.out[1][b], q[2] = ctx->rot.out[2][b], q[3] = ctx->rot.out[3][b];
+		} else {
+			write_track(ctx, ti, ctx->vec.out + 4 * b, out_pose, remap, out_scalars);
 		}
 	}
 }
@@ -326,7 +298,7 @@ void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_
 	seek sk;
 	do_seek(context, sinewi_key_for_time(context, t), &sk);
 	const sinewi_joint_entry *e = &context->joints[joint];
-	joint_constants(context, e, out, false);
+	write_constants(context, joint, out, false);
 	float value[4];
 	for (int sub = 0; sub < 3; ++sub) {
 		if (e->track[sub] < 0) continue;

@@ -1,0 +1,237 @@
+// sinew — see include/sinew.h for version and licence
+// Context construction in caller memory: lookup tables, the constant pose, batch arrays for
+// the kernels, and the per-segment cache (filled when sampling moves to another segment).
+#include <string.h>
+
+#include "../core/bits.h"
+#include "../core/codec_math.h"
+#include "../format/format_layout.h"
+#include "context.h"
+
+static size_t align16(size_t n) {
+	return (n + 15) & ~(size_t)15;
+}
+
+static uint32_t padded(uint32_t n) {
+	return (n + SINEWI_MAX_LANES - 1) / SINEWI_MAX_LANES * SINEWI_MAX_LANES;
+}
+
+// Counts of each batch, from the descriptors alone.
+static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32_t *vectors) {
+	*rotations = *vectors = 0;
+	for (uint32_t j = 0; j < v->joint_count; ++j) {
+		uint32_t k = v->descriptors[2 * j];
+		*rotations += (k & 3u) == 3u;
+		*vectors += ((k >> 2) & 3u) == 3u;
+		*vectors += ((k >> 4) & 3u) == 3u;
+	}
+	for (uint32_t i = 0; i < v->scalar_count; ++i) *vectors += (v->descriptors[2 * ((size_t)v->joint_count + i)] & 3u) == 3u;
+}
+
+static size_t context_bytes(const sinewi_clip_view *v) {
+	uint32_t r, n;
+	count_batches(v, &r, &n);
+	size_t rot_floats = (size_t)padded(r) * 18, vec_floats = (size_t)padded(n) * 21;
+	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
+	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
+	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) +
+	       align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
+	       align16((size_t)v->track_count * sizeof(sinewi_cached_track)) + align16(rot_floats * sizeof(float)) +
+	       align16(vec_floats * sizeof(float));
+}
+
+size_t sinew_context_size(const void *blob, size_t size, uint32_t clip) {
+	sinewi_clip_view v;
+	if (sinewi_read_clip((const unsigned char *)blob, size, clip, &v, NULL) != SINEW_RESULT_OK) return 0;
+	return context_bytes(&v);
+}
+
+static uint8_t resolve_rounding(uint32_t nibble, uint32_t clip_rounding) {
+	return (uint8_t)(nibble == SINEW_FMT_ROUNDING_CLIP ? clip_rounding : nibble);
+}
+
+static void read_floats(const unsigned char *p, float *out, uint32_t n) {
+	for (uint32_t i = 0; i < n; ++i) out[i] = sinewi_rdf32(p + 4 * i);
+}
+
+// Carves `bytes` (16-byte aligned) from the context memory.
+static void *take(unsigned char **cursor, size_t bytes) {
+	void *p = *cursor;
+	*cursor += align16(bytes);
+	return p;
+}
+
+sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,
+                                const sinew_context_options *options, sinew_context **out, sinew_error *error) {
+	SINEWI_CHECK(memory && out, error, SINEW_RESULT_INVALID_ARGUMENT, "context_init: NULL argument");
+	SINEWI_CHECK(((uintptr_t)memory & 15u) == 0, error, SINEW_RESULT_INVALID_ARGUMENT, "context memory is not 16-byte aligned");
+	sinewi_clip_view v;
+	SINEWI_TRY(sinewi_read_clip((const unsigned char *)blob, size, clip, &v, error));
+	size_t need = context_bytes(&v);
+	SINEWI_CHECK(memory_size >= need, error, SINEW_RESULT_BUFFER_TOO_SMALL, "context needs %zu bytes, got %zu", need,
+	             memory_size);
+	memset(memory, 0, need);
+	unsigned char *m = (unsigned char *)memory;
+	sinew_context *ctx = (sinew_context *)take(&m, sizeof *ctx);
+	ctx->view = v;
+	ctx->skip_defaults = options ? options->skip_defaults : 0;
+	ctx->kernel = sinewi_select_kernel(options ? options->kernel : SINEW_KERNEL_AUTO);
+	ctx->joints = (sinewi_joint_entry *)take(&m, (size_t)v.joint_count * sizeof(sinewi_joint_entry));
+	ctx->tracks = (sinewi_track_entry *)take(&m, (size_t)v.track_count * sizeof(sinewi_track_entry));
+	ctx->scalars = (sinewi_scalar_entry *)take(&m, (size_t)v.scalar_count * sizeof(sinewi_scalar_entry));
+	ctx->base_pose = (sinew_qvv *)take(&m, (size_t)v.joint_count * sizeof(sinew_qvv));
+	ctx->base_scalars = (float *)take(&m, (size_t)v.scalar_components * sizeof(float));
+	ctx->cache = (sinewi_cached_track *)take(&m, (size_t)v.track_count * sizeof(sinewi_cached_track));
+	count_batches(&v, &ctx->rotation_count, &ctx->vector_count);
+	uint32_t rp = padded(ctx->rotation_count), vp = padded(ctx->vector_count);
+	float *rot = (float *)take(&m, (size_t)rp * 18 * sizeof(float));
+	float *vec = (float *)take(&m, (size_t)vp * 21 * sizeof(float));
+	for (int k = 0; k < 3; ++k) {
+		ctx->rot.lo[k] = rot + (size_t)rp * (0 + k);
+		ctx->rot.step[k] = rot + (size_t)rp * (3 + k);
+		ctx->rot.qa[k] = rot + (size_t)rp * (6 + k);
+		ctx->rot.qb[k] = rot + (size_t)rp * (9 + k);
+	}
+	ctx->rot.dropped = rot + (size_t)rp * 12;
+	ctx->rot.alpha = rot + (size_t)rp * 13;
+	for (int k = 0; k < 4; ++k) ctx->rot.out[k] = rot + (size_t)rp * (14 + k);
+	ctx->vec.lo = vec;
+	ctx->vec.step = vec + (size_t)vp * 4;
+	ctx->vec.qa = vec + (size_t)vp * 8;
+	ctx->vec.qb = vec + (size_t)vp * 12;
+	ctx->vec.out = vec + (size_t)vp * 16;
+	ctx->vec.alpha = vec + (size_t)vp * 20;
+	ctx->cached_segment = UINT32_MAX;
+
+	const uint32_t clip_rounding = (v.flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT;
+	uint32_t constants = (uint32_t)(v.constants - v.clip), ranges = (uint32_t)(v.ranges - v.clip);
+	uint32_t track = 0, seg_ranges = 0, rotations = 0, vectors = 0;
+	static const float identity[10] = {0, 0, 0, 1, 0, 0, 0, 1, 1, 1};
+	for (uint32_t j = 0; j < v.joint_count; ++j) {
+		sinewi_joint_entry *e = &ctx->joints[j];
+		uint32_t k = v.descriptors[2 * j];
+		e->rounding = resolve_rounding(v.descriptors[2 * j + 1] & 15u, clip_rounding);
+		e->dropped = (uint8_t)((v.descriptors[2 * j + 1] >> 4) & 3u);
+		e->constants = constants;
+		sinew_qvv *base = &ctx->base_pose[j];
+		memcpy(base, identity, sizeof identity);
+		float *dst[3] = {base->rotation, base->translation, base->scale};
+		for (uint32_t sub = 0; sub < 3; ++sub) {
+			uint32_t kind = (k >> (2 * sub)) & 3u;
+			e->kinds[sub] = (uint8_t)kind;
+			e->track[sub] = -1;
+			if (kind == 1 || kind == 2) {
+				if (sub == 0) {
+					float stored[3];
+					read_floats(v.clip + constants, stored, 3);
+					sinewi_quat_from_three(stored, e->dropped, dst[0]);
+				} else {
+					read_floats(v.clip + constants, dst[sub], 3);
+				}
+				constants += 12;
+			}
+			if (kind == 3) {
+				sinewi_track_entry *t = &ctx->tracks[track];
+				t->type = (uint8_t)sub;
+				t->components = 3;
+				t->rounding = e->rounding;
+				t->owner = j;
+				t->ranges = ranges;
+				t->segment_ranges = seg_ranges;
+				t->batch = sub == 0 ? rotations++ : vectors++;
+				ranges += sub == 0 ? 32 : 24;
+				seg_ranges += 6;
+				e->track[sub] = (int32_t)track++;
+			}
+		}
+	}
+	uint32_t output = 0;
+	for (uint32_t i = 0; i < v.scalar_count; ++i) {
+		sinewi_scalar_entry *e = &ctx->scalars[i];
+		uint32_t k = v.descriptors[2 * ((size_t)v.joint_count + i)];
+		e->kind = (uint8_t)(k & 3u);
+		e->components = (uint8_t)(((k >> 2) & 3u) + 1);
+		e->rounding = resolve_rounding(v.descriptors[2 * ((size_t)v.joint_count + i) + 1], clip_rounding);
+		e->constants = constants;
+		e->output = output;
+		e->track = -1;
+		if (e->kind == 1 || e->kind == 2) {
+			read_floats(v.clip + constants, ctx->base_scalars + output, e->components);
+			constants += 4u * e->components;
+		}
+		output += e->components;
+		if (e->kind == 3) {
+			sinewi_track_entry *t = &ctx->tracks[track];
+			t->type = 3;
+			t->components = e->components;
+			t->rounding = e->rounding;
+			t->owner = i;
+			t->ranges = ranges;
+			t->segment_ranges = seg_ranges;
+			t->batch = vectors++;
+			ranges += 8u * e->components;
+			seg_ranges += 2u * e->components;
+			e->track = (int32_t)track++;
+		}
+	}
+	for (uint32_t i = 0; i < v.track_count; ++i) ctx->modes_used |= 1u << ctx->tracks[i].rounding;
+	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	ctx->segment_header = v.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v.stored_components * 2 + groups * 4;
+	*out = ctx;
+	return SINEW_RESULT_OK;
+}
+
+const char *sinew_context_kernel(const sinew_context *context) {
+	return context ? context->kernel->name : "none";
+}
+
+void sinewi_cache_segment(sinew_context *ctx, uint32_t s) {
+	if (ctx->cached_segment == s) return;
+	const sinewi_clip_view *v = &ctx->view;
+	const unsigned char *segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	const unsigned char *seg_ranges = segment + (size_t)v->track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+	uint32_t first = s * v->segment_length;
+	uint32_t length = v->stored_sample_count - 1 - first;
+	if (length > v->segment_length) length = v->segment_length;
+	uint64_t bitpos = 0;
+	for (uint32_t i = 0; i < v->track_count; ++i) {
+		const sinewi_track_entry *t = &ctx->tracks[i];
+		sinewi_cached_track *c = &ctx->cache[i];
+		const unsigned char *dp = segment + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+		uint32_t desc = (uint32_t)dp[0] | ((uint32_t)dp[1] << 8) | ((uint32_t)dp[2] << 16);
+		uint32_t n = t->components, dropped = t->type == 0 ? (desc >> 15) & 3u : 0u;
+		c->d = (uint8_t)((desc >> 20) & 3u);
+		c->raw = 0;
+		c->knots = sinewi_knot_count(length, c->d);
+		c->bitpos = bitpos;
+		uint32_t bits = 0;
+		for (uint32_t k = 0; k < 4; ++k) c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
+		for (uint32_t k = 0; k < n; ++k) {
+			c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
+			bits += sinewi_width_bits(c->width[k]);
+		}
+		if (t->type == 0 && c->raw) bits = 128; // raw rotation: x, y, z, w as float32
+		c->knot_bits = bits;
+		bitpos += (uint64_t)c->knots * bits;
+		const unsigned char *clip_ranges = v->clip + t->ranges;
+		uint32_t range_components = t->type == 0 ? 4u : n;
+		for (uint32_t k = 0; k < n; ++k) {
+			uint32_t comp = t->type == 0 ? sinewi_stored_component(k, dropped) : k;
+			float lo, ext;
+			sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
+			                     seg_ranges[t->segment_ranges + 2 * k], seg_ranges[t->segment_ranges + 2 * k + 1], &lo, &ext);
+			float step = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
+			if (t->type == 0) {
+				ctx->rot.lo[k][t->batch] = lo;
+				ctx->rot.step[k][t->batch] = step;
+			} else {
+				ctx->vec.lo[4 * t->batch + k] = lo;
+				ctx->vec.step[4 * t->batch + k] = step;
+			}
+		}
+		if (t->type == 0) ctx->rot.dropped[t->batch] = (float)dropped;
+	}
+	ctx->cached_segment = s;
+	ctx->cached_data = segment + ctx->segment_header;
+	ctx->cached_length = length;
+}

@@ -1,0 +1,39 @@
+// sinew — see include/sinew.h for version and licence
+// AVX2 kernel: kernels.h with 8 lanes, compiled for AVX2 by a target attribute so the rest of
+// the library stays baseline; chosen at run time only on CPUs (and OSes) that support it.
+// No FMA: contraction would change the floats (docs/format.md, exactness across kernels).
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+
+#include "kernels_api.h"
+
+#define KERNEL_TABLE sinewi_kernel_avx2
+#define KERNEL_NAME "avx2"
+#define KERNEL_ATTR __attribute__((target("avx2")))
+#define VW 8
+#define VEC __m256
+#define VMASK __m256
+#define V_LOAD(p) _mm256_loadu_ps(p)
+#define V_STORE(p, v) _mm256_storeu_ps(p, v)
+#define V_SET1(x) _mm256_set1_ps(x)
+#define V_ADD _mm256_add_ps
+#define V_SUB _mm256_sub_ps
+#define V_MUL _mm256_mul_ps
+#define V_DIV _mm256_div_ps
+#define V_SQRT _mm256_sqrt_ps
+#define V_MAX _mm256_max_ps
+#define V_NEG(a) _mm256_xor_ps(a, _mm256_set1_ps(-0.0f))
+#define V_EQ(a, b) _mm256_cmp_ps(a, b, _CMP_EQ_OQ)
+#define V_LT(a, b) _mm256_cmp_ps(a, b, _CMP_LT_OQ)
+#define V_LE(a, b) _mm256_cmp_ps(a, b, _CMP_LE_OQ)
+#define V_GT(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OQ)
+#define V_SEL(m, a, b) _mm256_blendv_ps(b, a, m)
+#define V4 __m128
+#define V4_LOAD _mm_loadu_ps
+#define V4_STORE _mm_storeu_ps
+#define V4_SET1 _mm_set1_ps
+#define V4_ADD _mm_add_ps
+#define V4_SUB _mm_sub_ps
+#define V4_MUL _mm_mul_ps
+#include "kernels.h"
+#endif

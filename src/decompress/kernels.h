@@ -1,0 +1,64 @@
+// sinew — see include/sinew.h for version and licence
+// The math phase of sampling, written once over a small vector abstraction and compiled per
+// instruction set by kernel_<isa>.c, which defines before including this file:
+//   KERNEL_TABLE, KERNEL_NAME, KERNEL_ATTR (e.g. a target attribute), VW (lanes of VEC),
+//   VEC, VMASK and V_LOAD V_STORE V_SET1 V_ADD V_SUB V_MUL V_DIV V_SQRT V_MAX V_NEG V_EQ V_LT V_LE V_GT
+//   V_SEL(mask, a, b) (mask ? a : b), plus V4, V4_LOAD, V4_STORE, V4_SET1, V4_ADD, V4_SUB, V4_MUL
+//   for 4-component vectors (VW == 1 builds use the scalar loop instead).
+// Operation order follows docs/format.md exactly, so every build gives identical floats.
+
+KERNEL_ATTR static void kernel_rotations(const sinewi_rotation_batch *b, uint32_t count) {
+	const VEC one = V_SET1(1.0f), zero = V_SET1(0.0f);
+	const VEC f0 = V_SET1(0.0f), f1 = V_SET1(1.0f), f2 = V_SET1(2.0f), f3 = V_SET1(3.0f);
+	for (uint32_t i = 0; i < count; i += VW) {
+		VEC a[3], c[3];
+		for (int k = 0; k < 3; ++k) {
+			VEC lo = V_LOAD(b->lo[k] + i), st = V_LOAD(b->step[k] + i);
+			a[k] = V_ADD(lo, V_MUL(V_LOAD(b->qa[k] + i), st));
+			c[k] = V_ADD(lo, V_MUL(V_LOAD(b->qb[k] + i), st));
+		}
+		// rebuild the dropped component: sqrt(max(1 - (x*x + y*y + z*z), 0)), placed at `dropped`
+		VEC ra = V_SUB(one, V_ADD(V_ADD(V_MUL(a[0], a[0]), V_MUL(a[1], a[1])), V_MUL(a[2], a[2])));
+		VEC rc = V_SUB(one, V_ADD(V_ADD(V_MUL(c[0], c[0]), V_MUL(c[1], c[1])), V_MUL(c[2], c[2])));
+		VEC ma = V_SQRT(V_MAX(ra, zero)), mc = V_SQRT(V_MAX(rc, zero));
+		VEC drop = V_LOAD(b->dropped + i);
+		VMASK m0 = V_EQ(drop, f0), m1 = V_EQ(drop, f1), m2 = V_EQ(drop, f2), m3 = V_EQ(drop, f3), le1 = V_LE(drop, f1);
+		VEC qa[4] = {V_SEL(m0, ma, a[0]), V_SEL(m1, ma, V_SEL(m0, a[0], a[1])), V_SEL(m2, ma, V_SEL(le1, a[1], a[2])),
+		             V_SEL(m3, ma, a[2])};
+		VEC qc[4] = {V_SEL(m0, mc, c[0]), V_SEL(m1, mc, V_SEL(m0, c[0], c[1])), V_SEL(m2, mc, V_SEL(le1, c[1], c[2])),
+		             V_SEL(m3, mc, c[2])};
+		// normalized lerp on the shortest arc
+		VEC t = V_LOAD(b->alpha + i);
+		VEC dot = V_ADD(V_ADD(V_ADD(V_MUL(qa[0], qc[0]), V_MUL(qa[1], qc[1])), V_MUL(qa[2], qc[2])), V_MUL(qa[3], qc[3]));
+		VEC s = V_SEL(V_LT(dot, zero), V_NEG(t), t), u = V_SUB(one, t);
+		VEC r[4];
+		for (int k = 0; k < 4; ++k) r[k] = V_ADD(V_MUL(qa[k], u), V_MUL(qc[k], s));
+		VEC len2 = V_ADD(V_ADD(V_ADD(V_MUL(r[0], r[0]), V_MUL(r[1], r[1])), V_MUL(r[2], r[2])), V_MUL(r[3], r[3]));
+		VMASK ok = V_GT(len2, zero);
+		VEC inv = V_DIV(one, V_SQRT(V_SEL(ok, len2, one)));
+		V_STORE(b->out[0] + i, V_SEL(ok, V_MUL(r[0], inv), zero));
+		V_STORE(b->out[1] + i, V_SEL(ok, V_MUL(r[1], inv), zero));
+		V_STORE(b->out[2] + i, V_SEL(ok, V_MUL(r[2], inv), zero));
+		V_STORE(b->out[3] + i, V_SEL(ok, V_MUL(r[3], inv), one));
+	}
+}
+
+KERNEL_ATTR static void kernel_vectors(const sinewi_vector_batch *b, uint32_t count) {
+#if VW == 1
+	for (uint32_t i = 0; i < count; ++i)
+		for (uint32_t k = 0; k < 4; ++k) {
+			uint32_t n = 4 * i + k;
+			float lo = b->lo[n], st = b->step[n];
+			float a = lo + b->qa[n] * st, c = lo + b->qb[n] * st;
+			b->out[n] = a + (c - a) * b->alpha[i];
+		}
+#else
+	for (uint32_t i = 0; i < count; ++i) {
+		V4 lo = V4_LOAD(b->lo + 4 * i), st = V4_LOAD(b->step + 4 * i);
+		V4 a = V4_ADD(lo, V4_MUL(V4_LOAD(b->qa + 4 * i), st)), c = V4_ADD(lo, V4_MUL(V4_LOAD(b->qb + 4 * i), st));
+		V4_STORE(b->out + 4 * i, V4_ADD(a, V4_MUL(V4_SUB(c, a), V4_SET1(b->alpha[i]))));
+	}
+#endif
+}
+
+const sinewi_kernel_table KERNEL_TABLE = {KERNEL_NAME, VW, kernel_rotations, kernel_vectors};
