@@ -70,6 +70,8 @@ double sinewi_key_for_time(const sinew_context *ctx, double t);
 void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);
 // Fills the segment cache for segment s (a no-op when it is cached already).
 void sinewi_cache_segment(sinew_context *ctx, uint32_t s);
+// Every kernel this CPU can run (scalar first); returns how many were written.
+uint32_t sinewi_kernels_available(const sinewi_kernel_table **out, uint32_t capacity);
 // The kernel table for `kernel` (sinew_kernel) on this CPU.
 const sinewi_kernel_table *sinewi_select_kernel(int kernel);
 

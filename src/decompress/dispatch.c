@@ -25,6 +25,20 @@ static int x86_has_avx2(void) {
 }
 #endif
 
+uint32_t sinewi_kernels_available(const sinewi_kernel_table **out, uint32_t capacity) {
+	uint32_t n = 0;
+	if (n < capacity) out[n++] = &sinewi_kernel_scalar;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (n < capacity) out[n++] = &sinewi_kernel_sse2;
+	if (n < capacity && x86_has_avx2()) out[n++] = &sinewi_kernel_avx2;
+#elif defined(__aarch64__)
+	if (n < capacity) out[n++] = &sinewi_kernel_neon;
+#elif defined(__wasm_simd128__)
+	if (n < capacity) out[n++] = &sinewi_kernel_wasm_simd128;
+#endif
+	return n;
+}
+
 const sinewi_kernel_table *sinewi_select_kernel(int kernel) {
 #if defined(SINEW_FORCE_SCALAR)
 	(void)kernel;

@@ -36,4 +36,6 @@
 #define V4_SUB _mm_sub_ps
 #define V4_MUL _mm_mul_ps
 #include "kernels.h"
+#else
+typedef int sinewi_kernel_avx2_not_built; // this target has no such instruction set
 #endif
