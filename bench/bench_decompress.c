@@ -76,10 +76,13 @@ int main(int argc, char **argv) {
 			sinew_clip_info info;
 			sinew_blob_clip_info(blob, size, c, &info, NULL);
 			uint32_t n = info.sample_count, nj = info.joint_count ? info.joint_count : 1;
-			size_t need = sinew_context_size(blob, size, c);
-			void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
-			sinew_context *ctx = NULL;
-			sinew_context_init(mem, need, blob, size, c, NULL, &ctx, NULL);
+			sinew_context_options ra = {.random_access = 1};
+			size_t need = sinew_context_size(blob, size, c), need_ra = sinew_context_size_with(blob, size, c, &ra);
+			void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15), *mem_ra = aligned_alloc(16, (need_ra + 15) & ~(size_t)15);
+			sinew_context *ctx = NULL, *ctx_single = NULL, *ctx_ra = NULL;
+			sinew_context_init(mem, need, blob, size, c, NULL, &ctx_single, NULL);
+			sinew_context_init(mem_ra, need_ra, blob, size, c, &ra, &ctx_ra, NULL);
+			ctx = ctx_single;
 			sinew_qvv *pose = (sinew_qvv *)calloc(nj, sizeof *pose), *raw = (sinew_qvv *)calloc((size_t)n * nj, sizeof *raw);
 			float *scalars = (float *)calloc((size_t)info.scalar_track_count * 4 + 1, sizeof(float));
 			if (callgrind) {
@@ -101,7 +104,12 @@ int main(int argc, char **argv) {
 				order[2][s] = order[2][r], order[2][r] = t;
 			}
 			uint32_t cold_n = n < 64 ? n : 64; // poses measured cold per repetition
-			for (uint32_t k = 0; k < nk; ++k) {
+			for (uint32_t mk = 0; mk < 2 * nk; ++mk) {
+				uint32_t k = mk % nk;
+				ctx = mk < nk ? ctx_single : ctx_ra;
+				const char *mode = mk < nk ? "" : "+ra";
+				char kname[32];
+				snprintf(kname, sizeof kname, "%s%s", kernels[k]->name, mode);
 				ctx->kernel = kernels[k];
 				uint64_t *v = (uint64_t *)malloc((size_t)reps * sizeof(uint64_t) * 10);
 				uint64_t *pose_v[3] = {v, v + reps, v + 2 * reps}, *base_v[3] = {v + 3 * reps, v + 4 * reps, v + 5 * reps};
@@ -147,22 +155,23 @@ int main(int argc, char **argv) {
 					printf("%s{\"file\":\"%s\",\"clip\":%u,\"joints\":%u,\"kernel\":\"%s\",\"pose_ns_median\":%llu,\"pose_ns_min\":%llu,"
 					       "\"joint_ns_median\":%llu,\"forward_ns\":%llu,\"backward_ns\":%llu,\"random_ns\":%llu,\"cold_ns\":%llu,"
 					       "\"raw_copy\":{\"forward_ns\":%llu,\"backward_ns\":%llu,\"random_ns\":%llu,\"cold_ns\":%llu}}",
-					       first ? "" : ",", base, c, info.joint_count, kernels[k]->name, (unsigned long long)fwd,
+					       first ? "" : ",", base, c, info.joint_count, kname, (unsigned long long)fwd,
 					       (unsigned long long)pmin[0], (unsigned long long)jn, (unsigned long long)fwd, (unsigned long long)bwd,
 					       (unsigned long long)rnd, (unsigned long long)cd, (unsigned long long)bf, (unsigned long long)bb,
 					       (unsigned long long)br, (unsigned long long)cb);
 					first = false;
 				} else {
-					printf("%-24.24s %3u j %-6s | pose fwd %5llu bwd %5llu rnd %5llu (min %5llu) cold %5llu | joint %4llu | raw copy "
+					printf("%-24.24s %3u j %-9s | pose fwd %5llu bwd %5llu rnd %5llu (min %5llu) cold %5llu | joint %4llu | raw copy "
 					       "fwd %4llu rnd %4llu cold %5llu ns\n",
-					       base, info.joint_count, kernels[k]->name, (unsigned long long)fwd, (unsigned long long)bwd,
+					       base, info.joint_count, kname, (unsigned long long)fwd, (unsigned long long)bwd,
 					       (unsigned long long)rnd, (unsigned long long)pmin[0], (unsigned long long)cd, (unsigned long long)jn,
 					       (unsigned long long)bf, (unsigned long long)br, (unsigned long long)cb);
 				}
 				free(v);
 			}
 			for (int k = 0; k < 3; ++k) free(order[k]);
-			free(pose), free(raw), free(scalars), free(mem);
+			printf("%-24.24s context %zu bytes, %zu with random access (%u segments)\n", base, need, need_ra, info.segment_count);
+			free(pose), free(raw), free(scalars), free(mem), free(mem_ra);
 		}
 		sinew_blob_free(blob, size, NULL);
 	}

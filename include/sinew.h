@@ -353,11 +353,16 @@ typedef enum sinew_kernel {
 typedef struct sinew_context_options {
 	int kernel;          /* sinew_kernel; 0 = AUTO (the environment variable SINEW_KERNEL=scalar forces scalar) */
 	int skip_defaults;   /* 1 = sample_pose leaves identity/default sub-tracks untouched (caller pre-fills the bind pose) */
+	int random_access;   /* 1 = precompute every segment's parameters at init: the same cost in any playback order,
+	                        for more memory (see sinew_context_size_with); 0 = one cached segment, refilled when
+	                        sampling moves to another segment (cheapest for forward/backward playback) */
 } sinew_context_options;
 
 /* Bytes of caller memory a sampling context for `clip` needs (0 if the blob/clip is invalid). */
 SINEW_API size_t sinew_context_size(const void *blob, size_t size, uint32_t clip);
-/* Creates a context in `memory` (16-byte aligned, sinew_context_size bytes) for a blob that
+/* Same for the given options (random_access needs memory per segment of the clip). */
+SINEW_API size_t sinew_context_size_with(const void *blob, size_t size, uint32_t clip, const sinew_context_options *options);
+/* Creates a context in `memory` (16-byte aligned, sinew_context_size_with bytes) for a blob that
  * passed sinew_validate and stays alive and unchanged while the context is used. No allocation.
  * Contexts are independent: one per thread. */
 SINEW_API sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,

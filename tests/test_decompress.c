@@ -47,7 +47,7 @@ static bool setup(fixture *f, uint8_t rounding, bool looping, uint32_t samples, 
 	if (sinew_decompress_clips(f->blob, f->size, NULL, &f->dec, &err) != SINEW_RESULT_OK) return false;
 	size_t need = sinew_context_size(f->blob, f->size, 0);
 	f->mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
-	sinew_context_options co = {kernel, 0};
+	sinew_context_options co = {.kernel = kernel};
 	return sinew_context_init(f->mem, need, f->blob, f->size, 0, &co, &f->ctx, &err) == SINEW_RESULT_OK;
 }
 
@@ -200,7 +200,7 @@ static void test_sample_remap_and_skip_defaults(void) {
 	// skip_defaults leaves identity/default sub-tracks untouched for a caller-filled bind pose
 	size_t need = sinew_context_size(f.blob, f.size, 0);
 	void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
-	sinew_context_options co = {0, 1};
+	sinew_context_options co = {.skip_defaults = 1};
 	sinew_context *ctx = NULL;
 	sinew_error err = {0};
 	CHECK_OK(sinew_context_init(mem, need, f.blob, f.size, 0, &co, &ctx, &err), &err);

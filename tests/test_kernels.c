@@ -23,13 +23,16 @@ static bool compare_blob(const void *blob, size_t size, agreement *ag, char *why
 	for (uint32_t c = 0; c < clips; ++c) {
 		sinew_clip_info info;
 		if (sinew_blob_clip_info(blob, size, c, &info, NULL) != SINEW_RESULT_OK) return false;
-		size_t need = sinew_context_size(blob, size, c);
-		void *mem[8];
-		sinew_context *ctx[8];
-		for (uint32_t k = 0; k < nk; ++k) {
+		// every kernel, then every kernel again in random-access mode: all must match kernel 0
+		sinew_context_options ra = {.random_access = 1};
+		size_t need = sinew_context_size_with(blob, size, c, &ra);
+		void *mem[16];
+		sinew_context *ctx[16];
+		for (uint32_t k = 0; k < 2 * nk; ++k) {
 			mem[k] = aligned_alloc(16, (need + 15) & ~(size_t)15);
-			if (sinew_context_init(mem[k], need, blob, size, c, NULL, &ctx[k], NULL) != SINEW_RESULT_OK) return false;
-			ctx[k]->kernel = kernels[k];
+			if (sinew_context_init(mem[k], need, blob, size, c, k < nk ? NULL : &ra, &ctx[k], NULL) != SINEW_RESULT_OK)
+				return false;
+			ctx[k]->kernel = kernels[k % nk];
 		}
 		size_t nj = info.joint_count ? info.joint_count : 1, ns = (size_t)info.scalar_track_count * 4 + 1;
 		sinew_qvv *ref = (sinew_qvv *)calloc(nj, sizeof *ref), *got = (sinew_qvv *)calloc(nj, sizeof *got);
@@ -41,17 +44,18 @@ static bool compare_blob(const void *blob, size_t size, agreement *ag, char *why
 			rng = rng * 1103515245u + 12345u;
 			double t = i % 3 == 0 ? (double)(i / 3) / info.sample_rate : (rng >> 8) % 100000 / 100000.0 * (info.duration + 0.1);
 			sinew_sample_pose(ctx[0], t, ref, NULL, sref);
-			for (uint32_t k = 1; k < nk && ok; ++k) {
+			for (uint32_t k = 1; k < 2 * nk && ok; ++k) {
 				sinew_sample_pose(ctx[k], t, got, NULL, sgot);
 				if (memcmp(ref, got, info.joint_count * sizeof *ref) != 0 || memcmp(sref, sgot, ns * sizeof(float)) != 0) {
-					snprintf(why, why_size, "clip %u t=%.6f: kernel %s differs from scalar", c, t, kernels[k]->name);
+					snprintf(why, why_size, "clip %u t=%.6f: kernel %s%s differs from scalar", c, t, kernels[k % nk]->name,
+					         k < nk ? "" : " (random access)");
 					ok = false;
 				}
 			}
 			ag->samples++;
 		}
 		free(ref), free(got), free(sref), free(sgot);
-		for (uint32_t k = 0; k < nk; ++k) free(mem[k]);
+		for (uint32_t k = 0; k < 2 * nk; ++k) free(mem[k]);
 		if (!ok) return false;
 		ag->clips++;
 	}

@@ -47,9 +47,10 @@ int cli_bench(const cli_options *o) {
 		if (o->clip && c != o->clip) continue;
 		sinew_clip_info info;
 		sinew_blob_clip_info(blob, size, c, &info, NULL);
-		size_t need = sinew_context_size(blob, size, c);
+		sinew_context_options sizing = {.random_access = o->random_access};
+		size_t need = sinew_context_size_with(blob, size, c, &sizing);
 		void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
-		sinew_context_options co = {o->scalar_kernel ? SINEW_KERNEL_SCALAR : SINEW_KERNEL_AUTO, 0};
+		sinew_context_options co = {.kernel = o->scalar_kernel ? SINEW_KERNEL_SCALAR : SINEW_KERNEL_AUTO, .random_access = o->random_access};
 		sinew_context *ctx = NULL;
 		if (!mem || sinew_context_init(mem, need, blob, size, c, &co, &ctx, &err) != SINEW_RESULT_OK) {
 			free(mem);

@@ -28,22 +28,32 @@ static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32
 	for (uint32_t i = 0; i < v->scalar_count; ++i) *vectors += (v->descriptors[2 * ((size_t)v->joint_count + i)] & 3u) == 3u;
 }
 
-static size_t context_bytes(const sinewi_clip_view *v) {
+static size_t params_bytes(const sinewi_clip_view *v, uint32_t rotations, uint32_t vectors) {
+	return align16((size_t)v->track_count * sizeof(sinewi_cached_track)) +
+	       align16((size_t)padded(rotations) * 7 * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
+}
+
+static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	uint32_t r, n;
 	count_batches(v, &r, &n);
-	size_t rot_floats = (size_t)padded(r) * 18, vec_floats = (size_t)padded(n) * 21;
+	size_t rot_floats = (size_t)padded(r) * 11, vec_floats = (size_t)padded(n) * 13; // qa, qb, alpha, out
+	size_t entries = random_access ? v->segment_count : 1;
 	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
 	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
 	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) +
 	       align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
-	       align16((size_t)v->track_count * sizeof(sinewi_cached_track)) + align16(rot_floats * sizeof(float)) +
-	       align16(vec_floats * sizeof(float));
+	       align16(rot_floats * sizeof(float)) + align16(vec_floats * sizeof(float)) +
+	       align16(entries * sizeof(sinewi_segment_params)) + entries * params_bytes(v, r, n);
+}
+
+size_t sinew_context_size_with(const void *blob, size_t size, uint32_t clip, const sinew_context_options *options) {
+	sinewi_clip_view v;
+	if (sinewi_read_clip((const unsigned char *)blob, size, clip, &v, NULL) != SINEW_RESULT_OK) return 0;
+	return context_bytes(&v, options && options->random_access);
 }
 
 size_t sinew_context_size(const void *blob, size_t size, uint32_t clip) {
-	sinewi_clip_view v;
-	if (sinewi_read_clip((const unsigned char *)blob, size, clip, &v, NULL) != SINEW_RESULT_OK) return 0;
-	return context_bytes(&v);
+	return sinew_context_size_with(blob, size, clip, NULL);
 }
 
 static uint8_t resolve_rounding(uint32_t nibble, uint32_t clip_rounding) {
@@ -61,13 +71,63 @@ static void *take(unsigned char **cursor, size_t bytes) {
 	return p;
 }
 
+static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
+	const sinewi_clip_view *v = &ctx->view;
+	const unsigned char *segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	const unsigned char *seg_ranges = segment + (size_t)v->track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+	uint32_t first = s * v->segment_length;
+	uint32_t length = v->stored_sample_count - 1 - first;
+	if (length > v->segment_length) length = v->segment_length;
+	uint64_t bitpos = 0;
+	for (uint32_t i = 0; i < v->track_count; ++i) {
+		const sinewi_track_entry *t = &ctx->tracks[i];
+		sinewi_cached_track *c = &p->tracks[i];
+		const unsigned char *dp = segment + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+		uint32_t desc = (uint32_t)dp[0] | ((uint32_t)dp[1] << 8) | ((uint32_t)dp[2] << 16);
+		uint32_t n = t->components, dropped = t->type == 0 ? (desc >> 15) & 3u : 0u;
+		c->d = (uint8_t)((desc >> 20) & 3u);
+		c->raw = 0;
+		c->knots = sinewi_knot_count(length, c->d);
+		c->bitpos = bitpos;
+		uint32_t bits = 0;
+		for (uint32_t k = 0; k < 4; ++k) c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
+		for (uint32_t k = 0; k < n; ++k) {
+			c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
+			bits += sinewi_width_bits(c->width[k]);
+		}
+		if (t->type == 0 && c->raw) bits = 128; // raw rotation: x, y, z, w as float32
+		c->knot_bits = bits;
+		bitpos += (uint64_t)c->knots * bits;
+		const unsigned char *clip_ranges = v->clip + t->ranges;
+		uint32_t range_components = t->type == 0 ? 4u : n;
+		for (uint32_t k = 0; k < n; ++k) {
+			uint32_t comp = t->type == 0 ? sinewi_stored_component(k, dropped) : k;
+			float lo, ext;
+			sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
+			                     seg_ranges[t->segment_ranges + 2 * k], seg_ranges[t->segment_ranges + 2 * k + 1], &lo, &ext);
+			float step = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
+			if (t->type == 0) {
+				p->rot_lo[k][t->batch] = lo;
+				p->rot_step[k][t->batch] = step;
+			} else {
+				p->vec_lo[4 * t->batch + k] = lo;
+				p->vec_step[4 * t->batch + k] = step;
+			}
+		}
+		if (t->type == 0) p->rot_dropped[t->batch] = (float)dropped;
+	}
+	p->data = segment + ctx->segment_header;
+	p->length = length;
+}
+
 sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,
                                 const sinew_context_options *options, sinew_context **out, sinew_error *error) {
 	SINEWI_CHECK(memory && out, error, SINEW_RESULT_INVALID_ARGUMENT, "context_init: NULL argument");
 	SINEWI_CHECK(((uintptr_t)memory & 15u) == 0, error, SINEW_RESULT_INVALID_ARGUMENT, "context memory is not 16-byte aligned");
 	sinewi_clip_view v;
 	SINEWI_TRY(sinewi_read_clip((const unsigned char *)blob, size, clip, &v, error));
-	size_t need = context_bytes(&v);
+	const bool random_access = options && options->random_access;
+	size_t need = context_bytes(&v, random_access);
 	SINEWI_CHECK(memory_size >= need, error, SINEW_RESULT_BUFFER_TOO_SMALL, "context needs %zu bytes, got %zu", need,
 	             memory_size);
 	memset(memory, 0, need);
@@ -81,26 +141,33 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->scalars = (sinewi_scalar_entry *)take(&m, (size_t)v.scalar_count * sizeof(sinewi_scalar_entry));
 	ctx->base_pose = (sinew_qvv *)take(&m, (size_t)v.joint_count * sizeof(sinew_qvv));
 	ctx->base_scalars = (float *)take(&m, (size_t)v.scalar_components * sizeof(float));
-	ctx->cache = (sinewi_cached_track *)take(&m, (size_t)v.track_count * sizeof(sinewi_cached_track));
 	count_batches(&v, &ctx->rotation_count, &ctx->vector_count);
 	uint32_t rp = padded(ctx->rotation_count), vp = padded(ctx->vector_count);
-	float *rot = (float *)take(&m, (size_t)rp * 18 * sizeof(float));
-	float *vec = (float *)take(&m, (size_t)vp * 21 * sizeof(float));
+	float *rot = (float *)take(&m, (size_t)rp * 11 * sizeof(float));
+	float *vec = (float *)take(&m, (size_t)vp * 13 * sizeof(float));
 	for (int k = 0; k < 3; ++k) {
-		ctx->rot.lo[k] = rot + (size_t)rp * (0 + k);
-		ctx->rot.step[k] = rot + (size_t)rp * (3 + k);
-		ctx->rot.qa[k] = rot + (size_t)rp * (6 + k);
-		ctx->rot.qb[k] = rot + (size_t)rp * (9 + k);
+		ctx->rot.qa[k] = rot + (size_t)rp * (0 + k);
+		ctx->rot.qb[k] = rot + (size_t)rp * (3 + k);
 	}
-	ctx->rot.dropped = rot + (size_t)rp * 12;
-	ctx->rot.alpha = rot + (size_t)rp * 13;
-	for (int k = 0; k < 4; ++k) ctx->rot.out[k] = rot + (size_t)rp * (14 + k);
-	ctx->vec.lo = vec;
-	ctx->vec.step = vec + (size_t)vp * 4;
-	ctx->vec.qa = vec + (size_t)vp * 8;
-	ctx->vec.qb = vec + (size_t)vp * 12;
-	ctx->vec.out = vec + (size_t)vp * 16;
-	ctx->vec.alpha = vec + (size_t)vp * 20;
+	ctx->rot.alpha = rot + (size_t)rp * 6;
+	for (int k = 0; k < 4; ++k) ctx->rot.out[k] = rot + (size_t)rp * (7 + k);
+	ctx->vec.qa = vec;
+	ctx->vec.qb = vec + (size_t)vp * 4;
+	ctx->vec.out = vec + (size_t)vp * 8;
+	ctx->vec.alpha = vec + (size_t)vp * 12;
+	ctx->random_access = random_access;
+	uint32_t entries = random_access ? v.segment_count : 1;
+	ctx->params = (sinewi_segment_params *)take(&m, entries * sizeof(sinewi_segment_params));
+	for (uint32_t e = 0; e < entries; ++e) {
+		sinewi_segment_params *p = &ctx->params[e];
+		p->tracks = (sinewi_cached_track *)take(&m, (size_t)v.track_count * sizeof(sinewi_cached_track));
+		float *pr = (float *)take(&m, (size_t)rp * 7 * sizeof(float));
+		float *pv = (float *)take(&m, (size_t)vp * 8 * sizeof(float));
+		for (int k = 0; k < 3; ++k) p->rot_lo[k] = pr + (size_t)rp * k, p->rot_step[k] = pr + (size_t)rp * (3 + k);
+		p->rot_dropped = pr + (size_t)rp * 6;
+		p->vec_lo = pv;
+		p->vec_step = pv + (size_t)vp * 4;
+	}
 	ctx->cached_segment = UINT32_MAX;
 
 	const uint32_t clip_rounding = (v.flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT;
@@ -177,6 +244,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	for (uint32_t i = 0; i < v.track_count; ++i) ctx->modes_used |= 1u << ctx->tracks[i].rounding;
 	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
 	ctx->segment_header = v.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v.stored_components * 2 + groups * 4;
+	if (random_access)
+		for (uint32_t e = 0; e < v.segment_count; ++e) fill_segment(ctx, e, &ctx->params[e]);
 	*out = ctx;
 	return SINEW_RESULT_OK;
 }
@@ -185,53 +254,12 @@ const char *sinew_context_kernel(const sinew_context *context) {
 	return context ? context->kernel->name : "none";
 }
 
-void sinewi_cache_segment(sinew_context *ctx, uint32_t s) {
-	if (ctx->cached_segment == s) return;
-	const sinewi_clip_view *v = &ctx->view;
-	const unsigned char *segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
-	const unsigned char *seg_ranges = segment + (size_t)v->track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-	uint32_t first = s * v->segment_length;
-	uint32_t length = v->stored_sample_count - 1 - first;
-	if (length > v->segment_length) length = v->segment_length;
-	uint64_t bitpos = 0;
-	for (uint32_t i = 0; i < v->track_count; ++i) {
-		const sinewi_track_entry *t = &ctx->tracks[i];
-		sinewi_cached_track *c = &ctx->cache[i];
-		const unsigned char *dp = segment + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-		uint32_t desc = (uint32_t)dp[0] | ((uint32_t)dp[1] << 8) | ((uint32_t)dp[2] << 16);
-		uint32_t n = t->components, dropped = t->type == 0 ? (desc >> 15) & 3u : 0u;
-		c->d = (uint8_t)((desc >> 20) & 3u);
-		c->raw = 0;
-		c->knots = sinewi_knot_count(length, c->d);
-		c->bitpos = bitpos;
-		uint32_t bits = 0;
-		for (uint32_t k = 0; k < 4; ++k) c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
-		for (uint32_t k = 0; k < n; ++k) {
-			c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
-			bits += sinewi_width_bits(c->width[k]);
-		}
-		if (t->type == 0 && c->raw) bits = 128; // raw rotation: x, y, z, w as float32
-		c->knot_bits = bits;
-		bitpos += (uint64_t)c->knots * bits;
-		const unsigned char *clip_ranges = v->clip + t->ranges;
-		uint32_t range_components = t->type == 0 ? 4u : n;
-		for (uint32_t k = 0; k < n; ++k) {
-			uint32_t comp = t->type == 0 ? sinewi_stored_component(k, dropped) : k;
-			float lo, ext;
-			sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
-			                     seg_ranges[t->segment_ranges + 2 * k], seg_ranges[t->segment_ranges + 2 * k + 1], &lo, &ext);
-			float step = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
-			if (t->type == 0) {
-				ctx->rot.lo[k][t->batch] = lo;
-				ctx->rot.step[k][t->batch] = step;
-			} else {
-				ctx->vec.lo[4 * t->batch + k] = lo;
-				ctx->vec.step[4 * t->batch + k] = step;
-			}
-		}
-		if (t->type == 0) ctx->rot.dropped[t->batch] = (float)dropped;
+
+const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s) {
+	if (ctx->random_access) return &ctx->params[s];
+	if (ctx->cached_segment != s) {
+		fill_segment(ctx, s, &ctx->params[0]);
+		ctx->cached_segment = s;
 	}
-	ctx->cached_segment = s;
-	ctx->cached_data = segment + ctx->segment_header;
-	ctx->cached_length = length;
+	return &ctx->params[0];
 }

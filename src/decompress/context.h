@@ -43,6 +43,16 @@ typedef struct sinewi_cached_track {
 	uint8_t d, raw, reserved[2];
 } sinewi_cached_track;
 
+// Per-track parameters of one segment: where its knots are, their widths, and the kernels'
+// segment constants (lo/step per stored component, dropped index).
+typedef struct sinewi_segment_params {
+	const unsigned char *data; // bit stream start
+	uint32_t length;           // intervals in this segment
+	sinewi_cached_track *tracks;
+	float *rot_lo[3], *rot_step[3], *rot_dropped; // [rotation batch, padded]
+	float *vec_lo, *vec_step;                      // [vector batch * 4, padded]
+} sinewi_segment_params;
+
 struct sinew_context {
 	sinewi_clip_view view;
 	int skip_defaults;
@@ -56,20 +66,20 @@ struct sinew_context {
 	sinewi_scalar_entry *scalars;
 	sinew_qvv *base_pose;    // [joints] identity/default/constant values (animated parts: identity)
 	float *base_scalars;     // [scalar components]
-	// segment cache
-	uint32_t cached_segment; // UINT32_MAX: none
-	const unsigned char *cached_data;
-	uint32_t cached_length;
-	sinewi_cached_track *cache;    // [tracks]
-	sinewi_rotation_batch rot;     // SoA arrays [rotation_count padded]
-	sinewi_vector_batch vec;       // AoS arrays [vector_count * 4]
+	// Segment parameters: one entry per segment in random-access mode (filled at init), else one
+	// entry refilled when sampling moves to another segment.
+	int random_access;
+	uint32_t cached_segment;       // single-entry mode: the segment in params[0], UINT32_MAX for none
+	sinewi_segment_params *params; // [segment_count or 1]
+	sinewi_rotation_batch rot;     // per-call arrays; lo/step/dropped point into the segment's params
+	sinewi_vector_batch vec;
 };
 
 // Key position (in samples, clamped) for time t, with the near-integer snap of docs/format.md.
 double sinewi_key_for_time(const sinew_context *ctx, double t);
 void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);
-// Fills the segment cache for segment s (a no-op when it is cached already).
-void sinewi_cache_segment(sinew_context *ctx, uint32_t s);
+// Parameters of segment s (filled now in single-entry mode when another segment is cached).
+const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s);
 // Every kernel this CPU can run (scalar first); returns how many were written.
 uint32_t sinewi_kernels_available(const sinewi_kernel_table **out, uint32_t capacity);
 // The kernel table for `kernel` (sinew_kernel) on this CPU.

@@ -218,14 +218,17 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t first_mode = 0;
 	while (first_mode < 3 && !((ctx->modes_used >> first_mode) & 1u)) ++first_mode;
-	sinewi_cache_segment(ctx, sk.m[first_mode].index);
+	const sinewi_segment_params *seg = sinewi_segment(ctx, sk.m[first_mode].index);
+	for (int k = 0; k < 3; ++k) ctx->rot.lo[k] = seg->rot_lo[k], ctx->rot.step[k] = seg->rot_step[k];
+	ctx->rot.dropped = seg->rot_dropped;
+	ctx->vec.lo = seg->vec_lo, ctx->vec.step = seg->vec_step;
 	// knot pair and weight per rounding mode in use and per decimation level
 	uint32_t k0[4][SINEWI_MAX_DECIMATION + 1];
 	float alpha[4][SINEWI_MAX_DECIMATION + 1];
 	for (uint32_t r = 0; r < 4; ++r)
 		if ((ctx->modes_used >> r) & 1u)
 			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d)
-				sinewi_knot_locate(sk.m[r].u, ctx->cached_length, d, &k0[r][d], &alpha[r][d]);
+				sinewi_knot_locate(sk.m[r].u, seg->length, d, &k0[r][d], &alpha[r][d]);
 	const bool skip = ctx->skip_defaults != 0;
 	if (out_pose) {
 		if (!remap && !skip) {
@@ -239,9 +242,9 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 	}
 	if (out_scalars) write_scalar_constants(ctx, out_scalars, skip);
 	// unpack: the two knots of every track, as floats, into the kernel batches
-	const unsigned char *data = ctx->cached_data;
+	const unsigned char *data = seg->data;
 	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
-		const sinewi_cached_track *c = &ctx->cache[ti];
+		const sinewi_cached_track *c = &seg->tracks[ti];
 		const sinewi_track_entry *t = &ctx->tracks[ti];
 		if (c->raw) { // raw float32 components: the rare last-resort path
 			float value[4];
@@ -275,7 +278,7 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
 	// scatter the results
 	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
-		if (ctx->cache[ti].raw) continue;
+		if (seg->tracks[ti].raw) continue;
 		const sinewi_track_entry *t = &ctx->tracks[ti];
 		uint32_t b = t->batch;
 		if (t->type == 0) {
