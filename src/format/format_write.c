@@ -275,11 +275,30 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 		sinewi_arena_free(&arena);
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
 	}
+	// Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per
+	// clip and keep the smallest result; fast and default use one.
+	static const uint32_t lengths[] = {32, 24, 16, 48};
+	const bool search_lengths = settings.level >= SINEW_LEVEL_HIGH && !(options && options->segment_length);
+	const size_t tries = settings.level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
 	for (uint32_t i = 0; i < set->clip_count; ++i) {
-		sinew_result r = sinewi_compress_clip(set->clips[i], &settings, &arena, &encoded[i], error);
-		if (r != SINEW_RESULT_OK) {
-			sinewi_arena_free(&arena);
-			return r;
+		size_t best_size = SIZE_MAX;
+		for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
+			sinewi_compress_settings s = settings;
+			if (search_lengths) s.segment_length = lengths[l];
+			sinewi_enc_clip *enc = NULL;
+			sinew_result r = sinewi_compress_clip(set->clips[i], &s, &arena, &enc, error);
+			if (r != SINEW_RESULT_OK) {
+				sinewi_arena_free(&arena);
+				return r;
+			}
+			size_t size = 0;
+			if (search_lengths) { // serialized size of this candidate
+				buffer probe = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+				write_clip(&probe, enc, metadata);
+				size = probe.failed ? SIZE_MAX - 1 : probe.size;
+				sinewi_free(&probe.alloc, probe.data, probe.capacity);
+			}
+			if (size < best_size) best_size = size, encoded[i] = enc;
 		}
 	}
 	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
