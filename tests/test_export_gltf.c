@@ -1121,6 +1121,64 @@ static void corpus_roundtrip(const char *relative, const char *out_name, bool wi
 	       (unsigned long long)frames, out, worst_relative);
 }
 
+
+// Every importable BVH, ASF/AMC and ACL transform clip of the corpus through convert (export
+// without a source, re-import): same clips and frames, error within 1e-5 of the clip size.
+// Track lists of scalars only have no glTF form and are skipped (their import is tested).
+static unsigned sweep_files, sweep_skipped;
+
+static void sweep_dir(const char *corpus, const char *relative) {
+	char dir[2048];
+	snprintf(dir, sizeof dir, "%s/%s", corpus, relative);
+	DIR *d = opendir(dir);
+	if (!d) return;
+	struct dirent *e;
+	while ((e = readdir(d)) && !test_failed()) {
+		if (e->d_name[0] == '.') continue;
+		char rel[1024], full[2048];
+		snprintf(rel, sizeof rel, "%s/%s", relative, e->d_name);
+		snprintf(full, sizeof full, "%s/%s", corpus, rel);
+		struct stat st;
+		if (stat(full, &st) != 0) continue;
+		if (S_ISDIR(st.st_mode)) {
+			sweep_dir(corpus, rel);
+			continue;
+		}
+		size_t n = strlen(rel);
+		bool animation = (n > 4 && (!strcmp(rel + n - 4, ".bvh") || !strcmp(rel + n - 4, ".amc"))) ||
+		                 (n > 6 && !strcmp(rel + n - 6, ".sjson"));
+		if (!animation) continue;
+		sinew_clip_set *set = NULL;
+		if (sinew_import_file(full, NULL, NULL, &set, NULL) != SINEW_RESULT_OK || set->clips[0]->joint_count == 0) {
+			sinew_clip_set_free(set);
+			sweep_skipped++;
+			continue;
+		}
+		sinew_clip_set_free(set);
+		char out[1024];
+		snprintf(out, sizeof out, "sweep_%s.glb", rel);
+		for (char *c = out; *c; ++c)
+			if (*c == '/') *c = '_';
+		corpus_roundtrip(rel, out, false);
+		sweep_files++;
+	}
+	closedir(d);
+}
+
+static void test_export_corpus_sweep_mocap(void) {
+	const char *corpus = test_corpus_dir();
+	if (!corpus) {
+		test_skip("corpus absent (../shared/corpus)");
+		return;
+	}
+	sweep_files = sweep_skipped = 0;
+	sweep_dir(corpus, "bvh");
+	sweep_dir(corpus, "amc");
+	sweep_dir(corpus, "acl");
+	printf("    converted %u files (%u without transform clips skipped)\n", sweep_files, sweep_skipped);
+	CHECK(sweep_files >= 120);
+}
+
 static void test_export_corpus_cesium_man(void) {
 	corpus_roundtrip("gltf/khronos/CesiumMan/CesiumMan.gltf", "corpus_CesiumMan.gltf", true);
 }
@@ -1207,4 +1265,5 @@ void suite_export_gltf(void) {
 	RUN(test_export_corpus_bvh_bandai);
 	RUN(test_export_corpus_acl);
 	RUN(test_export_corpus_acl_looping);
+	RUN(test_export_corpus_sweep_mocap);
 }

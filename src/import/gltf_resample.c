@@ -257,11 +257,15 @@ static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand,
 	double worst = 0.0;
 	uint32_t cursor = 0;
 	bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
+	// A LINEAR translation/scale/weight curve is a polyline: playback from any grid holding its
+	// keys reproduces it between keys, so only rotations (slerp vs nlerp) and cubic curves need
+	// checks between keys (which would otherwise only measure rounding at huge magnitudes).
+	bool between = cubic || (curve->path == SINEWI_GLTF_ROTATION && curve->interpolation == SINEWI_GLTF_LINEAR);
 	for (uint32_t k = 0; k < curve->key_count; ++k) {
 		double t0 = curve->times[k];
 		double points[4] = {t0, 0, 0, 0};
 		int count = 1;
-		if (k + 1 < curve->key_count && curve->times[k + 1] > t0) {
+		if (between && k + 1 < curve->key_count && curve->times[k + 1] > t0) {
 			double t1 = curve->times[k + 1];
 			if (cubic) {
 				points[count++] = t0 + (t1 - t0) * 0.25;
