@@ -100,6 +100,15 @@ static inline void sinewi_quat_mul_d(const double a[4], const double b[4], doubl
 	r[0] = x, r[1] = y, r[2] = z, r[3] = w;
 }
 
+static inline void sinewi_quat_rotate_d(const double q[4], const double v[3], double r[3]) {
+	double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
+	double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
+	double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
+	r[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+	r[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+	r[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+}
+
 // Rotation matrix of a quaternion (normalized first), row-major m[row][col].
 static inline void sinewi_quat_to_matrix_d(const double qin[4], double m[3][3]) {
 	double q[4] = {qin[0], qin[1], qin[2], qin[3]};

@@ -115,15 +115,6 @@ static void euler_quat(const double angles[3], const uint8_t order[3], double q[
 	}
 }
 
-static void rotate_d(const double q[4], const double v[3], double out[3]) {
-	double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
-	double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
-	double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
-	out[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
-	out[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
-	out[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
-}
-
 static void store_qvv(const double q[4], const double t[3], sinew_qvv *out) {
 	double n[4] = {q[0], q[1], q[2], q[3]};
 	sinewi_quat_normalize_d(n);
@@ -833,13 +824,13 @@ static sinew_result build_clip(amc_parser *p, sinew_clip_set *set, bool amc_degr
 					for (int k = 0; k < 3; ++k) t[k] = bone->direction[k] * len;
 				} else if (joints[j].bone == 0) {
 					sinewi_quat_mul_d(orient, m.q, q);
-					rotate_d(orient, m.t, t);
+					sinewi_quat_rotate_d(orient, m.t, t);
 					for (int k = 0; k < 3; ++k) t[k] += p->root_position[k];
 				} else {
 					double cm[4], conj[4] = {-bone->c[0], -bone->c[1], -bone->c[2], bone->c[3]};
 					sinewi_quat_mul_d(bone->c, m.q, cm);
 					sinewi_quat_mul_d(cm, conj, q);
-					rotate_d(bone->c, m.t, t);
+					sinewi_quat_rotate_d(bone->c, m.t, t);
 					if (bone->parent > 0) {
 						const asf_bone *parent = &p->bones[bone->parent];
 						double len = parent->length + length_change(parent, values);
