@@ -1,0 +1,167 @@
+// sinew — see include/sinew.h for version and licence
+// cli: the command-line tool as users and scripts see it: exit codes, one-line errors on
+// stderr, no partial output files, and the --json field names (stable once published).
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "core/base.h"
+#include "import/json.h"
+
+#ifdef SINEW_CLI_PATH
+
+// Runs the CLI with `args`; captures stdout (and stderr into *err_out); returns the exit code.
+static int run(const char *args, char *out, size_t out_size, char *err, size_t err_size) {
+	char errfile[512], cmd[4096];
+	test_tmp_path("cli_stderr.txt", errfile, sizeof errfile);
+	snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s'", SINEW_CLI_PATH, args, errfile);
+	FILE *p = popen(cmd, "r");
+	if (!p) return -1;
+	size_t n = fread(out, 1, out_size - 1, p);
+	out[n] = 0;
+	int status = pclose(p);
+	FILE *f = fopen(errfile, "r");
+	n = f ? fread(err, 1, err_size - 1, f) : 0;
+	err[n] = 0;
+	if (f) fclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static bool exists(const char *path) {
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static char out[1 << 20], err[1 << 16];
+
+static const sinewi_json *number_field(const sinewi_json *obj, const char *key) {
+	const sinewi_json *v = sinewi_json_get(obj, key);
+	return v && v->type == SINEWI_JSON_NUMBER ? v : NULL;
+}
+
+static void test_cli_compress_json_fields(void) {
+	char data[1024], blob[512], args[2048];
+	test_repo_path("data/acl_09_02.acl.sjson", data, sizeof data);
+	test_tmp_path("cli_09_02.sinew", blob, sizeof blob);
+	snprintf(args, sizeof args, "compress '%s' -o '%s' --json", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(exists(blob));
+	sinewi_arena arena;
+	sinewi_arena_init(&arena, NULL);
+	sinewi_json *root = NULL;
+	sinew_error e = {0};
+	CHECK_OK(sinewi_json_parse(&arena, out, strlen(out), &root, &e), &e);
+	static const char *top[] = {"raw_bytes", "compressed_bytes", "ratio", "max_error_cm", "p99_error_cm",
+	                            "samples_over_threshold", "compress_ns"};
+	for (size_t i = 0; i < sizeof top / sizeof top[0]; ++i) CHECK_MSG(number_field(root, top[i]), "missing %s", top[i]);
+	const sinewi_json *clips = sinewi_json_get(root, "clips");
+	CHECK(clips && clips->type == SINEWI_JSON_ARRAY && clips->count == 1);
+	const sinewi_json *clip = sinewi_json_at(clips, 0);
+	static const char *per_clip[] = {"raw_bytes", "compressed_bytes", "ratio", "max_error_cm", "p99_error_cm",
+	                                 "samples_over_threshold", "compress_ns", "joints", "samples", "sample_rate"};
+	for (size_t i = 0; i < sizeof per_clip / sizeof per_clip[0]; ++i)
+		CHECK_MSG(number_field(clip, per_clip[i]), "missing clips[0].%s", per_clip[i]);
+	CHECK(sinewi_json_string(sinewi_json_get(clip, "name")) && !strcmp(sinewi_json_string(sinewi_json_get(clip, "name")), "09_02"));
+	double raw, joints, samples, over, max_cm;
+	sinewi_json_number(number_field(root, "raw_bytes"), &raw);
+	sinewi_json_number(number_field(clip, "joints"), &joints);
+	sinewi_json_number(number_field(clip, "samples"), &samples);
+	sinewi_json_number(number_field(root, "samples_over_threshold"), &over);
+	sinewi_json_number(number_field(root, "max_error_cm"), &max_cm);
+	CHECK(raw == joints * samples * 40); // ACL's raw-size convention
+	CHECK(over == 0 && max_cm <= 0.01);
+	sinewi_arena_free(&arena);
+	// the blob it wrote validates, and `error` measures it the same way
+	snprintf(args, sizeof args, "validate '%s'", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(args, sizeof args, "error '%s' '%s' --json", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(strstr(out, "\"samples_over_threshold\":0"));
+}
+
+static void test_cli_errors_are_one_line_with_exit_code(void) {
+	char args[2048], missing[512], bad[512];
+	test_tmp_path("does_not_exist.bvh", missing, sizeof missing);
+	snprintf(args, sizeof args, "compress '%s' -o /tmp/never.sinew", missing);
+	CHECK(run(args, out, sizeof out, err, sizeof err) != 0);
+	CHECK(strncmp(err, "sinew: error: ", 14) == 0);
+	CHECK(strchr(err, '\n') == err + strlen(err) - 1); // exactly one line
+	CHECK_EQ(run("compress", out, sizeof out, err, sizeof err), 2);
+	CHECK_EQ(run("frobnicate", out, sizeof out, err, sizeof err), 2);
+	CHECK(strstr(err, "unknown command"));
+	CHECK_EQ(run("compress x --error-cm -3", out, sizeof out, err, sizeof err), 2);
+	CHECK(strstr(err, "--error-cm should be a number between"));
+	// a corrupt blob is rejected with the validator's message
+	test_tmp_path("bad.sinew", bad, sizeof bad);
+	FILE *f = fopen(bad, "wb");
+	CHECK(f);
+	fwrite("SNEW\1\0\40\0garbage", 1, 16, f);
+	fclose(f);
+	snprintf(args, sizeof args, "validate '%s'", bad);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1);
+	CHECK(strstr(err, "sinew: error: "));
+}
+
+static void test_cli_failure_leaves_no_output_file(void) {
+	char data[1024], target[512], args[2048];
+	test_repo_path("data/acl_09_02.acl.sjson", data, sizeof data);
+	test_tmp_path("no_such_dir/out.sinew", target, sizeof target);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", data, target);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1);
+	CHECK(!exists(target));
+	// an existing output stays untouched when the input is broken
+	test_tmp_path("keep.sinew", target, sizeof target);
+	FILE *f = fopen(target, "wb");
+	CHECK(f);
+	fputs("previous", f);
+	fclose(f);
+	char broken[512];
+	test_tmp_path("broken.bvh", broken, sizeof broken);
+	f = fopen(broken, "wb");
+	CHECK(f);
+	fputs("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 1 Xrotation\n}\nMOTION\nFrames: 3\nFrame Time: 0.1\n1\n2\n", f);
+	fclose(f);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", broken, target);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1);
+	f = fopen(target, "rb");
+	char text[16] = {0};
+	CHECK(f && fread(text, 1, sizeof text - 1, f) == 8);
+	fclose(f);
+	CHECK(strcmp(text, "previous") == 0);
+}
+
+static void test_cli_info_sample_and_bench_json(void) {
+	char data[1024], blob[512], args[2048];
+	test_repo_path("data/godot_platformer_player.glb", data, sizeof data);
+	snprintf(args, sizeof args, "info '%s' --json", data);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(strstr(out, "\"clips\":[") && strstr(out, "\"raw_bytes\""));
+	test_tmp_path("cli_platformer.sinew", blob, sizeof blob);
+	snprintf(args, sizeof args, "compress '%s' -o '%s' -q", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(args, sizeof args, "sample '%s' --time 0.25 --clip 1 --json", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(strstr(out, "\"rotation\":[") && strstr(out, "\"translation\":["));
+	snprintf(args, sizeof args, "bench '%s' --clip 1 --repeat 3 --json", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	static const char *fields[] = {"\"name\"", "\"joints\"", "\"kernel\"", "\"pose_ns_median\"", "\"pose_ns_min\"",
+	                               "\"joint_ns_median\"", "\"forward_ns\"", "\"backward_ns\"", "\"random_ns\"", "\"raw_copy\""};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) CHECK_MSG(strstr(out, fields[i]), "bench json lacks %s", fields[i]);
+}
+
+void suite_cli(void) {
+	RUN(test_cli_compress_json_fields);
+	RUN(test_cli_errors_are_one_line_with_exit_code);
+	RUN(test_cli_failure_leaves_no_output_file);
+	RUN(test_cli_info_sample_and_bench_json);
+}
+
+#else
+void suite_cli(void) {
+	// built without the CLI (SINEW_BUILD_CLI=OFF): nothing to run
+}
+#endif
