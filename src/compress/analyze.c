@@ -6,7 +6,6 @@
 #include "compress_work.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out) {
@@ -149,8 +148,7 @@ static void compute_levers(sinewi_work *w) {
 	}
 	// Errors along a chain add up, partly cancelling: start each joint at 1/sqrt(chain length)
 	// of the threshold; the segment search tightens where the object-space check needs it.
-	const char *rho_env = getenv("SINEW_RHO"); double rho_pow = rho_env ? atof(rho_env) : 0.5;
-	for (uint32_t j = 0; j < nj; ++j) w->rho[j] = pow((double)(depth[j] + height[j] - 1), -rho_pow);
+	for (uint32_t j = 0; j < nj; ++j) w->rho[j] = 1.0 / sqrt((double)(depth[j] + height[j] - 1));
 }
 
 static void midrange(const sinewi_work *w, uint32_t j, int sub, float out[3]) {

@@ -45,8 +45,10 @@ const sinewi_kernel_table *sinewi_select_kernel(int kernel) {
 	return &sinewi_kernel_scalar;
 #else
 	if (kernel == SINEW_KERNEL_SCALAR) return &sinewi_kernel_scalar;
+#if !defined(__wasm__) // the wasm runtime has no environment (and no imports)
 	const char *env = getenv("SINEW_KERNEL");
 	if (env && strcmp(env, "scalar") == 0) return &sinewi_kernel_scalar;
+#endif
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (!(env && strcmp(env, "sse2") == 0) && x86_has_avx2()) return &sinewi_kernel_avx2;
 	return &sinewi_kernel_sse2;
