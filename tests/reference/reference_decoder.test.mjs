@@ -1,0 +1,60 @@
+// sinew — the reference decoder of docs/format.md (written from the document) must agree bit for
+// bit with the C library: on the golden v1 blob, and (when SINEW_CLI names the built CLI) on the
+// bundled clips compressed now, at fractional times, for every clip.
+// Run: SINEW_CLI=build/sinew node --test tests/reference/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decode } from '../../docs/reference_decoder.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+test('golden v1 blob decodes to the golden poses', () => {
+  const blob = decode(readFileSync(join(root, 'tests/golden/v1_small.sinew')));
+  const expected = new Float32Array(readFileSync(join(root, 'tests/golden/v1_small.poses')).buffer.slice(0));
+  const clip = blob.clips[0];
+  assert.equal(clip.jointCount, 5);
+  for (let s = 0; s < clip.sampleCount; ++s) {
+    const { pose, scalars } = clip.samplePose(s / clip.sampleRate);
+    for (let i = 0; i < 50; ++i) assert.equal(Object.is(pose[i], expected[s * 50 + i]), true, `sample ${s} value ${i}`);
+    assert.equal(Object.is(scalars[0], expected[2000 + s]), true, `scalar at sample ${s}`);
+  }
+});
+
+test('reference decoder rejects a corrupted blob', () => {
+  const bytes = new Uint8Array(readFileSync(join(root, 'tests/golden/v1_small.sinew')));
+  bytes[100] ^= 1;
+  assert.throws(() => decode(bytes), /checksum/);
+  assert.throws(() => decode(bytes.subarray(0, 40)), /Total_size|shorter/);
+});
+
+const cli = process.env.SINEW_CLI;
+test('reference decoder matches the C library on the bundled clips', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
+  const inputs = [['data/acl_09_02.acl.sjson', []], ['data/godot_platformer_player.glb', []],
+                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1']]];
+  let compared = 0;
+  for (const [input, extra] of inputs) {
+    const out = join(dir, 'clip.sinew');
+    execFileSync(join(root, cli), ['compress', join(root, input), '-o', out, '-q', ...extra]);
+    const blob = decode(readFileSync(out));
+    blob.clips.forEach((clip, c) => {
+      const times = [];
+      for (let i = 0; i < 12; ++i) times.push(-0.1 + (clip.duration + 0.2) * i / 11 + 0.0123);
+      for (const t of times) {
+        const json = JSON.parse(execFileSync(join(root, cli), ['sample', out, '--time', String(t), '--clip', String(c), '--json']));
+        const { pose } = clip.samplePose(t);
+        json.joints.forEach((j, k) => {
+          const got = [...j.rotation, ...j.translation, ...j.scale];
+          for (let i = 0; i < 10; ++i) assert.equal(Math.fround(got[i]), pose[k * 10 + i], `${input} clip ${c} t=${t} joint ${k} field ${i}`);
+        });
+        compared++;
+      }
+    });
+  }
+  assert.ok(compared >= 100);
+});
