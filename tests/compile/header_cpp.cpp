@@ -4,5 +4,5 @@
 int main() {
 	sinew_context_options options = {};
 	options.random_access = 1;
-	return sinew_version_number() == SINEW_VERSION_NUMBER && sinew_error_string(SINEW_RESULT_OK) ? 0 : 1;
+	return sinew_version_number() == SINEW_VERSION_NUMBER && sinew_error_string(SINEW_RESULT_OK) && options.random_access ? 0 : 1;
 }
