@@ -2,6 +2,7 @@
 #   make run    build, then compress a bundled real mocap clip: size, error, speed, round-trip glTF
 #   make test   build, then run every test (last line: "N passed, N failed, N skipped")
 #   make sanitize   the tests under ASan+UBSan;  make fuzz   libFuzzer targets (clang), 30 s each
+SHELL := /bin/bash
 BUILD ?= build
 OUT ?= out
 JOBS ?= 2
@@ -50,7 +51,8 @@ fuzz: $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 	  seeds=fuzz/seeds/$${t#import_}; mkdir -p $(BUILD)/fuzz-corpus-$$t; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
-	  $(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(BUILD)/fuzz-corpus-$$t $$seeds 2>&1 | tail -1 || exit 1; \
+	  $(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=65536 $(BUILD)/fuzz-corpus-$$t $$seeds 2>&1 | tail -1; \
+	  [ $${PIPESTATUS[0]:-0} -eq 0 ] || exit 1; \
 	done
 
 # Seeds and past crash reproducers through every target with gcc (no libFuzzer needed).
@@ -67,3 +69,20 @@ bench: all
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-sanitize $(OUT)
+
+# Web runtime (web/): clang --target=wasm32, no emscripten. `wasm` rebuilds web/sinew.wasm and
+# web/sinew-simd.wasm; `wasm-check` verifies the committed ones are reproduced byte for byte
+# (same clang version); `web-test` runs the node tests on the committed modules.
+.PHONY: wasm wasm-check web-test
+wasm:
+	web/build_wasm.sh
+wasm-check:
+	web/build_wasm.sh --check
+web-test:
+	node --test web/test/
+
+# Lossless glTF sampler runtime (web/lossless/): build (fails above its 4 KB budget) and node tests.
+.PHONY: web-lossless
+web-lossless:
+	web/lossless/build.sh
+	node --test web/lossless/test/

@@ -1,0 +1,83 @@
+// sinew — see include/sinew.h for version and licence
+// Types of web/sinew.mjs.
+
+/** Result codes of include/sinew.h (stable numbers). */
+export type SinewResultName =
+	| 'OK' | 'IO' | 'TRUNCATED' | 'UNSUPPORTED' | 'PARSE' | 'BAD_MAGIC' | 'BAD_VERSION' | 'CORRUPT' | 'CHECKSUM'
+	| 'NOT_FINITE' | 'NOT_UNIT_QUATERNION' | 'BAD_PARENT' | 'NO_SAMPLES' | 'BAD_COUNT' | 'BAD_SAMPLE_RATE'
+	| 'BAD_PRECISION' | 'BAD_TRACK' | 'INVALID_ARGUMENT' | 'OUT_OF_RANGE' | 'OUT_OF_MEMORY' | 'BUFFER_TOO_SMALL' | 'UNKNOWN';
+
+/** Thrown by load() when the blob is rejected (never a wasm trap). */
+export declare class SinewError extends Error {
+	readonly code: number;
+	readonly codeName: SinewResultName;
+}
+
+export interface ScalarTrackLayout {
+	/** First float of the track after the pose floats (index into sample()'s array minus jointCount * 10). */
+	readonly offset: number;
+	/** Floats of the track (1..4). */
+	readonly components: number;
+}
+
+export interface ClipInfo {
+	readonly index: number;
+	/** null when the blob was compressed without metadata (--strip). */
+	readonly name: string | null;
+	readonly sampleRate: number;
+	readonly sampleCount: number;
+	/** Seconds; looping clips include the wrap interval. */
+	readonly duration: number;
+	/** Clip units per metre (1 for glTF). */
+	readonly unitScale: number;
+	readonly jointCount: number;
+	readonly scalarTrackCount: number;
+	/** Floats after the pose in sample()'s array. */
+	readonly scalarFloats: number;
+	readonly scalarTracks: readonly ScalarTrackLayout[];
+	readonly segmentCount: number;
+	readonly looping: boolean;
+	readonly hasMetadata: boolean;
+	/** Bytes of the clip inside the blob. */
+	readonly size: number;
+	/** Decoding kernel: "wasm-simd128" or "scalar". */
+	readonly kernel: string;
+}
+
+export interface LoadOptions {
+	/** Force the SIMD (true) or baseline (false) build; default: WebAssembly.validate feature test. */
+	simd?: boolean;
+	/** The chosen build's bytes or compiled module (skips fetching web/sinew[-simd].wasm). */
+	wasm?: BufferSource | WebAssembly.Module;
+	/** Precompute every segment: the same cost in any playback order, more memory. */
+	randomAccess?: boolean;
+}
+
+export declare class SinewAnimation {
+	readonly clipCount: number;
+	/** True when the SIMD128 build is used. */
+	readonly simd: boolean;
+	clip(index?: number): ClipInfo;
+	/**
+	 * Samples a whole pose with one wasm call: jointCount * 10 floats (per joint rotation x y z w,
+	 * translation x y z, scale x y z) then scalarFloats floats. t is clamped to [0, duration].
+	 * The result is a view of the wasm heap, overwritten by the next sample() call.
+	 */
+	sample(clip: number, t: number): Float32Array;
+	/** Samples clip 0. */
+	sample(t: number): Float32Array;
+	/** Drops the instance and its memory. */
+	dispose(): void;
+}
+
+export declare function simdSupported(): boolean;
+export declare function load(bytes: BufferSource, options?: LoadOptions): Promise<SinewAnimation>;
+
+declare const Sinew: {
+	load: typeof load;
+	simdSupported: typeof simdSupported;
+	SinewError: typeof SinewError;
+	SinewAnimation: typeof SinewAnimation;
+};
+export { Sinew };
+export default Sinew;

@@ -1,0 +1,135 @@
+// sinew — see include/sinew.h for version and licence
+// The WebAssembly runtime's exports (built by web/build_wasm.sh, used by web/sinew.mjs). One
+// instance holds one loaded blob: sinew_web_load validates it and creates a sampling context
+// for every clip plus one output buffer, all from the load-time arena; sinew_web_sample then
+// writes a whole pose (10 floats per joint: rotation xyzw, translation xyz, scale xyz) followed
+// by the clip's scalar floats into that buffer, without allocating.
+#include "sinew.h"
+
+#include "../src/decompress/context.h"
+#include "wasm_libc.h"
+
+// The exports (web/build_wasm.sh lists them with --export; nothing else is visible).
+void *sinew_web_alloc(uint32_t size);
+const char *sinew_web_error(void);
+int sinew_web_load(const void *blob, uint32_t size, uint32_t options);
+uint32_t sinew_web_clip_count(void);
+float *sinew_web_sample(uint32_t clip, double t);
+
+_Static_assert(sizeof(sinew_qvv) == 10 * sizeof(float), "a pose is 10 floats per joint");
+
+// Clip description read by sinew.mjs (byte offsets are part of the JS contract; see web/README.md).
+typedef struct web_clip_info {
+	double sample_rate;          // 0
+	double duration;             // 8
+	double unit_scale;           // 16
+	uint32_t sample_count;       // 24
+	uint32_t joint_count;        // 28
+	uint32_t scalar_track_count; // 32
+	uint32_t scalar_floats;      // 36: floats after the pose in the output
+	uint32_t segment_count;      // 40
+	uint32_t flags;              // 44: bit 0 looping, bit 1 has metadata
+	uint32_t size;               // 48: bytes of the clip in the blob
+	uint32_t name;               // 52: NUL-terminated name in the blob, 0 without metadata
+	uint32_t scalar_layout;      // 56: [scalar_track_count] pairs (first float, components)
+	uint32_t kernel;             // 60: NUL-terminated kernel name
+} web_clip_info;
+_Static_assert(sizeof(web_clip_info) == 64, "web_clip_info layout");
+const web_clip_info *sinew_web_clip_info(uint32_t clip);
+
+typedef struct web_clip {
+	sinew_context *context;
+	uint32_t joint_count;
+	web_clip_info info;
+} web_clip;
+
+static struct {
+	int loaded;
+	uint32_t clip_count;
+	web_clip *clips;
+	float *output;
+	sinew_error error;
+} g;
+
+void *sinew_web_alloc(uint32_t size) {
+	return sinewi_web_heap_alloc(size, 16);
+}
+
+const char *sinew_web_error(void) {
+	return g.error.message;
+}
+
+static int fail(sinew_result code, const char *message) {
+	return (int)sinewi_fail(&g.error, code, "%s", message);
+}
+
+// Validates `blob` (which must stay in place) and prepares every clip. `options` bit 0: random
+// access contexts (same cost in any playback order, more memory). Returns a sinew_result.
+int sinew_web_load(const void *blob, uint32_t size, uint32_t options) {
+	if (g.loaded) return fail(SINEW_RESULT_INVALID_ARGUMENT, "this instance already holds a blob");
+	if (!blob && size) return fail(SINEW_RESULT_INVALID_ARGUMENT, "NULL blob");
+	sinew_result r = sinew_validate(blob, size, &g.error);
+	if (r != SINEW_RESULT_OK) return (int)r;
+	uint32_t count = sinew_blob_clip_count(blob, size);
+	web_clip *clips = (web_clip *)sinewi_web_heap_alloc((size_t)count * sizeof(web_clip) + 1, 16);
+	if (!clips) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (clip table)");
+	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 1 : 0};
+	size_t output_floats = 1;
+	for (uint32_t i = 0; i < count; ++i) {
+		web_clip *c = &clips[i];
+		sinew_clip_info ci;
+		r = sinew_blob_clip_info(blob, size, i, &ci, &g.error);
+		if (r != SINEW_RESULT_OK) return (int)r;
+		size_t need = sinew_context_size_with(blob, size, i, &co);
+		if (!need) return (int)sinewi_fail(&g.error, SINEW_RESULT_CORRUPT, "clip %u: no context size", i);
+		void *mem = sinewi_web_heap_alloc(need, 16);
+		if (!mem) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (context)");
+		r = sinew_context_init(mem, need, blob, size, i, &co, &c->context, &g.error);
+		if (r != SINEW_RESULT_OK) return (int)r;
+		const sinew_context *ctx = c->context;
+		uint32_t *layout = (uint32_t *)sinewi_web_heap_alloc((size_t)ci.scalar_track_count * 8 + 1, 16);
+		if (!layout) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (scalar layout)");
+		uint32_t scalar_floats = 0;
+		for (uint32_t s = 0; s < ci.scalar_track_count; ++s) {
+			layout[2 * s] = ctx->scalars[s].output;
+			layout[2 * s + 1] = ctx->scalars[s].components;
+			uint32_t end = ctx->scalars[s].output + ctx->scalars[s].components;
+			if (end > scalar_floats) scalar_floats = end;
+		}
+		c->joint_count = ci.joint_count;
+		c->info = (web_clip_info){ci.sample_rate, ci.duration, ci.unit_scale, ci.sample_count, ci.joint_count,
+		                          ci.scalar_track_count, scalar_floats, ci.segment_count,
+		                          (ci.looping ? 1u : 0u) | (ci.has_metadata ? 2u : 0u), ci.size,
+		                          (uint32_t)(uintptr_t)ci.name, (uint32_t)(uintptr_t)layout,
+		                          (uint32_t)(uintptr_t)sinew_context_kernel(ctx)};
+		size_t floats = (size_t)ci.joint_count * 10 + scalar_floats;
+		if (floats > output_floats) output_floats = floats;
+	}
+	float *output = (float *)sinewi_web_heap_alloc(output_floats * sizeof(float), 16);
+	if (!output) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (output)");
+	g.clips = clips;
+	g.clip_count = count;
+	g.output = output;
+	g.loaded = 1;
+	g.error.code = SINEW_RESULT_OK;
+	g.error.message[0] = '\0';
+	return SINEW_RESULT_OK;
+}
+
+uint32_t sinew_web_clip_count(void) {
+	return g.clip_count;
+}
+
+// Pointer to the clip's web_clip_info, 0 when out of range.
+const web_clip_info *sinew_web_clip_info(uint32_t clip) {
+	return clip < g.clip_count ? &g.clips[clip].info : NULL;
+}
+
+// Samples clip `clip` at `t` seconds (clamped; NaN samples time 0) into the output buffer and
+// returns it (the same pointer for every call), or 0 when `clip` is out of range.
+float *sinew_web_sample(uint32_t clip, double t) {
+	if (clip >= g.clip_count) return NULL;
+	const web_clip *c = &g.clips[clip];
+	sinew_sample_pose(c->context, t, (sinew_qvv *)(void *)g.output, NULL, g.output + (size_t)c->joint_count * 10);
+	return g.output;
+}

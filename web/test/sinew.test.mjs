@@ -1,0 +1,272 @@
+// sinew — see include/sinew.h for version and licence
+// Tests of the WebAssembly runtime (node --test web/test/). They need only node and the
+// committed web/*.wasm, web/test/data and tests/golden files — not the native build.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import Sinew, { SinewError } from '../sinew.mjs';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const BUILDS = [{ name: 'baseline', simd: false, kernel: 'scalar' }, { name: 'simd', simd: true, kernel: 'wasm-simd128' }];
+const golden = readFileSync(here('../../tests/golden/v1_small.sinew'));
+const goldenPoses = readFileSync(here('../../tests/golden/v1_small.poses'));
+
+// Bit patterns, so -0 vs 0 and NaN payloads count as differences.
+const bits = (f32) => new Uint32Array(f32.buffer, f32.byteOffset, f32.length);
+
+function firstMismatch(got, want) {
+	const g = bits(got), w = bits(want);
+	if (g.length !== w.length) return `length ${g.length} vs ${w.length}`;
+	for (let i = 0; i < g.length; i++) {
+		if (g[i] !== w[i]) return `float ${i}: ${got[i]} (0x${g[i].toString(16)}) vs ${want[i]} (0x${w[i].toString(16)})`;
+	}
+	return null;
+}
+
+// Expected poses written by web/test/make_vectors.c (native reference kernel).
+function readExpect(path) {
+	const buf = readFileSync(path);
+	const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+	const clips = [];
+	for (let o = 0; o < buf.byteLength;) {
+		const clip = dv.getUint32(o, true), count = dv.getUint32(o + 4, true), floats = dv.getUint32(o + 8, true);
+		o += 12;
+		const samples = [];
+		for (let i = 0; i < count; i++) {
+			const t = dv.getFloat64(o, true);
+			const pose = new Float32Array(buf.buffer.slice(buf.byteOffset + o + 8, buf.byteOffset + o + 8 + 4 * floats));
+			samples.push({ t, pose });
+			o += 8 + 4 * floats;
+		}
+		clips.push({ clip, floats, samples });
+	}
+	return clips;
+}
+
+// xxHash32 (docs/format.md checksum), to re-seal corrupted blobs so the structure checks run.
+function xxh32(bytes, seed = 0) {
+	const P1 = 2654435761, P2 = 2246822519, P3 = 3266489917, P4 = 668265263, P5 = 374761393;
+	const rotl = (x, r) => ((x << r) | (x >>> (32 - r))) >>> 0;
+	const mul = (a, b) => Math.imul(a, b) >>> 0;
+	const rd = (i) => (bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)) >>> 0;
+	const round = (acc, v) => mul(rotl((acc + mul(v, P2)) >>> 0, 13), P1);
+	let p = 0, h;
+	const n = bytes.length;
+	if (n >= 16) {
+		let v1 = (seed + P1 + P2) >>> 0, v2 = (seed + P2) >>> 0, v3 = seed >>> 0, v4 = (seed - P1) >>> 0;
+		for (; p + 16 <= n; p += 16) {
+			v1 = round(v1, rd(p)); v2 = round(v2, rd(p + 4)); v3 = round(v3, rd(p + 8)); v4 = round(v4, rd(p + 12));
+		}
+		h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) >>> 0;
+	} else {
+		h = (seed + P5) >>> 0;
+	}
+	h = (h + n) >>> 0;
+	for (; p + 4 <= n; p += 4) h = mul(rotl((h + mul(rd(p), P3)) >>> 0, 17), P4);
+	for (; p < n; p++) h = mul(rotl((h + mul(bytes[p], P5)) >>> 0, 11), P1);
+	h = mul(h ^ (h >>> 15), P2);
+	h = mul(h ^ (h >>> 13), P3);
+	return (h ^ (h >>> 16)) >>> 0;
+}
+
+function reseal(bytes) {
+	new DataView(bytes.buffer, bytes.byteOffset).setUint32(12, xxh32(bytes.subarray(16)), true);
+	return bytes;
+}
+
+const REJECT_CODES = new Set([11, 12, 20, 21, 22, 23]);
+
+async function expectRejected(bytes, simd, what) {
+	try {
+		const anim = await Sinew.load(bytes, { simd });
+		return anim; // accepted: the caller decides whether that is allowed
+	} catch (e) {
+		assert.ok(e instanceof SinewError, `${what}: expected a SinewError, got ${e}`); // a trap is a RuntimeError
+		assert.ok(REJECT_CODES.has(e.code), `${what}: unexpected code ${e.code} (${e.message})`);
+		return null;
+	}
+}
+
+for (const build of BUILDS) {
+	test(`${build.name}: golden v1 blob decodes to tests/golden/v1_small.poses bit for bit`, async () => {
+		const anim = await Sinew.load(golden, { simd: build.simd });
+		assert.equal(anim.clipCount, 1);
+		const c = anim.clip(0);
+		assert.equal(c.kernel, build.kernel);
+		assert.equal(c.jointCount, 5);
+		assert.equal(c.sampleCount, 40);
+		assert.equal(c.scalarTrackCount, 1);
+		assert.equal(c.scalarFloats, 1);
+		assert.equal(goldenPoses.byteLength, (200 * 10 + 40) * 4);
+		const want = new Float32Array(goldenPoses.buffer.slice(goldenPoses.byteOffset, goldenPoses.byteOffset + goldenPoses.byteLength));
+		for (let k = 0; k < 40; k++) {
+			const pose = anim.sample(0, k / c.sampleRate);
+			assert.equal(pose.length, 51);
+			const expected = new Float32Array(51);
+			expected.set(want.subarray(k * 50, k * 50 + 50));
+			expected[50] = want[2000 + k];
+			const bad = firstMismatch(pose, expected);
+			assert.equal(bad, null, `sample ${k}: ${bad}`);
+		}
+		anim.dispose();
+	});
+
+	for (const file of readdirSync(here('./data')).filter((f) => f.endsWith('.sinew')).sort()) {
+		for (const randomAccess of [false, true]) {
+			test(`${build.name}: ${file}${randomAccess ? ' (random access)' : ''} matches the native reference kernel bit for bit`, async () => {
+				const blob = readFileSync(here(`./data/${file}`));
+				const expect = readExpect(here(`./data/${file.replace(/\.sinew$/, '.expect')}`));
+				const anim = await Sinew.load(blob, { simd: build.simd, randomAccess });
+				assert.equal(anim.clipCount, expect.length);
+				let compared = 0;
+				for (const e of expect) {
+					const c = anim.clip(e.clip);
+					assert.equal(c.jointCount * 10 + c.scalarFloats, e.floats);
+					assert.equal(c.kernel, build.kernel);
+					for (const s of e.samples) {
+						const bad = firstMismatch(anim.sample(e.clip, s.t), s.pose);
+						assert.equal(bad, null, `clip ${e.clip} t=${s.t}: ${bad}`);
+						compared++;
+					}
+				}
+				assert.ok(compared >= 12);
+			});
+		}
+	}
+
+	test(`${build.name}: every truncation of the golden blob is rejected with an error code`, async () => {
+		for (let n = 0; n < golden.byteLength; n += build.simd ? 7 : 1) {
+			const anim = await expectRejected(golden.subarray(0, n), build.simd, `truncated to ${n}`);
+			assert.equal(anim, null, `truncated to ${n} bytes was accepted`);
+		}
+	});
+
+	test(`${build.name}: every single-byte change of the golden blob is rejected (checksum or header)`, async () => {
+		for (let i = 0; i < golden.byteLength; i += build.simd ? 5 : 1) {
+			const bytes = Uint8Array.from(golden);
+			bytes[i] ^= 0x5a;
+			const anim = await expectRejected(bytes, build.simd, `byte ${i} changed`);
+			assert.equal(anim, null, `byte ${i} changed was accepted`);
+		}
+	});
+
+	test(`${build.name}: corrupted blobs with a recomputed checksum are rejected or sample without trapping`, async () => {
+		let rejected = 0, accepted = 0;
+		const blob = readFileSync(here('./data/acl_09_02.sinew'));
+		let state = 7;
+		const rand = (n) => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) % n);
+		for (let trial = 0; trial < (build.simd ? 150 : 400); trial++) {
+			const bytes = Uint8Array.from(trial % 2 ? blob : golden);
+			for (let k = 1 + rand(3); k > 0; k--) bytes[16 + rand(bytes.length - 16)] = rand(256);
+			const anim = await expectRejected(reseal(bytes), build.simd, `trial ${trial}`);
+			if (!anim) { rejected++; continue; }
+			accepted++;
+			for (let c = 0; c < anim.clipCount; c++) {
+				const info = anim.clip(c);
+				for (const t of [-1, 0, 0.013, info.duration / 2, info.duration, 1e9, NaN]) {
+					const pose = anim.sample(c, t);
+					assert.equal(pose.length, info.jointCount * 10 + info.scalarFloats);
+				}
+			}
+		}
+		assert.ok(rejected > 0, 'no corruption was detected');
+		assert.equal(rejected + accepted, build.simd ? 150 : 400);
+	});
+
+	test(`${build.name}: random bytes, bad magic and empty input are rejected`, async () => {
+		await assert.rejects(Sinew.load(new Uint8Array(0), { simd: build.simd }), (e) => e instanceof SinewError && e.code === 11);
+		const bad = Uint8Array.from(golden);
+		bad[0] = 0x58;
+		await assert.rejects(Sinew.load(bad, { simd: build.simd }), (e) => e.code === 20 && /magic/.test(e.message));
+		const noise = new Uint8Array(4096).map((_, i) => (i * 2654435761) >>> 24);
+		await assert.rejects(Sinew.load(noise, { simd: build.simd }), (e) => e instanceof SinewError);
+	});
+
+	test(`${build.name}: no heap growth and no new views over 10,000 sampled frames`, async () => {
+		const anim = await Sinew.load(readFileSync(here('./data/godot_platformer_player.sinew')), { simd: build.simd });
+		const memory = anim._memory;
+		const before = memory.buffer.byteLength;
+		const buffer = memory.buffer;
+		const first = anim.sample(1, 0);
+		let frames = 0;
+		for (let i = 0; i < 10000; i++) {
+			const clip = i % anim.clipCount;
+			const pose = anim.sample(clip, (i * 0.0173) % (anim.clip(clip).duration + 0.2));
+			if (clip === 1) assert.equal(pose, first); // the same view every time
+			frames++;
+		}
+		assert.equal(frames, 10000);
+		assert.equal(memory.buffer.byteLength, before);
+		assert.equal(memory.buffer, buffer); // not grown (growing replaces the ArrayBuffer)
+	});
+
+	test(`${build.name}: sample() makes exactly one call into wasm`, async () => {
+		const original = WebAssembly.instantiate;
+		let calls = 0;
+		WebAssembly.instantiate = async (...args) => {
+			const result = await original.apply(WebAssembly, args);
+			const instance = result instanceof WebAssembly.Instance ? result : result.instance;
+			const exports = {};
+			for (const [name, value] of Object.entries(instance.exports)) {
+				exports[name] = typeof value === 'function' ? (...a) => (calls++, value(...a)) : value;
+			}
+			return { exports };
+		};
+		let anim;
+		try {
+			anim = await Sinew.load(readFileSync(here('./data/cmu_01_01.sinew')), { simd: build.simd });
+		} finally {
+			WebAssembly.instantiate = original;
+		}
+		assert.ok(calls >= 3, 'the wrapper did not see the load calls');
+		calls = 0;
+		for (let i = 0; i < 1000; i++) anim.sample(0, i / 120);
+		assert.equal(calls, 1000);
+		calls = 0;
+		anim.sample(0.5);
+		anim.clip(0);
+		assert.equal(calls, 1);
+	});
+
+	test(`${build.name}: clip descriptions and argument errors`, async () => {
+		const anim = await Sinew.load(readFileSync(here('./data/godot_platformer_player.sinew')), { simd: build.simd });
+		assert.deepEqual([...Array(anim.clipCount).keys()].map((i) => anim.clip(i).name),
+			['falling', 'idle', 'jump', 'RESET', 'run', 'shooting', 'shooting_standing', 'walk']);
+		const idle = anim.clip(1);
+		assert.equal(idle.jointCount, 28);
+		assert.equal(idle.sampleCount, 38);
+		assert.equal(idle.sampleRate, 30);
+		assert.ok(idle.hasMetadata);
+		assert.throws(() => anim.clip(8), RangeError);
+		assert.throws(() => anim.sample(8, 0), RangeError);
+		// sample(t) is clip 0; times outside [0, duration] clamp to the ends
+		const a = Float32Array.from(anim.sample(0, 0)), b = Float32Array.from(anim.sample(-5));
+		assert.equal(firstMismatch(a, b), null);
+		const end = Float32Array.from(anim.sample(0, anim.clip(0).duration));
+		assert.equal(firstMismatch(end, Float32Array.from(anim.sample(0, 1e6))), null);
+		anim.dispose();
+		assert.throws(() => anim.sample(0, 0), /disposed/);
+
+		const cmu = await Sinew.load(readFileSync(here('./data/cmu_01_01.sinew')), { simd: build.simd });
+		const c = cmu.clip(0);
+		assert.equal(c.name, null); // compressed with --strip: no metadata
+		assert.equal(c.hasMetadata, false);
+		assert.equal(c.jointCount, 38);
+		assert.equal(c.sampleCount, 2752);
+		assert.equal(c.sampleRate, 120);
+	});
+}
+
+test('the SIMD probe matches the engine and both builds have no imports', async () => {
+	assert.equal(typeof Sinew.simdSupported(), 'boolean');
+	for (const f of ['../sinew.wasm', '../sinew-simd.wasm']) {
+		const module = new WebAssembly.Module(readFileSync(here(f)));
+		assert.deepEqual(WebAssembly.Module.imports(module), []);
+		assert.deepEqual(WebAssembly.Module.exports(module).map((e) => e.name).sort(),
+			['memory', 'sinew_web_alloc', 'sinew_web_clip_count', 'sinew_web_clip_info', 'sinew_web_error',
+				'sinew_web_load', 'sinew_web_sample']);
+		assert.ok(readFileSync(here(f)).byteLength < 32768);
+	}
+});
