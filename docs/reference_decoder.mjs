@@ -231,8 +231,8 @@ export function decode(input) {
       const seg = segments[s];
       const st = seg.tracks[tracks.indexOf(t)];
       const u = f(rounded - s * segmentLength);
-      let i = 0, alpha = 0;
-      if (seg.length > 0) {
+      let i = st.knots - 1, alpha = 0; // Length 0 or u >= Length: the last knot exactly
+      if (seg.length > 0 && u < seg.length) {
         const S = 1 << st.decimation;
         i = Math.min(Math.floor(f(u / S)), st.knots - 2);
         const p0 = i * S, p1 = Math.min((i + 1) * S, seg.length);
@@ -240,6 +240,7 @@ export function decode(input) {
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
       }
       const a = knotValues(t, seg, st, i), b = knotValues(t, seg, st, Math.min(i + 1, st.knots - 1));
+      if (st.rawRotation && alpha === 0) return a; // raw rotation knot as stored (step 5 exception)
       return t.type === 0 ? nlerp(a, b, alpha) : a.map((v, k) => f(v + f(f(b[k] - v) * alpha)));
     }
 

@@ -96,8 +96,13 @@ static void quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 		if (p > seg->length) p = seg->length;
 		float v[4];
 		sinewi_stored_value(w, t, st->dropped, seg->first_sample + p, v);
-		if (raw) { // raw rotation: the quaternion as it is
-			for (uint32_t c = 0; c < 4; ++c) st->knots[i * 4 + c] = sinewi_quantize(v[c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+		if (raw) { // raw rotation: the source's own quaternion bits (only its sign may flip, exactly)
+			uint32_t s = seg->first_sample + p;
+			const sinew_clip *clip = w->clip;
+			uint32_t src = (s >= clip->sample_count || (w->enc->looping && s == w->enc->sample_count)) ? 0 : s;
+			const float *q = clip->transforms[(size_t)src * clip->joint_count + t->index].rotation;
+			float sign = (double)q[0] * v[0] + (double)q[1] * v[1] + (double)q[2] * v[2] + (double)q[3] * v[3] < 0.0 ? -1.0f : 1.0f;
+			for (uint32_t c = 0; c < 4; ++c) st->knots[i * 4 + c] = sinewi_quantize(q[c] * sign, SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 			continue;
 		}
 		for (uint32_t c = 0; c < t->components; ++c) {
@@ -120,7 +125,9 @@ void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 			a[c] = sinewi_dequantize(st->knots[k0 * 4 + c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 			b[c] = sinewi_dequantize(st->knots[k1 * 4 + c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 		}
-		sinewi_quat_nlerp(a, b, alpha, out);
+		// raw rotations are the lossless fallback: a knot decodes as stored (docs/format.md)
+		if (alpha == 0.0f) memcpy(out, a, sizeof a);
+		else sinewi_quat_nlerp(a, b, alpha, out);
 		return;
 	}
 	for (uint32_t c = 0; c < t->components; ++c) {

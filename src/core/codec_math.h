@@ -75,6 +75,11 @@ static inline void sinewi_knot_locate(float u, uint32_t length, uint32_t d, uint
 		return;
 	}
 	uint32_t stride = 1u << d;
+	if (u >= (float)length) { // on the last knot: that knot exactly (no rounding through a lerp)
+		*k0 = sinewi_knot_count(length, d) - 1u;
+		*alpha = 0.0f;
+		return;
+	}
 	uint32_t last = sinewi_knot_count(length, d) - 2u; // index of the last interval
 	float fk = u / (float)stride;
 	uint32_t i = (uint32_t)fk;

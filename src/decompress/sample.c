@@ -112,7 +112,8 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 			a[c] = sinewi_dequantize(sinewi_read_bits(sk->data, p0 + 32 * c, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 			b[c] = sinewi_dequantize(sinewi_read_bits(sk->data, p1 + 32 * c, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 		}
-		sinewi_quat_nlerp(a, b, alpha, out);
+		if (alpha == 0.0f) memcpy(out, a, sizeof a); // a raw knot decodes as stored (docs/format.md)
+		else sinewi_quat_nlerp(a, b, alpha, out);
 		return (uint64_t)knots * per_knot;
 	}
 	for (uint32_t c = 0; c < n; ++c) {
