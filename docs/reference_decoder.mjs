@@ -74,8 +74,10 @@ export function decode(input) {
     const clipSize = u32(at(0));
     if (clipSize < 64 || start + clipSize > size - 8) fail(`clip ${index} size`);
     const flags = u32(at(4));
-    if (flags & ~0xf) fail('reserved clip flags');
+    if (flags & ~0x1f) fail('reserved clip flags');
     const looping = (flags & 1) !== 0, clipRounding = (flags >> 1) & 3, hasMetadata = (flags & 8) !== 0;
+    const lastRepeatsFirst = (flags & 16) !== 0;
+    if (lastRepeatsFirst && !looping) fail('Last_repeats_first without Looping');
     const sampleRate = f64(at(8)), unitScale = f64(at(16));
     if (!(sampleRate > 0 && isFinite(sampleRate) && unitScale > 0 && isFinite(unitScale))) fail('rate or unit scale');
     const sampleCount = u32(at(24)), jointCount = u32(at(28)), scalarCount = u32(at(32));
@@ -276,7 +278,7 @@ export function decode(input) {
       return { pose, scalars: scalarOut };
     }
 
-    return { sampleRate, sampleCount, jointCount, scalarCount, looping, segmentCount, samplePose,
+    return { sampleRate, sampleCount: sampleCount + (lastRepeatsFirst ? 1 : 0), jointCount, scalarCount, looping, segmentCount, samplePose,
              duration: (storedCount - 1) / sampleRate };
   }
 }

@@ -327,7 +327,7 @@ SINEW_API sinew_result sinew_validate(const void *blob, size_t size, sinew_error
 typedef struct sinew_clip_info {
 	const char *name;       /* points into the blob; NULL without metadata */
 	double sample_rate;
-	uint32_t sample_count;
+	uint32_t sample_count;  /* samples of the source (a looping source that ended on its first pose included) */
 	uint32_t joint_count;
 	uint32_t scalar_track_count;
 	uint32_t segment_count;

@@ -211,6 +211,36 @@ static void test_compress_looping_clips(void) {
 	run_property(&p, 3, 81, 0.01);
 }
 
+// A looping clip whose last sample repeats the first stores it once (the wrap sample), and
+// decompression gives the source's sample count back (docs/format.md, Last_repeats_first).
+static void test_compress_looping_clip_ending_on_first_pose(void) {
+	test_rng rng = {123};
+	gen_params p = {.joints = 10, .samples = 41, .scalars = 2, .translation_scale = 20, .unit_scale = 100, .looping = true};
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	sinew_clip *clip = generate(set, &rng, &p);
+	CHECK(clip);
+	memcpy(&clip->transforms[40 * 10], &clip->transforms[0], 10 * sizeof(sinew_qvv));
+	for (uint32_t i = 0; i < 2; ++i) {
+		uint32_t n = clip->scalar_tracks[i].components;
+		memcpy(clip->scalar_tracks[i].values + 40 * n, clip->scalar_tracks[i].values, n * sizeof(float));
+	}
+	void *blob = NULL;
+	size_t size = 0;
+	CHECK_OK(sinew_compress(set, NULL, NULL, &blob, &size, &err), &err);
+	sinew_clip_info info;
+	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
+	CHECK_EQ(info.sample_count, 41);
+	CHECK_NEAR(info.duration, 40.0 / 30.0, 1e-12);
+	char why[300] = "";
+	double ratio;
+	bool ok = roundtrip(set, NULL, &ratio, NULL, why, sizeof why); // counts must match for the metric
+	sinew_blob_free(blob, size, NULL);
+	sinew_clip_set_free(set);
+	CHECK_MSG(ok, "%s", why);
+}
+
 static void test_compress_scalar_tracks_keep_precision_and_zeros(void) {
 	gen_params p = {.joints = 3, .samples = 80, .scalars = 8, .translation_scale = 20, .unit_scale = 100};
 	run_property(&p, 3, 91, 0.01);
@@ -265,6 +295,7 @@ void suite_compress(void) {
 	RUN(test_compress_guarantee_on_spins);
 	RUN(test_compress_short_clips);
 	RUN(test_compress_looping_clips);
+	RUN(test_compress_looping_clip_ending_on_first_pose);
 	RUN(test_compress_scalar_tracks_keep_precision_and_zeros);
 	RUN(test_compress_constant_clip_is_small);
 	RUN(test_compress_rejects_invalid_clips);

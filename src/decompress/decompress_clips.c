@@ -38,7 +38,9 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 	for (uint32_t i = 0; i < v->scalar_count; ++i) components[i] = ctx->scalars[i].components;
 	const char *name = NULL;
 	if (v->metadata) name = meta_string(v, sinewi_rd32(v->metadata + 4));
-	sinew_clip_desc desc = {name, v->sample_rate, v->sample_count, v->joint_count, v->scalar_count, components};
+	// A looping source whose last sample repeated the first gets it back (it is the wrap sample).
+	const uint32_t samples = v->sample_count + ((v->flags & SINEW_FMT_FLAG_LAST_REPEATS_FIRST) ? 1u : 0u);
+	sinew_clip_desc desc = {name, v->sample_rate, samples, v->joint_count, v->scalar_count, components};
 	sinew_clip *clip = NULL;
 	r = sinew_clip_set_add_clip(set, &desc, &clip);
 	if (r == SINEW_RESULT_OK) {
@@ -73,7 +75,7 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			t->precision = sinewi_rdf32(q + 12);
 			for (int k = 0; k < 4; ++k) t->default_value[k] = sinewi_rdf32(q + 16 + 4 * k);
 		}
-		for (uint32_t s = 0; s < v->sample_count; ++s) {
+		for (uint32_t s = 0; s < samples; ++s) {
 			sinewi_sample_key(ctx, (double)s, clip->transforms + (size_t)s * v->joint_count, NULL, scalars);
 			for (uint32_t i = 0; i < v->scalar_count; ++i)
 				memcpy(clip->scalar_tracks[i].values + (size_t)s * components[i], scalars + ctx->scalars[i].output,

@@ -37,7 +37,8 @@
 #define SINEW_FMT_FLAG_ROUNDING_SHIFT 1u
 #define SINEW_FMT_FLAG_ROUNDING_MASK 0x6u
 #define SINEW_FMT_FLAG_METADATA 0x8u
-#define SINEW_FMT_FLAGS_KNOWN 0xFu
+#define SINEW_FMT_FLAG_LAST_REPEATS_FIRST 0x10u // looping: the source's last sample (= the first) was not stored
+#define SINEW_FMT_FLAGS_KNOWN 0x1Fu
 
 #define SINEW_FMT_DESCRIPTOR_SIZE 2u      // per joint and per scalar track
 #define SINEW_FMT_TRACK_DESCRIPTOR_SIZE 3u // per animated track per segment

@@ -174,6 +174,8 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	v->segment_count = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENT_COUNT);
 	v->segment_length = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENT_LENGTH);
 	bool looping = (v->flags & SINEW_FMT_FLAG_LOOPING) != 0;
+	SINEWI_CHECK(looping || !(v->flags & SINEW_FMT_FLAG_LAST_REPEATS_FIRST), error, SINEW_RESULT_CORRUPT,
+	             "clip %u: Last_repeats_first without Looping", index);
 	SINEWI_CHECK(v->sample_count >= 1 && v->sample_count < UINT32_MAX, error, SINEW_RESULT_CORRUPT, "clip %u: no samples", index);
 	v->stored_sample_count = v->sample_count + (looping ? 1u : 0u);
 	SINEWI_CHECK(v->joint_count <= SINEW_FMT_MAX_JOINTS && v->scalar_count <= SINEW_FMT_MAX_SCALARS &&
@@ -307,7 +309,8 @@ sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, 
 	SINEWI_TRY(sinewi_read_clip((const unsigned char *)blob, size, clip, &v, error));
 	memset(out, 0, sizeof *out);
 	out->sample_rate = v.sample_rate;
-	out->sample_count = v.sample_count;
+	// samples of the source: a looping source whose last sample repeated the first had one more
+	out->sample_count = v.sample_count + ((v.flags & SINEW_FMT_FLAG_LAST_REPEATS_FIRST) ? 1u : 0u);
 	out->joint_count = v.joint_count;
 	out->scalar_track_count = v.scalar_count;
 	out->segment_count = v.segment_count;

@@ -227,7 +227,8 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
 	unsigned char *h = b->data + start;
 	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST ? clip->rounding : 0;
 	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
-	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u);
+	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
+	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u);
 	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_SAMPLE_RATE, clip->sample_rate);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_UNIT_SCALE, clip->unit_scale);
