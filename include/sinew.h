@@ -401,6 +401,34 @@ typedef struct sinew_export_options {
 SINEW_API sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, const sinew_export_options *options,
                                          const sinew_allocator *allocator, sinew_error *error);
 
+/* A glTF with its animations compressed inside (the SINEW_compressed_animation extension, docs/gltf_extension.md).
+ * Imports `source_path` (.gltf/.glb), compresses every animation into one blob with metadata (its joints'
+ * source_index and tracks' source_node/source_target map it to the document's nodes; `strip_metadata` is
+ * ignored), and writes the source document with `animations` removed (with the accessors and bufferViews only
+ * they used), the blob appended as a bufferView 16-byte aligned in the buffer, and the extension declared in
+ * extensionsUsed only: a viewer without it shows the static model. `.glb` or `.gltf` (embedded base64) by
+ * `out_path`'s extension. `options` may be NULL (0.01 cm / 3 cm). Writes through a temporary file. Errors: those
+ * of sinew_import_file, sinew_compress and sinew_export_gltf; UNSUPPORTED for a source already packed. */
+SINEW_API sinew_result sinew_pack_gltf(const char *source_path, const char *out_path,
+                                       const sinew_compress_options *options, const sinew_allocator *allocator,
+                                       sinew_error *error);
+/* The reverse: reads the extension's bufferView (bounds-checked against its buffer), validates the blob
+ * (sinew_validate), decompresses it and writes the clips as plain glTF animations into the document, without
+ * the extension and its bufferView. Safe on untrusted input; nothing is written on failure. Errors:
+ * UNSUPPORTED (no extension), CORRUPT (bad reference, range outside the buffer, clip count mismatch, a
+ * bufferView shared with the blob), BAD_VERSION, and sinew_validate's TRUNCATED/BAD_MAGIC/CORRUPT/CHECKSUM. */
+SINEW_API sinew_result sinew_unpack_gltf(const char *packed_path, const char *out_path,
+                                         const sinew_allocator *allocator, sinew_error *error);
+
+/* Sizes of a glTF file's animation data, for reports (sinew pack/unpack). */
+typedef struct sinew_gltf_sizes {
+	uint64_t file_bytes;       /* the whole .gltf/.glb file (external buffers not included) */
+	uint64_t keyframe_bytes;   /* accessors read by animation samplers (inputs and outputs, each counted once) */
+	uint64_t compressed_bytes; /* byteLength of the SINEW_compressed_animation bufferView; 0 without it */
+} sinew_gltf_sizes;
+SINEW_API sinew_result sinew_gltf_sizes_of(const char *path, const sinew_allocator *allocator, sinew_gltf_sizes *out,
+                                           sinew_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,7 +60,9 @@ void cli_print_help(FILE *f) {
 	           "  error SOURCE IN.sinew     measure the error of a blob against its source\n"
 	           "  sample IN.sinew --time T  print one decompressed pose\n"
 	           "  validate IN.sinew         check a blob (structure and checksum)\n"
-	           "  bench IN.sinew            time pose and joint sampling against a raw copy\n\n"
+	           "  bench IN.sinew            time pose and joint sampling against a raw copy\n"
+	           "  pack IN.gltf|glb -o OUT.glb  compress the animations inside the glTF (SINEW_compressed_animation)\n"
+	           "  unpack IN.glb -o OUT.glb  back to plain glTF animations\n\n"
 	           "options:\n",
 	        sinew_version());
 	for (size_t i = 0; i < sizeof options / sizeof options[0]; ++i)

@@ -470,6 +470,52 @@ static int cmd_validate(const cli_options *o) {
 	return 0;
 }
 
+/* ---- pack, unpack: compressed animation inside a glTF ---- */
+
+static void print_pack_sizes(const cli_options *o, const char *in, const char *out, bool pack) {
+	sinew_gltf_sizes a, b;
+	sinew_error err = {0};
+	if (sinew_gltf_sizes_of(in, NULL, &a, &err) != SINEW_RESULT_OK || sinew_gltf_sizes_of(out, NULL, &b, &err) != SINEW_RESULT_OK) {
+		cli_error("%s", err.message);
+		return;
+	}
+	uint64_t before = pack ? a.keyframe_bytes : a.compressed_bytes, after = pack ? b.compressed_bytes : b.keyframe_bytes;
+	if (o->json) {
+		cli_json j = {0, {true}};
+		cli_json_begin(&j, '{');
+		cli_json_string(&j, "input", in);
+		cli_json_string(&j, "output", out);
+		cli_json_uint(&j, "input_bytes", a.file_bytes);
+		cli_json_uint(&j, "output_bytes", b.file_bytes);
+		cli_json_uint(&j, "animation_bytes_before", before);
+		cli_json_uint(&j, "animation_bytes_after", after);
+		cli_json_end(&j, '}');
+	} else if (!o->quiet) {
+		printf("sinew: %s -> %s: file %llu -> %llu bytes, animation data %llu -> %llu bytes (%s)\n", in, out,
+		       (unsigned long long)a.file_bytes, (unsigned long long)b.file_bytes, (unsigned long long)before,
+		       (unsigned long long)after, pack ? "keyframes -> blob" : "blob -> keyframes");
+	}
+}
+
+static int cmd_pack(const cli_options *o) {
+	if (!o->positional[0] || !o->output) return cli_error("pack needs IN.gltf|glb and -o OUT.glb|gltf"), 2;
+	if (!is_gltf_path(o->output)) return cli_error("pack writes .gltf or .glb (got '%s')", o->output), 2;
+	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, 0};
+	sinew_error err = {0};
+	if (sinew_pack_gltf(o->positional[0], o->output, &co, NULL, &err) != SINEW_RESULT_OK) return cli_error("%s", err.message), 1;
+	print_pack_sizes(o, o->positional[0], o->output, true);
+	return 0;
+}
+
+static int cmd_unpack(const cli_options *o) {
+	if (!o->positional[0] || !o->output) return cli_error("unpack needs IN.glb|gltf and -o OUT.glb|gltf"), 2;
+	if (!is_gltf_path(o->output)) return cli_error("unpack writes .gltf or .glb (got '%s')", o->output), 2;
+	sinew_error err = {0};
+	if (sinew_unpack_gltf(o->positional[0], o->output, NULL, &err) != SINEW_RESULT_OK) return cli_error("%s", err.message), 1;
+	print_pack_sizes(o, o->positional[0], o->output, false);
+	return 0;
+}
+
 int cli_bench(const cli_options *o);
 
 int main(int argc, char **argv) {
@@ -497,6 +543,8 @@ int main(int argc, char **argv) {
 	if (strcmp(cmd, "sample") == 0) return cmd_sample(&o);
 	if (strcmp(cmd, "validate") == 0) return cmd_validate(&o);
 	if (strcmp(cmd, "bench") == 0) return cli_bench(&o);
+	if (strcmp(cmd, "pack") == 0) return cmd_pack(&o);
+	if (strcmp(cmd, "unpack") == 0) return cmd_unpack(&o);
 	cli_error("unknown command '%s' (see sinew --help)", cmd);
 	return 2;
 }

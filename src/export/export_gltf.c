@@ -28,9 +28,14 @@
 // scale and resampling error.
 //
 // The file is written to "<path>.tmp.<pid>" and renamed, so a failure never leaves a partial output.
+//
+// export_pack.c drives the same writer through a hook (export_internal.h): pack drops `animations` and appends
+// the compressed blob as a 16-byte aligned bufferView with the SINEW_compressed_animation extension; unpack
+// writes the decompressed clips back and drops the extension and its bufferView.
 #include "../core/base.h"
 #include "../import/import_internal.h"
 #include "../import/json.h"
+#include "export_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -105,7 +110,13 @@ typedef struct exporter {
 	uint8_t **written;     // [clip][joint] bit per path (T, R, S) written; FORCE_ROTATION: keep the joint animated
 	uint32_t anim_view;
 	size_t anim_start;
+	const sinewi_export_hook *hook; // pack/unpack (export_pack.c), NULL for a plain export
+	uint32_t blob_view;             // pack: the new bufferView of the blob
 } exporter;
+
+static bool is_mode(const exporter *e, sinewi_export_mode mode) {
+	return e->hook && e->hook->mode == mode;
+}
 
 /* ---- small helpers ---- */
 
@@ -456,7 +467,7 @@ static sinew_result parse_source(exporter *e, const char *path) {
 	static const char *const known[] = {
 	    "KHR_texture_transform",   "KHR_lights_punctual", "KHR_mesh_quantization", "KHR_texture_basisu",
 	    "EXT_texture_webp",        "EXT_texture_avif",    "KHR_animation_pointer", "KHR_draco_mesh_compression",
-	    "EXT_mesh_gpu_instancing", "KHR_xmp_json_ld",     "KHR_materials_variants"};
+	    "EXT_mesh_gpu_instancing", "KHR_xmp_json_ld",     "KHR_materials_variants", SINEWI_PACK_EXTENSION};
 	for (uint32_t i = 0; used && i < used->count; ++i) {
 		const char *name = sinewi_json_string(sinewi_json_at(used, i));
 		if (!name) continue;
@@ -467,6 +478,9 @@ static sinew_result parse_source(exporter *e, const char *path) {
 		bool ok = strncmp(name, "KHR_materials_", 14) == 0;
 		for (size_t k = 0; !ok && k < sizeof known / sizeof known[0]; ++k) ok = strcmp(name, known[k]) == 0;
 		if (!ok) s->compact = false; // an unknown extension may reference accessors or bufferViews
+		// Packing a packed file would lose the first blob; unpack it first.
+		SINEWI_CHECK(!is_mode(e, SINEWI_EXPORT_PACK) || strcmp(name, SINEWI_PACK_EXTENSION) != 0, e->error,
+		             SINEW_RESULT_UNSUPPORTED, "%s: already uses %s (unpack it first)", path, name);
 	}
 	s->buffer = (src_buffer *)arena_array(e, s->buffer_count, sizeof(src_buffer));
 	s->view_map = (uint32_t *)arena_array(e, s->view_count, sizeof(uint32_t));
@@ -512,6 +526,31 @@ static sinew_result use_attribute_map(exporter *e, const sinewi_json *map, const
 	SINEWI_CHECK(map->type == SINEWI_JSON_OBJECT, e->error, SINEW_RESULT_CORRUPT,
 	             "%s: %s %u/%u: attributes are not an object", e->src->path, where, a, b);
 	for (uint32_t i = 0; i < map->count; ++i) SINEWI_TRY(use_accessor(e, &map->children[i], where, a, b));
+	return SINEW_RESULT_OK;
+}
+
+// Unpack: the blob's bufferView leaves the document. Nothing kept may point at it (a hostile file could
+// make an accessor or image read the blob; dropping the view would leave that reference dangling).
+static sinew_result drop_blob_view(exporter *e) {
+	source_doc *s = e->src;
+	uint32_t v = e->hook->blob_view, ref;
+	SINEWI_CHECK(v < s->view_count, e->error, SINEW_RESULT_CORRUPT, "%s: bufferView %u does not exist", s->path, v);
+	for (uint32_t a = 0; a < s->accessor_count; ++a) {
+		if (s->accessor_map[a] == NONE) continue;
+		const sinewi_json *acc = sinewi_json_at(s->accessors, a), *sparse = sinewi_json_get(acc, "sparse");
+		bool hit = sinewi_json_uint(sinewi_json_get(acc, "bufferView"), &ref) && ref == v;
+		hit = hit || (sinewi_json_uint(sinewi_json_get(sinewi_json_get(sparse, "indices"), "bufferView"), &ref) && ref == v);
+		hit = hit || (sinewi_json_uint(sinewi_json_get(sinewi_json_get(sparse, "values"), "bufferView"), &ref) && ref == v);
+		SINEWI_CHECK(!hit, e->error, SINEW_RESULT_CORRUPT,
+		             "%s: bufferView %u holds the compressed animation but accessor %u also uses it", s->path, v, a);
+	}
+	for (uint32_t i = 0; i < s->image_count; ++i)
+		SINEWI_CHECK(!(sinewi_json_uint(sinewi_json_get(sinewi_json_at(s->images, i), "bufferView"), &ref) && ref == v),
+		             e->error, SINEW_RESULT_CORRUPT,
+		             "%s: bufferView %u holds the compressed animation but image %u also uses it", s->path, v, i);
+	SINEWI_CHECK(!s->compact || s->view_map[v] == NONE, e->error, SINEW_RESULT_CORRUPT,
+	             "%s: bufferView %u holds the compressed animation but a mesh also uses it", s->path, v);
+	s->view_map[v] = NONE;
 	return SINEW_RESULT_OK;
 }
 
@@ -562,6 +601,7 @@ static sinew_result mark_used(exporter *e) {
 		const sinewi_json *view = sinewi_json_get(sinewi_json_at(s->images, i), "bufferView");
 		if (view) SINEWI_TRY(use_view(e, view, "image", i));
 	}
+	if (is_mode(e, SINEWI_EXPORT_UNPACK)) SINEWI_TRY(drop_blob_view(e));
 	for (uint32_t a = 0; a < s->accessor_count; ++a)
 		if (s->accessor_map[a] != NONE) s->accessor_map[a] = e->accessor_count++;
 	return SINEW_RESULT_OK;
@@ -1287,24 +1327,80 @@ static void emit_array(exporter *e, sinewi_json_writer *w, const sinewi_json *ar
 	raw(w, "]");
 }
 
-// extensionsUsed/Required without KHR_animation_pointer (its animations are replaced); omitted when empty.
-static void emit_extension_list(sinewi_json_writer *w, bool *first, const char *name, const sinewi_json *list) {
-	uint32_t kept = 0;
-	for (uint32_t i = 0; i < list->count; ++i) {
-		const char *ext = sinewi_json_string(&list->children[i]);
-		if (!ext || strcmp(ext, "KHR_animation_pointer") != 0) kept++;
-	}
+static bool dropped_extension(const char *ext) {
+	return ext && (strcmp(ext, "KHR_animation_pointer") == 0 || strcmp(ext, SINEWI_PACK_EXTENSION) == 0);
+}
+
+// extensionsUsed/Required without KHR_animation_pointer (its animations are replaced) and the pack extension
+// (re-added by pack as `add`); omitted when empty. `list` may be NULL.
+static void emit_extension_list(sinewi_json_writer *w, bool *first, const char *name, const sinewi_json *list,
+                                const char *add) {
+	uint32_t kept = add ? 1 : 0;
+	for (uint32_t i = 0; list && i < list->count; ++i)
+		if (!dropped_extension(sinewi_json_string(&list->children[i]))) kept++;
 	if (!kept) return;
 	key(w, first, name);
 	raw(w, "[");
 	kept = 0;
-	for (uint32_t i = 0; i < list->count; ++i) {
-		const char *ext = sinewi_json_string(&list->children[i]);
-		if (ext && strcmp(ext, "KHR_animation_pointer") == 0) continue;
+	for (uint32_t i = 0; list && i < list->count; ++i) {
+		if (dropped_extension(sinewi_json_string(&list->children[i]))) continue;
 		if (kept++) raw(w, ",");
 		sinewi_json_write_value(w, &list->children[i]);
 	}
+	if (add) {
+		if (kept) raw(w, ",");
+		sinewi_json_write_string(w, add);
+	}
 	raw(w, "]");
+}
+
+// The root extension object of a packed file (docs/gltf_extension.md). Clip names and durations are there
+// so tools can list the animations without decoding; the blob is authoritative.
+static void write_pack_extension(exporter *e, sinewi_json_writer *w) {
+	const unsigned char *blob = (const unsigned char *)e->hook->blob;
+	size_t size = e->hook->blob_size;
+	raw(w, "{\"bufferView\":");
+	num(w, e->blob_view);
+	raw(w, ",\"version\":");
+	num(w, (double)((unsigned)blob[4] | (unsigned)blob[5] << 8));
+	raw(w, ",\"clips\":[");
+	uint32_t count = sinew_blob_clip_count(blob, size);
+	for (uint32_t i = 0; i < count; ++i) {
+		sinew_clip_info info;
+		memset(&info, 0, sizeof info);
+		sinew_blob_clip_info(blob, size, i, &info, NULL); // the blob was validated: it cannot fail
+		if (i) raw(w, ",");
+		raw(w, "{");
+		if (info.name) raw(w, "\"name\":"), sinewi_json_write_string(w, info.name), raw(w, ",");
+		raw(w, "\"duration\":");
+		num(w, info.duration);
+		raw(w, "}");
+	}
+	raw(w, "]}");
+}
+
+// The root `extensions` object: the pack extension added (pack) or removed (unpack); omitted when empty.
+static void emit_root_extensions(exporter *e, bool *first, const sinewi_json *value) {
+	sinewi_json_writer *w = &e->json;
+	bool pack = is_mode(e, SINEWI_EXPORT_PACK);
+	uint32_t kept = pack ? 1 : 0;
+	for (uint32_t i = 0; value && value->type == SINEWI_JSON_OBJECT && i < value->count; ++i)
+		if (strcmp(value->keys[i], SINEWI_PACK_EXTENSION) != 0) kept++;
+	if (value && value->type != SINEWI_JSON_OBJECT) {
+		key(w, first, "extensions"), sinewi_json_write_value(w, value); // not ours to repair
+		return;
+	}
+	if (!kept) return;
+	key(w, first, "extensions");
+	raw(w, "{");
+	bool f = true;
+	for (uint32_t i = 0; value && i < value->count; ++i) {
+		if (strcmp(value->keys[i], SINEWI_PACK_EXTENSION) == 0 || repeated_later(value, i)) continue;
+		key(w, &f, value->keys[i]);
+		sinewi_json_write_value(w, &value->children[i]);
+	}
+	if (pack) key(w, &f, SINEWI_PACK_EXTENSION), write_pack_extension(e, w);
+	raw(w, "}");
 }
 
 static void write_buffers_member(exporter *e, bool *first, bool binary) {
@@ -1325,12 +1421,15 @@ static void write_source_document(exporter *e, bool binary) {
 	sinewi_json_writer *w = &e->json;
 	const sinewi_json *root = s->root;
 	bool first = true, wrote_anims = false, wrote_acc = false, wrote_views = false, wrote_buffers = false;
+	bool pack = is_mode(e, SINEWI_EXPORT_PACK), wrote_ext = false, wrote_used = false;
 	raw(w, "{");
 	for (uint32_t i = 0; i < root->count; ++i) {
 		const char *name = root->keys[i];
 		const sinewi_json *value = &root->children[i];
 		if (repeated_later(root, i)) continue;
 		if (strcmp(name, "animations") == 0) {
+			wrote_anims = true;
+			if (pack) continue; // the blob replaces them
 			key(w, &first, "animations");
 			raw(w, "["), append(w, e->anims.data, e->anims.size), raw(w, "]");
 			wrote_anims = true;
@@ -1362,13 +1461,22 @@ static void write_source_document(exporter *e, bool binary) {
 			key(w, &first, name), emit_array(e, w, value, hook_image, NULL);
 		} else if ((strcmp(name, "extensionsUsed") == 0 || strcmp(name, "extensionsRequired") == 0) &&
 		           value->type == SINEWI_JSON_ARRAY) {
-			emit_extension_list(w, &first, name, value);
+			bool used = strcmp(name, "extensionsUsed") == 0;
+			wrote_used = wrote_used || used;
+			// extensionsUsed only: a viewer without the extension shows the static model (valid glTF).
+			emit_extension_list(w, &first, name, value, pack && used ? SINEWI_PACK_EXTENSION : NULL);
+		} else if (strcmp(name, "extensions") == 0 && e->hook) {
+			emit_root_extensions(e, &first, value);
+			wrote_ext = true;
 		} else {
 			key(w, &first, name);
 			sinewi_json_write_value(w, value);
 		}
 	}
-	if (!wrote_anims) key(w, &first, "animations"), raw(w, "["), append(w, e->anims.data, e->anims.size), raw(w, "]");
+	if (!wrote_anims && !pack)
+		key(w, &first, "animations"), raw(w, "["), append(w, e->anims.data, e->anims.size), raw(w, "]");
+	if (pack && !wrote_ext) emit_root_extensions(e, &first, NULL);
+	if (pack && !wrote_used) emit_extension_list(w, &first, "extensionsUsed", NULL, SINEWI_PACK_EXTENSION);
 	if (!wrote_acc) key(w, &first, "accessors"), emit_array(e, w, NULL, hook_accessor, NULL);
 	if (!wrote_views) key(w, &first, "bufferViews"), emit_array(e, w, NULL, hook_view, NULL);
 	if (!wrote_buffers) write_buffers_member(e, &first, binary);
@@ -1386,6 +1494,9 @@ static sinew_result write_file(exporter *e, const char *path, bool binary) {
 	size_t json_padded = 0, bin_padded = 0;
 	if (binary) {
 		json_padded = (e->json.size + 3) & ~(size_t)3;
+		// Pack: more trailing spaces put the BIN chunk's data (file offset 28 + JSON) on a 16-byte boundary,
+		// so the blob is 16-byte aligned in the file too (a loader can map the file and use it in place).
+		if (is_mode(e, SINEWI_EXPORT_PACK)) json_padded = ((json_padded + 28 + 15) & ~(size_t)15) - 28;
 		bin_padded = (e->bin.size + 3) & ~(size_t)3;
 		uint64_t total = 12 + 8 + (uint64_t)json_padded + (e->bin.size ? 8 + (uint64_t)bin_padded : 0);
 		SINEWI_CHECK(total <= UINT32_MAX, e->error, SINEW_RESULT_UNSUPPORTED,
@@ -1397,7 +1508,7 @@ static sinew_result write_file(exporter *e, const char *path, bool binary) {
 	SINEWI_CHECK(f, e->error, SINEW_RESULT_IO, "export: cannot create %s: %s", tmp, strerror(errno));
 	bool ok;
 	if (binary) {
-		static const char spaces[4] = {' ', ' ', ' ', ' '}, zeros[4] = {0, 0, 0, 0};
+		static const char spaces[16] = "               ", zeros[4] = {0, 0, 0, 0};
 		ok = fwrite(header, 1, 20, f) == 20 && fwrite(e->json.data, 1, e->json.size, f) == e->json.size &&
 		     fwrite(spaces, 1, json_padded - e->json.size, f) == json_padded - e->json.size;
 		if (ok && e->bin.size) {
@@ -1425,7 +1536,14 @@ static sinew_result write_file(exporter *e, const char *path, bool binary) {
 	return SINEW_RESULT_OK;
 }
 
-/* ---- entry point ---- */
+/* ---- entry points ---- */
+
+static void free_source(exporter *e) {
+	if (!e->src) return;
+	for (uint32_t i = 0; i < e->src->buffer_count && e->src->buffer; ++i)
+		if (e->src->buffer[i].owned) sinewi_free(&e->al, e->src->buffer[i].owned, e->src->buffer[i].owned_size);
+	if (e->src->file) sinewi_free(&e->al, e->src->file, e->src->file_size + 1);
+}
 
 static sinew_result check_clips(exporter *e) {
 	const sinew_clip_set *set = e->set;
@@ -1469,6 +1587,26 @@ static sinew_result export_run(exporter *e, const char *path, const sinew_export
 	e->node_rewrite = (uint8_t *)arena_array(e, e->node_count, 1);
 	e->node_stamp = (uint32_t *)arena_array(e, e->node_count, sizeof(uint32_t));
 	if (!e->rest || !e->node_rewrite || !e->node_stamp) return out_of_memory(e);
+	if (is_mode(e, SINEWI_EXPORT_PACK)) {
+		// No animation is written: nodes stay as they are; the blob follows the kept data, 16-byte aligned
+		// (docs/format.md: zero-copy contexts need an aligned blob; glTF alone guarantees 4).
+		SINEWI_TRY(mark_used(e));
+		SINEWI_TRY(copy_views(e));
+		SINEWI_TRY(embed_images(e));
+		pad(&e->bin, 16, 0);
+		e->blob_view = e->view_count++;
+		size_t start = e->bin.size;
+		append(&e->bin, e->hook->blob, e->hook->blob_size);
+		if (e->new_views++) raw(&e->views, ",");
+		raw(&e->views, "{\"buffer\":0,\"byteOffset\":");
+		num(&e->views, (double)start);
+		raw(&e->views, ",\"byteLength\":");
+		num(&e->views, (double)e->hook->blob_size);
+		raw(&e->views, "}");
+		if (e->views.failed || e->bin.failed) return out_of_memory(e);
+		write_source_document(e, binary);
+		return write_file(e, path, binary);
+	}
 	if (e->src) {
 		SINEWI_TRY(read_source_nodes(e));
 		// glTF forbids animating a node given by a matrix: such nodes become TRS from the joint's default pose.
@@ -1519,8 +1657,9 @@ static sinew_result export_run(exporter *e, const char *path, const sinew_export
 	return write_file(e, path, binary);
 }
 
-sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, const sinew_export_options *options,
-                               const sinew_allocator *allocator, sinew_error *error) {
+sinew_result sinewi_export_gltf_hooked(const sinew_clip_set *set, const char *path, const sinew_export_options *options,
+                                       const sinewi_export_hook *hook, const sinew_allocator *allocator,
+                                       sinew_error *error) {
 	SINEWI_CHECK(set && path && *path, error, SINEW_RESULT_INVALID_ARGUMENT, "export: NULL clip set or path");
 	SINEWI_CHECK(set->clip_count > 0 && set->clips, error, SINEW_RESULT_INVALID_ARGUMENT,
 	             "export: the clip set is empty");
@@ -1531,6 +1670,7 @@ sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, cons
 	exporter e;
 	memset(&e, 0, sizeof e);
 	e.set = set;
+	e.hook = hook;
 	e.error = error;
 	e.allocator = allocator;
 	e.al = sinewi_alloc_from(allocator);
@@ -1540,17 +1680,157 @@ sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, cons
 	sinewi_json_writer_init(&e.accessors, allocator);
 	sinewi_json_writer_init(&e.anims, allocator);
 	sinewi_json_writer_init(&e.json, allocator);
-	sinew_result r = export_run(&e, path, options, binary);
-	if (e.src) {
-		for (uint32_t i = 0; i < e.src->buffer_count && e.src->buffer; ++i)
-			if (e.src->buffer[i].owned) sinewi_free(&e.al, e.src->buffer[i].owned, e.src->buffer[i].owned_size);
-		if (e.src->file) sinewi_free(&e.al, e.src->file, e.src->file_size + 1);
-	}
+	sinew_result r = SINEW_RESULT_INVALID_ARGUMENT;
+	if (hook && (!options || !options->source_path))
+		sinewi_fail(error, r, "export: pack/unpack need a source document");
+	else
+		r = export_run(&e, path, options, binary);
+	free_source(&e);
 	sinewi_json_writer_free(&e.bin);
 	sinewi_json_writer_free(&e.views);
 	sinewi_json_writer_free(&e.accessors);
 	sinewi_json_writer_free(&e.anims);
 	sinewi_json_writer_free(&e.json);
+	sinewi_arena_free(&e.arena);
+	return r;
+}
+
+sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, const sinew_export_options *options,
+                               const sinew_allocator *allocator, sinew_error *error) {
+	return sinewi_export_gltf_hooked(set, path, options, NULL, allocator, error);
+}
+
+/* ---- reading a packed file's blob ---- */
+
+static sinew_result read_packed(exporter *e, const char *path, void **out_blob, size_t *out_size, uint32_t *out_view) {
+	e->src = (source_doc *)sinewi_arena_alloc(&e->arena, sizeof(source_doc));
+	if (!e->src) return out_of_memory(e);
+	source_doc *s = e->src;
+	SINEWI_TRY(parse_source(e, path));
+	const sinewi_json *ext = sinewi_json_get(sinewi_json_get(s->root, "extensions"), SINEWI_PACK_EXTENSION);
+	SINEWI_CHECK(ext, e->error, SINEW_RESULT_UNSUPPORTED, "%s: no %s extension (not a packed file)", path,
+	             SINEWI_PACK_EXTENSION);
+	SINEWI_CHECK(ext->type == SINEWI_JSON_OBJECT, e->error, SINEW_RESULT_CORRUPT, "%s: %s is not an object", path,
+	             SINEWI_PACK_EXTENSION);
+	uint32_t v, version, buffer, offset = 0, length;
+	SINEWI_CHECK(sinewi_json_uint(sinewi_json_get(ext, "version"), &version), e->error, SINEW_RESULT_CORRUPT,
+	             "%s: %s: missing or invalid version", path, SINEWI_PACK_EXTENSION);
+	SINEWI_CHECK(version == 1, e->error, SINEW_RESULT_BAD_VERSION, "%s: %s: format version %u (this library reads 1)",
+	             path, SINEWI_PACK_EXTENSION, version);
+	SINEWI_CHECK(sinewi_json_uint(sinewi_json_get(ext, "bufferView"), &v) && v < s->view_count, e->error,
+	             SINEW_RESULT_CORRUPT, "%s: %s: bufferView reference out of range (%u bufferViews)", path,
+	             SINEWI_PACK_EXTENSION, s->view_count);
+	const sinewi_json *clips = sinewi_json_get(ext, "clips");
+	SINEWI_CHECK(clips && clips->type == SINEWI_JSON_ARRAY, e->error, SINEW_RESULT_CORRUPT,
+	             "%s: %s: missing or invalid clips", path, SINEWI_PACK_EXTENSION);
+	const sinewi_json *view = sinewi_json_at(s->views, v);
+	SINEWI_CHECK(sinewi_json_uint(sinewi_json_get(view, "buffer"), &buffer) && buffer < s->buffer_count, e->error,
+	             SINEW_RESULT_CORRUPT, "%s: bufferView %u: buffer reference out of range", path, v);
+	const sinewi_json *off = sinewi_json_get(view, "byteOffset");
+	SINEWI_CHECK(!off || sinewi_json_uint(off, &offset), e->error, SINEW_RESULT_CORRUPT,
+	             "%s: bufferView %u: invalid byteOffset", path, v);
+	SINEWI_CHECK(sinewi_json_uint(sinewi_json_get(view, "byteLength"), &length), e->error, SINEW_RESULT_CORRUPT,
+	             "%s: bufferView %u: missing or invalid byteLength", path, v);
+	SINEWI_TRY(load_buffer(e, buffer));
+	const src_buffer *b = &s->buffer[buffer];
+	SINEWI_CHECK((uint64_t)offset + length <= b->byte_length, e->error, SINEW_RESULT_CORRUPT,
+	             "%s: bufferView %u: bytes %u..%llu exceed buffer %u (%u bytes)", path, v, offset,
+	             (unsigned long long)offset + length, buffer, b->byte_length);
+	SINEWI_CHECK(length > 0, e->error, SINEW_RESULT_TRUNCATED, "%s: bufferView %u is empty", path, v);
+	// A copy: the blob must be 16-byte aligned and stay valid after the file is freed.
+	void *blob = sinewi_malloc(&e->al, length);
+	if (!blob) return out_of_memory(e);
+	memcpy(blob, b->data + offset, length);
+	sinew_error inner = {0};
+	sinew_result r = sinew_validate(blob, length, &inner);
+	if (r == SINEW_RESULT_OK && sinew_blob_clip_count(blob, length) != clips->count)
+		r = sinewi_fail(&inner, SINEW_RESULT_CORRUPT, "the extension lists %u clips, the blob holds %u", clips->count,
+		                sinew_blob_clip_count(blob, length));
+	if (r != SINEW_RESULT_OK) {
+		sinewi_free(&e->al, blob, length);
+		return sinewi_fail(e->error, r, "%s: bufferView %u (compressed animation): %s", path, v, inner.message);
+	}
+	*out_blob = blob;
+	*out_size = length;
+	*out_view = v;
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinewi_read_packed_blob(const char *path, const sinew_allocator *allocator, void **out_blob,
+                                     size_t *out_size, uint32_t *out_view, sinew_error *error) {
+	exporter e;
+	memset(&e, 0, sizeof e);
+	e.error = error;
+	e.allocator = allocator;
+	e.al = sinewi_alloc_from(allocator);
+	sinewi_arena_init(&e.arena, allocator);
+	*out_blob = NULL;
+	*out_size = 0;
+	sinew_result r = read_packed(&e, path, out_blob, out_size, out_view);
+	free_source(&e);
+	sinewi_arena_free(&e.arena);
+	return r;
+}
+
+/* ---- size report ---- */
+
+static uint64_t accessor_bytes(const sinewi_json *acc) {
+	uint32_t count, type_size;
+	if (!sinewi_json_uint(sinewi_json_get(acc, "count"), &count) ||
+	    !sinewi_json_uint(sinewi_json_get(acc, "componentType"), &type_size))
+		return 0;
+	type_size = type_size == 5120 || type_size == 5121 ? 1 : type_size == 5122 || type_size == 5123 ? 2 : 4;
+	const char *type = sinewi_json_string(sinewi_json_get(acc, "type"));
+	static const char *const names[] = {"SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4"};
+	static const uint32_t components[] = {1, 2, 3, 4, 4, 9, 16};
+	for (size_t i = 0; type && i < sizeof names / sizeof names[0]; ++i)
+		if (strcmp(type, names[i]) == 0) return (uint64_t)count * components[i] * type_size;
+	return 0;
+}
+
+static sinew_result gltf_sizes(exporter *e, const char *path, sinew_gltf_sizes *out) {
+	e->src = (source_doc *)sinewi_arena_alloc(&e->arena, sizeof(source_doc));
+	if (!e->src) return out_of_memory(e);
+	source_doc *s = e->src;
+	SINEWI_TRY(parse_source(e, path));
+	out->file_bytes = s->file_size;
+	// Each accessor once, however many samplers share it (the common time accessor).
+	uint8_t *seen = (uint8_t *)arena_array(e, s->accessor_count, 1);
+	if (!seen) return out_of_memory(e);
+	const sinewi_json *anims = sinewi_json_get(s->root, "animations");
+	for (uint32_t a = 0; anims && anims->type == SINEWI_JSON_ARRAY && a < anims->count; ++a) {
+		const sinewi_json *samplers = sinewi_json_get(&anims->children[a], "samplers");
+		for (uint32_t k = 0; samplers && samplers->type == SINEWI_JSON_ARRAY && k < samplers->count; ++k) {
+			for (int io = 0; io < 2; ++io) {
+				uint32_t acc;
+				if (!sinewi_json_uint(sinewi_json_get(&samplers->children[k], io ? "output" : "input"), &acc) ||
+				    acc >= s->accessor_count || seen[acc])
+					continue;
+				seen[acc] = 1;
+				out->keyframe_bytes += accessor_bytes(sinewi_json_at(s->accessors, acc));
+			}
+		}
+	}
+	uint32_t v, length;
+	const sinewi_json *ext = sinewi_json_get(sinewi_json_get(s->root, "extensions"), SINEWI_PACK_EXTENSION);
+	if (sinewi_json_uint(sinewi_json_get(ext, "bufferView"), &v) &&
+	    sinewi_json_uint(sinewi_json_get(sinewi_json_at(s->views, v), "byteLength"), &length))
+		out->compressed_bytes = length;
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinew_gltf_sizes_of(const char *path, const sinew_allocator *allocator, sinew_gltf_sizes *out,
+                                 sinew_error *error) {
+	SINEWI_CHECK(path && out, error, SINEW_RESULT_INVALID_ARGUMENT, "gltf sizes: NULL argument");
+	memset(out, 0, sizeof *out);
+	exporter e;
+	memset(&e, 0, sizeof e);
+	e.error = error;
+	e.allocator = allocator;
+	e.al = sinewi_alloc_from(allocator);
+	sinewi_arena_init(&e.arena, allocator);
+	sinew_result r = gltf_sizes(&e, path, out);
+	free_source(&e);
 	sinewi_arena_free(&e.arena);
 	return r;
 }

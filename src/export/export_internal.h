@@ -1,0 +1,35 @@
+// sinew — see include/sinew.h for version and licence
+// Hooks between the glTF writer (export_gltf.c) and pack/unpack (export_pack.c): the writer re-serializes a
+// source document; pack swaps its animations for the SINEW_compressed_animation extension, unpack the reverse.
+#ifndef SINEW_EXPORT_INTERNAL_H
+#define SINEW_EXPORT_INTERNAL_H
+#include "../core/base.h"
+
+#define SINEWI_PACK_EXTENSION "SINEW_compressed_animation"
+
+typedef enum sinewi_export_mode {
+	SINEWI_EXPORT_PACK = 1,  // drop `animations`, append `blob` as a 16-byte aligned bufferView, add the extension
+	SINEWI_EXPORT_UNPACK = 2 // write the clips as animations, drop the extension and its bufferView
+} sinewi_export_mode;
+
+typedef struct sinewi_export_hook {
+	sinewi_export_mode mode;
+	const void *blob; // PACK: a validated blob with metadata
+	size_t blob_size;
+	uint32_t blob_view; // UNPACK: the source's bufferView that holds the blob
+} sinewi_export_hook;
+
+// sinew_export_gltf with a hook (options->source_path is required).
+sinew_result sinewi_export_gltf_hooked(const sinew_clip_set *set, const char *path, const sinew_export_options *options,
+                                       const sinewi_export_hook *hook, const sinew_allocator *allocator,
+                                       sinew_error *error);
+
+// Reads the blob of a packed glTF: the extension's bufferView, bounds-checked against its buffer, copied into
+// `*out_blob` (sinewi_malloc'd from `allocator`, 16-byte aligned, free with sinew_blob_free) and checked with
+// sinew_validate, and the extension's `clips` list must have one entry per clip of the blob; `*out_view`
+// receives the bufferView index. Errors: CORRUPT/TRUNCATED (and the blob's own validate errors) with the
+// bufferView or offset in the message.
+sinew_result sinewi_read_packed_blob(const char *path, const sinew_allocator *allocator, void **out_blob,
+                                     size_t *out_size, uint32_t *out_view, sinew_error *error);
+
+#endif
