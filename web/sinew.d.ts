@@ -20,6 +20,38 @@ export interface ScalarTrackLayout {
 	readonly components: number;
 }
 
+/** A joint's metadata (docs/format.md §Metadata). */
+export interface JointInfo {
+	readonly name: string | null;
+	/** Parent joint index in this clip, -1 for a root. */
+	readonly parent: number;
+	/** Source node (Source_index): the glTF node index for glTF sources; null when unknown. */
+	readonly node: number | null;
+	readonly shellDistance: number;
+	readonly precision: number;
+	/** Default (bind/rest) pose: rotation x y z w, translation x y z, scale x y z. */
+	readonly defaultRotation: readonly number[];
+	readonly defaultTranslation: readonly number[];
+	readonly defaultScale: readonly number[];
+}
+
+/** A scalar track's metadata (docs/format.md §Metadata). */
+export interface ScalarInfo {
+	readonly name: string | null;
+	/** Source_node: the glTF node whose morph weight this is; null when unknown. */
+	readonly node: number | null;
+	/** Source_target: the morph target index; null when unknown. */
+	readonly target: number | null;
+	readonly precision: number;
+	readonly defaultValue: readonly number[];
+}
+
+export interface ClipMetadata {
+	readonly name: string | null;
+	readonly joints: readonly JointInfo[];
+	readonly scalars: readonly ScalarInfo[];
+}
+
 export interface ClipInfo {
 	readonly index: number;
 	/** null when the blob was compressed without metadata (--strip). */
@@ -42,6 +74,10 @@ export interface ClipInfo {
 	readonly size: number;
 	/** Decoding kernel: "wasm-simd128" or "scalar". */
 	readonly kernel: string;
+	/** Per joint metadata (glTF node of each output pose); null without metadata (--strip). */
+	readonly joints: readonly JointInfo[] | null;
+	/** Per scalar track metadata (glTF node + morph target); null without metadata. */
+	readonly scalars: readonly ScalarInfo[] | null;
 }
 
 export interface LoadOptions {
@@ -71,11 +107,14 @@ export declare class SinewAnimation {
 }
 
 export declare function simdSupported(): boolean;
+/** Parses the metadata of every clip of a blob (null for clips without); load() does this already. */
+export declare function readMetadata(bytes: Uint8Array): (ClipMetadata | null)[];
 export declare function load(bytes: BufferSource, options?: LoadOptions): Promise<SinewAnimation>;
 
 declare const Sinew: {
 	load: typeof load;
 	simdSupported: typeof simdSupported;
+	readMetadata: typeof readMetadata;
 	SinewError: typeof SinewError;
 	SinewAnimation: typeof SinewAnimation;
 };

@@ -7,6 +7,7 @@
 //   const anim = await Sinew.load(bytes);          // Uint8Array | ArrayBuffer of a .sinew blob
 //   const info = anim.clip(0);                     // { name, duration, jointCount, ... }
 //   const pose = anim.sample(0, t);                // Float32Array: 10 floats per joint, then scalars
+//   info.joints[j].node, info.scalars[k].node/.target  // glTF node (and morph target) of each output
 //   anim.dispose();
 
 const OUTPUT_FLOATS_PER_JOINT = 10; // rotation x y z w, translation x y z, scale x y z
@@ -73,7 +74,7 @@ function cString(memory, ptr) {
 }
 
 export class SinewAnimation {
-	constructor(instance, simd) {
+	constructor(instance, simd, metadata = []) {
 		const x = instance.exports;
 		this._memory = x.memory;
 		this._sample = x.sinew_web_sample;
@@ -82,7 +83,7 @@ export class SinewAnimation {
 		this.simd = simd;
 		this.clipCount = x.sinew_web_clip_count();
 		this._clips = [];
-		for (let i = 0; i < this.clipCount; i++) this._clips.push(readClipInfo(x, i));
+		for (let i = 0; i < this.clipCount; i++) this._clips.push(readClipInfo(x, i, metadata[i] ?? null));
 	}
 
 	// Description of clip `index` (see sinew.d.ts).
@@ -123,7 +124,7 @@ export class SinewAnimation {
 	}
 }
 
-function readClipInfo(x, index) {
+function readClipInfo(x, index, metadata) {
 	const ptr = x.sinew_web_clip_info(index);
 	const dv = new DataView(x.memory.buffer, ptr, 64);
 	const u32 = (o) => dv.getUint32(o, true);
@@ -150,7 +151,72 @@ function readClipInfo(x, index) {
 		size: u32(48),
 		scalarTracks: Object.freeze(scalarTracks),
 		kernel: cString(x.memory, u32(60)),
+		joints: metadata ? metadata.joints : null,
+		scalars: metadata ? metadata.scalars : null,
 	});
+}
+
+// Metadata of every clip (docs/format.md §Metadata), parsed from the blob bytes after the wasm
+// decoder accepted the blob: an array with, per clip, null (no metadata) or { joints, scalars }.
+// Every offset is still bounds-checked here so a bug elsewhere cannot turn into a wrong read.
+export function readMetadata(data) {
+	const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+	const bad = (what) => { throw new SinewError(22, `metadata: ${what}`); };
+	const u32 = (o) => { if (o < 0 || o + 4 > data.byteLength) bad(`offset ${o} outside the blob`); return dv.getUint32(o, true); };
+	const i32 = (o) => u32(o) | 0;
+	const f32 = (o) => { u32(o); return dv.getFloat32(o, true); };
+	const f32s = (o, n) => { const a = []; for (let i = 0; i < n; i++) a.push(f32(o + 4 * i)); return Object.freeze(a); };
+	const decoder = new TextDecoder();
+	const clips = [];
+	const clipCount = u32(16);
+	for (let c = 0; c < clipCount; c++) {
+		const start = u32(32 + 4 * c);
+		const clipSize = u32(start), flags = u32(start + 4);
+		const jointCount = u32(start + 28), scalarCount = u32(start + 32), metaOffset = u32(start + 60);
+		if (!(flags & 8)) { clips.push(null); continue; }
+		const m = start + metaOffset;
+		const size = u32(m), stringsOffset = u32(m + 8), stringsSize = u32(m + 12);
+		if (metaOffset + size !== clipSize || stringsOffset !== 16 + 60 * jointCount + 32 * scalarCount
+			|| stringsOffset + stringsSize !== size) bad(`clip ${c}: inconsistent sizes`);
+		const strings = m + stringsOffset, stringsEnd = strings + stringsSize;
+		const str = (offset) => {
+			if (offset === 0xffffffff) return null;
+			if (offset >= stringsSize) bad(`clip ${c}: string offset ${offset} outside the table`);
+			let end = strings + offset;
+			while (end < stringsEnd && data[end] !== 0) end++;
+			if (end >= stringsEnd) bad(`clip ${c}: unterminated string`);
+			return decoder.decode(data.subarray(strings + offset, end));
+		};
+		const joints = [];
+		for (let j = 0; j < jointCount; j++) {
+			const o = m + 16 + 60 * j;
+			const source = i32(o + 4);
+			joints.push(Object.freeze({
+				name: str(u32(o + 8)),
+				parent: i32(o),
+				node: source >= 0 ? source : null, // glTF node index (Source_index), null when unknown
+				shellDistance: f32(o + 12),
+				precision: f32(o + 16),
+				defaultRotation: f32s(o + 20, 4),
+				defaultTranslation: f32s(o + 36, 3),
+				defaultScale: f32s(o + 48, 3),
+			}));
+		}
+		const scalars = [];
+		for (let k = 0; k < scalarCount; k++) {
+			const o = m + 16 + 60 * jointCount + 32 * k;
+			const node = i32(o + 4), target = i32(o + 8);
+			scalars.push(Object.freeze({
+				name: str(u32(o)),
+				node: node >= 0 ? node : null, // glTF node whose morph weight this is (Source_node)
+				target: target >= 0 ? target : null, // morph target index (Source_target)
+				precision: f32(o + 12),
+				defaultValue: f32s(o + 16, 4),
+			}));
+		}
+		clips.push({ name: str(u32(m + 4)), joints: Object.freeze(joints), scalars: Object.freeze(scalars) });
+	}
+	return clips;
 }
 
 // Loads a compressed blob. options.simd: true/false forces a build (default: feature test);
@@ -169,8 +235,8 @@ export async function load(bytes, options = {}) {
 	new Uint8Array(x.memory.buffer, ptr, data.byteLength).set(data);
 	const code = x.sinew_web_load(ptr, data.byteLength, options.randomAccess ? 1 : 0);
 	if (code !== 0) throw new SinewError(code, cString(x.memory, x.sinew_web_error()));
-	return new SinewAnimation(instance, simd);
+	return new SinewAnimation(instance, simd, readMetadata(data));
 }
 
-export const Sinew = { load, simdSupported, SinewError, SinewAnimation };
+export const Sinew = { load, simdSupported, readMetadata, SinewError, SinewAnimation };
 export default Sinew;

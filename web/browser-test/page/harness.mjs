@@ -1,0 +1,303 @@
+// sinew — see include/sinew.h for version and licence
+// Browser side of the adapter tests: for one asset and one engine, loads the glTF twice, plays
+// each clip with the engine's own player on copy A and with the sinew adapter on copy B, and
+// measures the root-space distance between every mapped node's origin and its 3 cm shell points
+// (DESIGN §4) at 21 times per clip, plus morph weights. Also counts wasm calls per frame.
+import Sinew from '../../sinew.mjs';
+import { SinewMixer } from '../../adapters/three.mjs';
+import { SinewAnimationGroup } from '../../adapters/babylon.mjs';
+
+const SHELL = 0.03; // metres
+const TIMES = 21;
+
+// Counts every call into the wasm exports (the node tests wrap them the same way).
+let wasmCalls = 0;
+const instantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = async (...args) => {
+	const result = await instantiate.apply(WebAssembly, args);
+	const instance = result instanceof WebAssembly.Instance ? result : result.instance;
+	const exports = {};
+	for (const [name, value] of Object.entries(instance.exports)) {
+		exports[name] = typeof value === 'function' ? (...a) => (wasmCalls++, value(...a)) : value;
+	}
+	return { exports };
+};
+
+async function loadBlob(url) {
+	const r = await fetch(url);
+	if (!r.ok) throw new Error(`${url}: ${r.status}`);
+	return Sinew.load(new Uint8Array(await r.arrayBuffer()));
+}
+
+function sampleTimes(d) { // both ends plus times off the key grid
+	const out = [];
+	for (let i = 0; i < TIMES; i++) out.push(i === 0 || i === TIMES - 1 ? (i / (TIMES - 1)) * d : ((i + 0.137) / (TIMES - 1)) * d);
+	return out;
+}
+
+// DESIGN §4 shell points: the node's origin and its local points (d,0,0), (0,d,0), (0,0,d), d = 3 cm,
+// through the node's root-space transform (scale included), given as origin and axis columns.
+function shellPoints(o, ax, ay, az) {
+	const pts = [o];
+	for (const a of [ax, ay, az]) pts.push([o[0] + SHELL * a[0], o[1] + SHELL * a[1], o[2] + SHELL * a[2]]);
+	return pts;
+}
+
+function compare(stats, pa, pb) {
+	const d0 = Math.hypot(pa[0][0] - pb[0][0], pa[0][1] - pb[0][1], pa[0][2] - pb[0][2]);
+	let ds = 0;
+	for (let i = 1; i < 4; i++) ds = Math.max(ds, Math.hypot(pa[i][0] - pb[i][0], pa[i][1] - pb[i][1], pa[i][2] - pb[i][2]));
+	stats.maxPosCm = Math.max(stats.maxPosCm, d0 * 100);
+	stats.maxShellCm = Math.max(stats.maxShellCm, ds * 100);
+}
+
+// Local TRS of a node as 10 floats and back (three: quaternion/position/scale; Babylon:
+// rotationQuaternion/position/scaling).
+function getLocal(n) {
+	const q = n.rotationQuaternion ?? n.quaternion, p = n.position, s = n.scaling ?? n.scale;
+	return [q.x, q.y, q.z, q.w, p.x, p.y, p.z, s.x, s.y, s.z];
+}
+function setLocal(n, v) {
+	const q = n.rotationQuaternion ?? n.quaternion, p = n.position, s = n.scaling ?? n.scale;
+	q.set(v[0], v[1], v[2], v[3]); p.set(v[4], v[5], v[6]); s.set(v[7], v[8], v[9]);
+}
+// docs/format.md sampling step 5: lerp, and normalized lerp on the shortest arc for rotations.
+function nlerp(a, b, t) {
+	const dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+	const s = dot < 0 ? -t : t;
+	const q = [0, 1, 2, 3].map((i) => a[i] * (1 - t) + b[i] * s);
+	const l = Math.hypot(...q) || 1;
+	return [...q.map((x) => x / l), ...[4, 5, 6, 7, 8, 9].map((i) => a[i] + (b[i] - a[i]) * t)];
+}
+
+// Compares copy A (engine player) with copy B (sinew adapter) at time t: stats.maxPosCm/maxShellCm
+// against the engine's own interpolation (slerp, or the source keys when the clip was resampled),
+// stats.nlerp* against the engine poses at the two neighbouring sinew samples interpolated as the
+// format specifies (what the compressed data must reproduce within its error bound).
+function measure(st, t, rate, mapped, nodeA, setEngine, syncB, world, pointsA, pointsB) {
+	setEngine(t); syncB(t); world();
+	let pos = 0, shell = 0;
+	const keep = { maxPosCm: 0, maxShellCm: 0 };
+	for (const n of mapped) compare(keep, pointsA(n), pointsB(n));
+	st.maxPosCm = Math.max(st.maxPosCm, keep.maxPosCm); st.maxShellCm = Math.max(st.maxShellCm, keep.maxShellCm);
+	const key = t * rate, k0 = Math.floor(key + 1e-6), alpha = key - k0;
+	if (alpha > 1e-6) {
+		setEngine(k0 / rate); const l0 = mapped.map((n) => getLocal(nodeA(n)));
+		setEngine((k0 + 1) / rate); const l1 = mapped.map((n) => getLocal(nodeA(n)));
+		mapped.forEach((n, i) => setLocal(nodeA(n), nlerp(l0[i], l1[i], alpha)));
+		world();
+		const between = { maxPosCm: 0, maxShellCm: 0 };
+		for (const n of mapped) compare(between, pointsA(n), pointsB(n));
+		pos = between.maxPosCm; shell = between.maxShellCm;
+	} else {
+		pos = keep.maxPosCm; shell = keep.maxShellCm;
+		st.maxKeyCm = Math.max(st.maxKeyCm, pos, shell);
+	}
+	st.nlerpPosCm = Math.max(st.nlerpPosCm, pos); st.nlerpShellCm = Math.max(st.nlerpShellCm, shell);
+}
+
+function newStats(k, name, engineName, nodes, d) {
+	return { clip: k, name, engineName, nodes, duration: d, times: 0, maxPosCm: 0, maxShellCm: 0, nlerpPosCm: 0, nlerpShellCm: 0, maxKeyCm: 0, maxMorph: 0, morphs: 0, wasmCallsPerFrame: [] };
+}
+
+/* ---------------- three.js ---------------- */
+
+export async function runThree({ asset, blob }) {
+	const THREE = await import('three');
+	const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+	const anim = await loadBlob(blob);
+	const loader = new GLTFLoader();
+	const A = await loader.loadAsync(asset), B = await loader.loadAsync(asset);
+	const scene = new THREE.Scene();
+	scene.add(A.scene, B.scene);
+	const nodeOf = (g) => {
+		const m = new Map();
+		g.scene.traverse((o) => { const a = g.parser.associations.get(o); if (a?.nodes !== undefined && !m.has(a.nodes)) m.set(a.nodes, o); });
+		return m;
+	};
+	const nodesA = nodeOf(A), nodesB = nodeOf(B);
+	const box = new THREE.Box3().setFromObject(A.scene);
+	const size = box.getSize(new THREE.Vector3());
+	B.scene.position.x = Math.max(size.x, size.z, 0.5) * 1.2;
+	const mixerA = new THREE.AnimationMixer(A.scene);
+	const clips = [];
+	const inv = new THREE.Matrix4(), rel = new THREE.Matrix4();
+	const pointsOf = (obj, root) => {
+		inv.copy(root.matrixWorld).invert();
+		rel.multiplyMatrices(inv, obj.matrixWorld);
+		const e = rel.elements;
+		return shellPoints([e[12], e[13], e[14]], [e[0], e[1], e[2]], [e[4], e[5], e[6]], [e[8], e[9], e[10]]);
+	};
+	const morphMeshes = (o) => { const l = []; o.traverse((c) => { if (c.morphTargetInfluences) l.push(c); }); return l; };
+	let lastB = null;
+	for (let k = 0; k < anim.clipCount; k++) {
+		const info = anim.clip(k);
+		const clipA = A.animations[k];
+		if (!clipA) throw new Error(`three: no animation ${k} in ${asset}`);
+		mixerA.stopAllAction();
+		const action = mixerA.clipAction(clipA);
+		action.reset(); action.setLoop(THREE.LoopOnce, 1); action.clampWhenFinished = true; action.play();
+		const mixerB = new SinewMixer(B, anim, { clip: k, loop: false });
+		if (mixerB.missing.length) throw new Error(`three: glTF nodes ${mixerB.missing} of clip ${k} not found`);
+		const mapped = info.joints.map((j) => j.node).filter((n) => n !== null);
+		const st = newStats(k, info.name, clipA.name, mapped.length, Math.min(clipA.duration, info.duration));
+		st.durationEngine = clipA.duration; st.durationSinew = info.duration;
+		for (const t of sampleTimes(st.duration)) {
+			measure(st, t, info.sampleRate, mapped, (n) => nodesA.get(n),
+				(u) => { action.time = u; mixerA.update(0); },
+				(u) => { const before = wasmCalls; mixerB.setTime(u); st.wasmCallsPerFrame.push(wasmCalls - before); },
+				() => scene.updateMatrixWorld(true),
+				(n) => pointsOf(nodesA.get(n), A.scene), (n) => pointsOf(nodesB.get(n), B.scene));
+			action.time = t; mixerA.update(0);
+			info.scalars.forEach((s) => {
+				if (s.node === null) return;
+				const ma = morphMeshes(nodesA.get(s.node)), mb = morphMeshes(nodesB.get(s.node));
+				ma.forEach((m, i) => { st.maxMorph = Math.max(st.maxMorph, Math.abs(m.morphTargetInfluences[s.target] - mb[i].morphTargetInfluences[s.target])); st.morphs++; });
+			});
+			st.times++;
+		}
+		// Playback: 10 frames of update(1/60), one wasm call each.
+		const before = wasmCalls;
+		mixerB.setTime(0); mixerB.loop = true; mixerB.play();
+		const start = wasmCalls;
+		for (let f = 0; f < 10; f++) mixerB.update(1 / 60);
+		st.playbackCalls = wasmCalls - start; st.playbackTime = mixerB.time; void before;
+		clips.push(st);
+		lastB = mixerB;
+	}
+	// Picture: clip 0 at 40 % on both copies (engine left, sinew right).
+	let rendered = false, renderError = null;
+	try {
+		mixerA.stopAllAction();
+		const action = mixerA.clipAction(A.animations[0]);
+		action.reset(); action.setLoop(THREE.LoopOnce, 1); action.clampWhenFinished = true; action.play();
+		const t = clips[0].duration * 0.4;
+		action.time = t; mixerA.update(0);
+		new SinewMixer(B, anim, { clip: 0, loop: false }).setTime(t);
+		const canvas = document.getElementById('view');
+		const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+		renderer.setSize(640, 400, false);
+		scene.background = new THREE.Color(0x303840);
+		scene.add(new THREE.HemisphereLight(0xffffff, 0x404040, 2.5));
+		const sun = new THREE.DirectionalLight(0xffffff, 2); sun.position.set(3, 5, 4); scene.add(sun);
+		scene.updateMatrixWorld(true);
+		const all = new THREE.Box3().setFromObject(scene);
+		const c = all.getCenter(new THREE.Vector3()), s = all.getSize(new THREE.Vector3());
+		const r = Math.max(s.x, s.y, s.z) || 1;
+		const camera = new THREE.PerspectiveCamera(40, 640 / 400, r / 100, r * 100);
+		camera.position.set(c.x, c.y + r * 0.25, c.z + r * 1.6);
+		camera.lookAt(c);
+		renderer.render(scene, camera);
+		rendered = true;
+	} catch (e) { renderError = String(e); }
+	void lastB;
+	return { engine: 'three', version: THREE.REVISION, simd: anim.simd, kernel: anim.clip(0).kernel, clips, rendered, renderError };
+}
+
+/* ---------------- Babylon.js ---------------- */
+
+export async function runBabylon({ asset, blob }) {
+	const BABYLON = await import('@babylonjs/core/index.js');
+	await import('@babylonjs/loaders/glTF/index.js');
+	const anim = await loadBlob(blob);
+	const canvas = document.getElementById('view');
+	let engine, renderError = null;
+	try { engine = new BABYLON.Engine(canvas, true, { preserveDrawingBuffer: true }); } catch (e) { renderError = String(e); engine = new BABYLON.NullEngine(); }
+	const scene = new BABYLON.Scene(engine);
+	scene.useConstantAnimationDeltaTime = true; // 16 ms per rendered frame: deterministic playback check
+	const options = { pluginOptions: { gltf: { animationStartMode: 0 } } }; // NONE: nothing auto-starts
+	const ca = await BABYLON.LoadAssetContainerAsync(asset, scene, options);
+	const cb = await BABYLON.LoadAssetContainerAsync(asset, scene, options);
+	ca.addAllToScene(); cb.addAllToScene();
+	for (const g of [...ca.animationGroups, ...cb.animationGroups]) g.stop();
+	const rootA = ca.meshes.find((m) => m.name === '__root__'), rootB = cb.meshes.find((m) => m.name === '__root__');
+	const { gltfNodeMap } = await import('../../adapters/babylon.mjs');
+	const nodesA = gltfNodeMap([...ca.transformNodes, ...ca.meshes]), nodesB = gltfNodeMap([...cb.transformNodes, ...cb.meshes]);
+	// Rest pose of copy A, restored before each clip (stopping a group leaves its last values).
+	const rest = [...ca.transformNodes, ...ca.meshes].map((n) => [n, n.position.clone(), n.rotationQuaternion?.clone(), n.scaling.clone()]);
+	const restMorph = ca.meshes.filter((m) => m.morphTargetManager).flatMap((m) => {
+		const l = []; for (let i = 0; i < m.morphTargetManager.numTargets; i++) { const t = m.morphTargetManager.getTarget(i); l.push([t, t.influence]); } return l;
+	});
+	const restore = () => {
+		for (const [n, p, q, s] of rest) { n.position.copyFrom(p); if (q) n.rotationQuaternion.copyFrom(q); n.scaling.copyFrom(s); }
+		for (const [t, v] of restMorph) t.influence = v;
+	};
+	rootA.computeWorldMatrix(true);
+	const ext = rootA.getHierarchyBoundingVectors(true);
+	const width = Math.max(ext.max.x - ext.min.x, ext.max.z - ext.min.z, 0.5);
+	rootB.position.x = width * 1.2;
+	scene.createDefaultCameraOrLight(true, false, false); // scene.render() needs a camera (playback check)
+	const computeAll = (root) => { const visit = (n) => { n.computeWorldMatrix(true); for (const c of n.getChildren()) visit(c); }; visit(root); };
+	const pointsOf = (node, root) => {
+		const inv = BABYLON.Matrix.Invert(root.getWorldMatrix());
+		const m = node.getWorldMatrix().multiply(inv).m; // row vectors: world * inverse(root) = root space
+		return shellPoints([m[12], m[13], m[14]], [m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]);
+	};
+	const morphTargets = (node) => {
+		const l = [];
+		for (const m of [node, ...node.getChildren(undefined, false)]) if (m.morphTargetManager) l.push(m.morphTargetManager);
+		return l;
+	};
+	const fps = 60; // the loader's targetFps: frame = seconds * 60
+	const clips = [];
+	for (let k = 0; k < anim.clipCount; k++) {
+		const info = anim.clip(k);
+		const g = ca.animationGroups[k];
+		if (!g) throw new Error(`babylon: no animation group ${k} in ${asset}`);
+		for (const other of ca.animationGroups) other.stop();
+		restore();
+		g.start(false, 1, g.from, g.to);
+		g.pause();
+		const sg = new SinewAnimationGroup(anim, [...cb.transformNodes, ...cb.meshes], { clip: k });
+		if (sg.missing.length) throw new Error(`babylon: glTF nodes ${sg.missing} of clip ${k} not found`);
+		const mapped = info.joints.map((j) => j.node).filter((n) => n !== null);
+		const st = newStats(k, info.name, g.name, mapped.length, Math.min(g.to / fps, info.duration));
+		st.durationEngine = g.to / fps; st.durationSinew = info.duration; st.fromEngine = g.from / fps;
+		for (const t of sampleTimes(st.duration)) {
+			measure(st, t, info.sampleRate, mapped, (n) => nodesA.get(n),
+				(u) => g.goToFrame(Math.max(u * fps, g.from)),
+				(u) => { const before = wasmCalls; sg.goToFrame(u * fps); st.wasmCallsPerFrame.push(wasmCalls - before); },
+				() => { computeAll(rootA); computeAll(rootB); },
+				(n) => pointsOf(nodesA.get(n), rootA), (n) => pointsOf(nodesB.get(n), rootB));
+			g.goToFrame(Math.max(t * fps, g.from));
+			info.scalars.forEach((s) => {
+				if (s.node === null) return;
+				const ma = morphTargets(nodesA.get(s.node)), mb = morphTargets(nodesB.get(s.node));
+				ma.forEach((m, i) => { st.maxMorph = Math.max(st.maxMorph, Math.abs(m.getTarget(s.target).influence - mb[i].getTarget(s.target).influence)); st.morphs++; });
+			});
+			st.times++;
+		}
+		g.stop();
+		// Playback driven by the scene: 10 renders at a constant 16 ms, one wasm call each.
+		const driven = new SinewAnimationGroup(anim, [...cb.transformNodes, ...cb.meshes], { clip: k, scene });
+		driven.start(true);
+		const start = wasmCalls;
+		for (let f = 0; f < 10; f++) scene.render();
+		st.playbackCalls = wasmCalls - start; st.playbackTime = driven.time;
+		driven.dispose();
+		clips.push(st);
+	}
+	// Picture: clip 0 at 40 % on both copies (engine left, sinew right).
+	let rendered = false;
+	if (!renderError) {
+		try {
+			for (const other of ca.animationGroups) other.stop();
+			restore();
+			const g = ca.animationGroups[0];
+			g.start(false, 1, g.from, g.to); g.pause();
+			const t = clips[0].duration * 0.4;
+			g.goToFrame(Math.max(t * fps, g.from));
+			new SinewAnimationGroup(anim, [...cb.transformNodes, ...cb.meshes], { clip: 0 }).goToFrame(t * fps);
+			scene.clearColor = new BABYLON.Color4(0.19, 0.22, 0.25, 1);
+			scene.activeCamera?.dispose();
+			scene.createDefaultCameraOrLight(true, true, true);
+			scene.activeCamera.alpha += Math.PI; // default camera looks from -z; face the models
+			await scene.whenReadyAsync(); // shaders compile asynchronously: the first frames are empty
+			for (let f = 0; f < 3; f++) scene.render(false);
+			rendered = true;
+		} catch (e) { renderError = String(e); }
+	}
+	return { engine: 'babylon', version: BABYLON.Engine.Version, simd: anim.simd, kernel: anim.clip(0).kernel, clips, rendered, renderError };
+}
+
+window.sinewTest = { runThree, runBabylon, ready: true };

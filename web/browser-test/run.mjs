@@ -1,0 +1,123 @@
+// sinew — see include/sinew.h for version and licence
+// Headless-Chromium tests of web/adapters (three.js, Babylon.js) on real glTF assets:
+//   npm ci --prefix web/browser-test && node web/browser-test/run.mjs [path/to/sinew-cli]
+// Compresses each asset with the CLI (metadata kept), serves the repository over
+// http://127.0.0.1, and per asset and engine compares the engine's own player with the sinew
+// adapter (see page/harness.mjs). Screenshots go to web/browser-test/artifacts/. Exits 1 on failure.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const corpus = process.env.SINEW_CORPUS ?? '/work/shared/corpus';
+const artifacts = join(here, 'artifacts');
+// Root-space distance of origins and DESIGN §4 shell points (3 cm) to the engine's poses at the
+// neighbouring sinew samples, interpolated as docs/format.md says: the compressor's 0.01 cm
+// bound plus 0.001 cm for float32 composition in the engines.
+const TOLERANCE_CM = 0.011;
+const MORPH_TOLERANCE = 0.002;
+
+function findCli() {
+	const candidates = [process.argv[2], process.env.SINEW_CLI, 'build/sinew', 'build-ci-gcc/sinew', 'build-ci-clang/sinew'];
+	for (const c of candidates) if (c && existsSync(resolve(repo, c))) return resolve(repo, c);
+	throw new Error('sinew CLI not found: build it (make) or pass its path');
+}
+
+const assets = [{ name: 'godot_platformer_player', file: join(repo, 'data/godot_platformer_player.glb'), url: '/repo/data/godot_platformer_player.glb' }];
+if (existsSync(corpus)) {
+	for (const p of ['gltf/khronos/CesiumMan/CesiumMan.gltf', 'gltf/khronos/AnimatedMorphCube/AnimatedMorphCube.gltf', 'gltf/raylib/robot.glb', 'gltf/threejs/RobotExpressive.glb']) {
+		if (existsSync(join(corpus, p))) assets.push({ name: basename(p).replace(/\.(gltf|glb)$/, ''), file: join(corpus, p), url: `/corpus/${p}` });
+	}
+} else {
+	console.log(`corpus ${corpus} absent: only the bundled asset is tested`);
+}
+
+// SINEW_BROWSER_ASSETS=name,name runs a subset.
+const only = process.env.SINEW_BROWSER_ASSETS?.split(',');
+if (only) assets.splice(0, assets.length, ...assets.filter((a) => only.includes(a.name)));
+
+const started = Date.now();
+mkdirSync(join(artifacts, 'blobs'), { recursive: true });
+const cli = findCli();
+for (const a of assets) {
+	a.blob = join(artifacts, 'blobs', `${a.name}.sinew`);
+	execFileSync(cli, ['compress', a.file, '-o', a.blob, '-q'], { stdio: 'inherit' });
+	a.blobUrl = `/repo/web/browser-test/artifacts/blobs/${a.name}.sinew`;
+}
+
+const server = await startServer({ repo, corpus });
+const base = `http://127.0.0.1:${server.address().port}`;
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+	args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+		'--disable-component-update', '--disable-sync'],
+});
+const failures = [];
+const summary = [];
+try {
+	for (const a of assets) {
+		for (const engine of ['three', 'babylon']) {
+			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+			const errors = [];
+			page.on('pageerror', (e) => errors.push(String(e)));
+			page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+			const label = `${a.name} / ${engine}`;
+			try {
+				await page.goto(`${base}/repo/web/browser-test/page/index.html`);
+				await page.waitForFunction(() => window.sinewTest?.ready, null, { timeout: 30000 });
+				const fn = engine === 'three' ? 'runThree' : 'runBabylon';
+				const r = await page.evaluate(([f, spec]) => window.sinewTest[f](spec), [fn, { asset: a.url, blob: a.blobUrl }]);
+				let worstPos = 0, worstShell = 0, worstMorph = 0, worstKey = 0, rawPos = 0, rawShell = 0;
+				for (const c of r.clips) {
+					worstPos = Math.max(worstPos, c.nlerpPosCm); worstShell = Math.max(worstShell, c.nlerpShellCm); worstMorph = Math.max(worstMorph, c.maxMorph);
+					worstKey = Math.max(worstKey, c.maxKeyCm); rawPos = Math.max(rawPos, c.maxPosCm); rawShell = Math.max(rawShell, c.maxShellCm);
+					const where = `${label} clip ${c.clip} '${c.name}'`;
+					if (!(c.nlerpPosCm <= TOLERANCE_CM && c.nlerpShellCm <= TOLERANCE_CM)) failures.push(`${where}: error ${c.nlerpPosCm.toFixed(5)} cm (origins), ${c.nlerpShellCm.toFixed(5)} cm (shell) > ${TOLERANCE_CM} cm`);
+					if (!(c.maxMorph <= MORPH_TOLERANCE)) failures.push(`${where}: morph weight difference ${c.maxMorph}`);
+					// Babylon names an unnamed glTF animation `animation<k>`, sinew and three `animation_<k>`.
+					const babylonUnnamed = engine === 'babylon' && c.name === `animation_${c.clip}` && c.engineName === `animation${c.clip}`;
+					if (c.name !== null && c.name !== c.engineName && !babylonUnnamed) failures.push(`${where}: engine clip is named '${c.engineName}'`);
+					if (c.times < 21 || c.nodes < 1) failures.push(`${where}: compared ${c.times} times x ${c.nodes} nodes`);
+					if (c.wasmCallsPerFrame.some((n) => n !== 1)) failures.push(`${where}: wasm calls per frame ${c.wasmCallsPerFrame}`);
+					if (c.playbackCalls !== 10) failures.push(`${where}: ${c.playbackCalls} wasm calls for 10 played frames`);
+					const step = engine === 'three' ? 1 / 60 : 0.016, expect = c.durationSinew > 0 ? (10 * step) % c.durationSinew : 0;
+					if (!(Math.abs(c.playbackTime - expect) < 1e-6)) failures.push(`${where}: played to ${c.playbackTime} s, expected ${expect}`);
+				}
+				const shot = join(artifacts, `${a.name}-${engine}.png`);
+				if (r.rendered) await page.locator('#view').screenshot({ path: shot });
+				else failures.push(`${label}: no render (${r.renderError})`);
+				const morphs = r.clips.reduce((s, c) => s + c.morphs, 0);
+				const line = `${label.padEnd(36)} ${String(r.clips.length).padStart(2)} clips, ${String(r.clips[0].nodes).padStart(3)} nodes, `
+					+ `worst origin ${worstPos.toFixed(5)} cm, shell ${worstShell.toFixed(5)} cm (at samples ${worstKey.toFixed(5)});`
+					+ ` vs engine interpolation ${rawPos.toFixed(5)} / ${rawShell.toFixed(5)} cm`
+					+ (morphs ? `, morph ${worstMorph.toExponential(2)} (${morphs} weights)` : '')
+					+ ` [${r.engine} ${r.version}, ${r.kernel}]${r.rendered ? `, ${basename(shot)}` : ''}`;
+				summary.push({ asset: a.name, engine, worstPosCm: worstPos, worstShellCm: worstShell, worstAtSamplesCm: worstKey, engineInterpolationPosCm: rawPos, engineInterpolationShellCm: rawShell, worstMorph, clips: r.clips });
+				console.log(line);
+				for (const c of r.clips) {
+					if (Math.abs(c.durationEngine - c.durationSinew) > 1e-3) console.log(`    clip ${c.clip} '${c.name}': engine duration ${c.durationEngine.toFixed(4)} s, sinew ${c.durationSinew.toFixed(4)} s (compared over the shorter)`);
+				}
+			} catch (e) {
+				failures.push(`${label}: ${e.message ?? e}`);
+				console.log(`${label}: ERROR ${e.message ?? e}`);
+			}
+			for (const e of errors) if (!/favicon/.test(e)) console.log(`    page: ${e}`);
+			await page.close();
+		}
+	}
+} finally {
+	await browser.close();
+	server.close();
+}
+writeFileSync(join(artifacts, 'summary.json'), JSON.stringify(summary, null, '\t'));
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+if (failures.length) {
+	console.log(`\nFAIL (${failures.length}), ${seconds} s:`);
+	for (const f of failures) console.log(`  ${f}`);
+	process.exit(1);
+}
+console.log(`\nbrowser adapters: ${summary.length} asset/engine runs passed (tolerance ${TOLERANCE_CM} cm), ${seconds} s`);

@@ -1,0 +1,34 @@
+// sinew — see include/sinew.h for version and licence
+// Tiny static file server for the browser tests: /repo/ serves the repository, /corpus/ the
+// shared corpus (when present). GET only, no directory listings, no path escapes.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES = {
+	'.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json',
+	'.wasm': 'application/wasm', '.gltf': 'model/gltf+json', '.glb': 'model/gltf-binary', '.bin': 'application/octet-stream',
+	'.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.sinew': 'application/octet-stream', '.map': 'application/json',
+};
+
+export function startServer(roots) { // roots: { prefix: directory }
+	const server = createServer(async (req, res) => {
+		try {
+			const url = new URL(req.url, 'http://x');
+			const path = decodeURIComponent(url.pathname);
+			const prefix = Object.keys(roots).find((p) => path.startsWith(`/${p}/`));
+			if (req.method !== 'GET' || !prefix) throw Object.assign(new Error('not found'), { status: 404 });
+			const rel = normalize(path.slice(prefix.length + 2));
+			if (rel.startsWith('..') || rel.split(sep).includes('..')) throw Object.assign(new Error('bad path'), { status: 403 });
+			const file = join(roots[prefix], rel);
+			if (!(await stat(file)).isFile()) throw Object.assign(new Error('not a file'), { status: 404 });
+			const body = await readFile(file);
+			res.writeHead(200, { 'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+			res.end(body);
+		} catch (e) {
+			res.writeHead(e.status ?? (e.code === 'ENOENT' ? 404 : 500), { 'content-type': 'text/plain' });
+			res.end(String(e.message));
+		}
+	});
+	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
