@@ -202,6 +202,22 @@ for (const build of BUILDS) {
 		assert.equal(memory.buffer, buffer); // not grown (growing replaces the ArrayBuffer)
 	});
 
+	test(`${build.name}: the JS heap does not grow over 10,000 sampled frames`,
+	     { skip: typeof globalThis.gc !== 'function' && 'run node with --expose-gc' }, async () => {
+		const anim = await Sinew.load(readFileSync(here('./data/godot_platformer_player.sinew')), { simd: build.simd });
+		const durations = Array.from({ length: anim.clipCount }, (_, c) => anim.clip(c).duration);
+		for (let i = 0; i < 500; i++) anim.sample(i % anim.clipCount, 0.01 * i); // let the JIT settle
+		globalThis.gc();
+		const before = process.memoryUsage().heapUsed;
+		for (let i = 0; i < 10000; i++) {
+			const clip = i % anim.clipCount;
+			anim.sample(clip, (i * 0.0173) % (durations[clip] + 0.2));
+		}
+		globalThis.gc();
+		const grown = process.memoryUsage().heapUsed - before;
+		assert.ok(grown < 64 * 1024, `JS heap grew by ${grown} bytes over 10,000 frames`);
+	});
+
 	test(`${build.name}: sample() makes exactly one call into wasm`, async () => {
 		const original = WebAssembly.instantiate;
 		let calls = 0;
