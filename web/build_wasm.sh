@@ -20,7 +20,7 @@ if [ "${1:-}" = "--check" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; f
 HOT="src/decompress/sample.c src/decompress/kernel_scalar.c src/decompress/kernel_wasm.c"
 COLD="web/sinew_wasm.c web/wasm_libc.c src/core/error.c src/core/hash.c src/core/codec_tables.c src/core/alloc.c
   src/format/format_read.c src/decompress/context.c src/decompress/dispatch.c"
-EXPORTS="sinew_web_alloc sinew_web_load sinew_web_error sinew_web_clip_count sinew_web_clip_info sinew_web_sample"
+EXPORTS="sinew_web_alloc sinew_web_load sinew_web_error sinew_web_clip_count sinew_web_clip_info sinew_web_sample sinew_web_changed"
 
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes
   -Wcast-align -Werror"

@@ -78,8 +78,10 @@ export class SinewAnimation {
 		const x = instance.exports;
 		this._memory = x.memory;
 		this._sample = x.sinew_web_sample;
+		this._changedPtr = x.sinew_web_changed();
 		this._buffer = null;
 		this._views = [];
+		this._changedViews = [];
 		this.simd = simd;
 		this.clipCount = x.sinew_web_clip_count();
 		this._clips = [];
@@ -105,12 +107,28 @@ export class SinewAnimation {
 		if (this._buffer !== this._memory.buffer) { // first call, or the memory grew (views detach)
 			this._buffer = this._memory.buffer;
 			this._views = [];
+			this._changedViews = [];
 		}
 		let view = this._views[clip];
 		if (view === undefined) {
 			const c = this._clips[clip];
 			view = new Float32Array(this._buffer, ptr, c.jointCount * OUTPUT_FLOATS_PER_JOINT + c.scalarFloats);
 			this._views[clip] = view;
+		}
+		return view;
+	}
+
+	// Which outputs the last sample() changed, compared with the previous sample of the same clip
+	// (bit for bit; every bit is set on a clip's first sample): bit 3j, 3j+1, 3j+2 for joint j's
+	// rotation, translation, scale; bit 3*jointCount + k for scalar track k. A view of the wasm heap.
+	changed(clip = 0) {
+		if (!this._sample) throw new Error('sinew: animation disposed');
+		if (this._buffer !== this._memory.buffer) this.sample(clip, 0);
+		let view = this._changedViews[clip];
+		if (view === undefined) {
+			const c = this.clip(clip);
+			view = new Uint32Array(this._buffer, this._changedPtr, Math.ceil((c.jointCount * 3 + c.scalarTracks.length) / 32));
+			this._changedViews[clip] = view;
 		}
 		return view;
 	}

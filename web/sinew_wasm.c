@@ -9,12 +9,15 @@
 #include "../src/decompress/context.h"
 #include "wasm_libc.h"
 
+#include <string.h>
+
 // The exports (web/build_wasm.sh lists them with --export; nothing else is visible).
 void *sinew_web_alloc(uint32_t size);
 const char *sinew_web_error(void);
 int sinew_web_load(const void *blob, uint32_t size, uint32_t options);
 uint32_t sinew_web_clip_count(void);
 float *sinew_web_sample(uint32_t clip, double t);
+const uint32_t *sinew_web_changed(void);
 
 _Static_assert(sizeof(sinew_qvv) == 10 * sizeof(float), "a pose is 10 floats per joint");
 
@@ -41,6 +44,7 @@ typedef struct web_clip {
 	sinew_context *context;
 	uint32_t joint_count;
 	web_clip_info info;
+	uint32_t *previous; // the clip's last output as bits (all ones before the first sample: a NaN never produced)
 } web_clip;
 
 static struct {
@@ -48,6 +52,7 @@ static struct {
 	uint32_t clip_count;
 	web_clip *clips;
 	float *output;
+	uint32_t *changed; // bit 3j+0/1/2: joint j rotation/translation/scale; bit 3*joints+k: scalar track k
 	sinew_error error;
 } g;
 
@@ -107,6 +112,19 @@ int sinew_web_load(const void *blob, uint32_t size, uint32_t options) {
 	}
 	float *output = (float *)sinewi_web_heap_alloc(output_floats * sizeof(float), 16);
 	if (!output) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (output)");
+	// The changed bitset and each clip's previous output, so adapters can skip outputs that did not move.
+	uint32_t max_bits = 0;
+	for (uint32_t i = 0; i < count; ++i) {
+		web_clip *c = &clips[i];
+		size_t floats = (size_t)c->joint_count * 10 + c->info.scalar_floats;
+		c->previous = (uint32_t *)sinewi_web_heap_alloc(floats * sizeof(uint32_t) + 4, 16);
+		if (!c->previous) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (previous output)");
+		memset(c->previous, 0xFF, floats * sizeof(uint32_t));
+		uint32_t bits = c->joint_count * 3 + c->info.scalar_track_count;
+		if (bits > max_bits) max_bits = bits;
+	}
+	g.changed = (uint32_t *)sinewi_web_heap_alloc(((size_t)max_bits + 31) / 32 * 4 + 4, 16);
+	if (!g.changed) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (changed bitset)");
 	g.clips = clips;
 	g.clip_count = count;
 	g.output = output;
@@ -131,5 +149,29 @@ float *sinew_web_sample(uint32_t clip, double t) {
 	if (clip >= g.clip_count) return NULL;
 	const web_clip *c = &g.clips[clip];
 	sinew_sample_pose(c->context, t, (sinew_qvv *)(void *)g.output, NULL, g.output + (size_t)c->joint_count * 10);
+	// changed bits: compare each output group with the clip's previous output, bit for bit
+	const uint32_t *now = (const uint32_t *)(const void *)g.output;
+	uint32_t bits = c->joint_count * 3 + c->info.scalar_track_count;
+	memset(g.changed, 0, ((size_t)bits + 31) / 32 * 4);
+	static const uint32_t first[3] = {0, 4, 7}, count[3] = {4, 3, 3};
+	for (uint32_t j = 0; j < c->joint_count; ++j)
+		for (uint32_t k = 0; k < 3; ++k) {
+			uint32_t o = j * 10 + first[k], diff = 0;
+			for (uint32_t i = 0; i < count[k]; ++i) diff |= now[o + i] ^ c->previous[o + i];
+			if (diff) g.changed[(j * 3 + k) >> 5] |= 1u << ((j * 3 + k) & 31);
+		}
+	const uint32_t *layout = (const uint32_t *)(uintptr_t)c->info.scalar_layout;
+	for (uint32_t s = 0; s < c->info.scalar_track_count; ++s) {
+		uint32_t o = c->joint_count * 10 + layout[2 * s], diff = 0;
+		for (uint32_t i = 0; i < layout[2 * s + 1]; ++i) diff |= now[o + i] ^ c->previous[o + i];
+		uint32_t bit = c->joint_count * 3 + s;
+		if (diff) g.changed[bit >> 5] |= 1u << (bit & 31);
+	}
+	memcpy(c->previous, now, ((size_t)c->joint_count * 10 + c->info.scalar_floats) * sizeof(uint32_t));
 	return g.output;
+}
+
+// The changed bitset written by the last sinew_web_sample (fixed address after load).
+const uint32_t *sinew_web_changed(void) {
+	return g.changed;
 }

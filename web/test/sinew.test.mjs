@@ -218,6 +218,28 @@ for (const build of BUILDS) {
 		assert.ok(grown < 64 * 1024, `JS heap grew by ${grown} bytes over 10,000 frames`);
 	});
 
+	test(`${build.name}: the changed bitset flags exactly the outputs that moved`, async () => {
+		const anim = await Sinew.load(readFileSync(here('./data/godot_platformer_player.sinew')), { simd: build.simd });
+		for (let clip = 0; clip < anim.clipCount; clip++) {
+			const info = anim.clip(clip);
+			const groups = [];
+			for (let j = 0; j < info.jointCount; j++) groups.push([j * 10, 4], [j * 10 + 4, 3], [j * 10 + 7, 3]);
+			for (const s of info.scalarTracks) groups.push([info.jointCount * 10 + s.offset, s.components]);
+			let previous = null;
+			for (let i = 0; i < 40; i++) {
+				const t = i % 5 === 4 ? (i - 1) * info.duration / 37 : i * info.duration / 37; // repeats a time now and then
+				const now = new Uint32Array(Float32Array.from(anim.sample(clip, t)).buffer);
+				const bits = anim.changed(clip);
+				groups.forEach(([o, n], g) => {
+					let moved = previous === null;
+					for (let k = 0; !moved && k < n; k++) moved = now[o + k] !== previous[o + k];
+					assert.equal(((bits[g >>> 5] >>> (g & 31)) & 1) === 1, moved, `clip ${clip} frame ${i} output ${g}`);
+				});
+				previous = now;
+			}
+		}
+	});
+
 	test(`${build.name}: sample() makes exactly one call into wasm`, async () => {
 		const original = WebAssembly.instantiate;
 		let calls = 0;
@@ -281,8 +303,8 @@ test('the SIMD probe matches the engine and both builds have no imports', async 
 		const module = new WebAssembly.Module(readFileSync(here(f)));
 		assert.deepEqual(WebAssembly.Module.imports(module), []);
 		assert.deepEqual(WebAssembly.Module.exports(module).map((e) => e.name).sort(),
-			['memory', 'sinew_web_alloc', 'sinew_web_clip_count', 'sinew_web_clip_info', 'sinew_web_error',
-				'sinew_web_load', 'sinew_web_sample']);
+			['memory', 'sinew_web_alloc', 'sinew_web_changed', 'sinew_web_clip_count', 'sinew_web_clip_info',
+				'sinew_web_error', 'sinew_web_load', 'sinew_web_sample']);
 		assert.ok(readFileSync(here(f)).byteLength < 32768);
 	}
 });
