@@ -79,7 +79,7 @@ wasm:
 wasm-check:
 	web/build_wasm.sh --check
 web-test:
-	node --expose-gc --test web/test/
+	SINEW_CLI=$(BUILD)/sinew node --expose-gc --test web/test/
 
 # Lossless glTF sampler runtime (web/lossless/): build (fails above its 4 KB budget) and node tests.
 .PHONY: web-lossless

@@ -116,9 +116,16 @@ export declare function simdSupported(): boolean;
 /** Parses the metadata of every clip of a blob (null for clips without); load() does this already. */
 export declare function readMetadata(bytes: Uint8Array): (ClipMetadata | null)[];
 export declare function load(bytes: BufferSource, options?: LoadOptions): Promise<SinewAnimation>;
+/**
+ * Loads the compressed animation of a glTF packed by `sinew pack` (SINEW_compressed_animation): a .glb, or a
+ * .gltf with an embedded data: URI buffer. Returns the parsed glTF JSON and the animation (its clips'
+ * metadata maps joints to glTF nodes). Throws SinewError on malformed input or a missing extension.
+ */
+export declare function loadPacked(bytes: BufferSource, options?: LoadOptions): Promise<{ json: any; animation: SinewAnimation }>;
 
 declare const Sinew: {
 	load: typeof load;
+	loadPacked: typeof loadPacked;
 	simdSupported: typeof simdSupported;
 	readMetadata: typeof readMetadata;
 	SinewError: typeof SinewError;

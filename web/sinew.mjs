@@ -256,5 +256,51 @@ export async function load(bytes, options = {}) {
 	return new SinewAnimation(instance, simd, readMetadata(data));
 }
 
-export const Sinew = { load, simdSupported, readMetadata, SinewError, SinewAnimation };
+// A glTF packed by `sinew pack` (the SINEW_compressed_animation extension, docs/gltf_extension.md):
+// `bytes` is the .glb, or a .gltf whose buffer is an embedded data: URI. Returns the parsed glTF JSON
+// and the loaded animation of the extension's blob (its metadata maps joints to glTF nodes). The
+// engine loads the same file for the scene: the extension is in extensionsUsed only. Untrusted
+// input: every chunk, index and range is checked; failures throw SinewError.
+export async function loadPacked(bytes, options = {}) {
+	const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+	const bad = (message) => new SinewError(22, `packed glTF: ${message}`);
+	const view = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+	let json = null, bin = null;
+	if (u8.length >= 12 && view.getUint32(0, true) === 0x46546c67) { // "glTF"
+		if (view.getUint32(8, true) > u8.length) throw bad('GLB length exceeds the data');
+		for (let at = 12; at + 8 <= u8.length;) {
+			const length = view.getUint32(at, true), type = view.getUint32(at + 4, true);
+			if (length > u8.length - at - 8) throw bad(`chunk at ${at} exceeds the data`);
+			const chunk = u8.subarray(at + 8, at + 8 + length);
+			if (type === 0x4e4f534a && json === null) json = JSON.parse(new TextDecoder().decode(chunk));
+			else if (type === 0x004e4942 && bin === null) bin = chunk;
+			at += 8 + length;
+		}
+		if (json === null) throw bad('no JSON chunk');
+	} else {
+		json = JSON.parse(new TextDecoder().decode(u8));
+	}
+	const ext = json?.extensions?.SINEW_compressed_animation;
+	if (!ext) throw new SinewError(12, 'packed glTF: no SINEW_compressed_animation extension');
+	const bufferView = Number.isInteger(ext.bufferView) ? json.bufferViews?.[ext.bufferView] : undefined;
+	const buffer = bufferView && Number.isInteger(bufferView.buffer) ? json.buffers?.[bufferView.buffer] : undefined;
+	if (!bufferView || !buffer) throw bad('extension bufferView or its buffer does not exist');
+	let data;
+	if (buffer.uri === undefined) {
+		if (bin === null) throw bad('buffer without uri outside a GLB');
+		data = bin;
+	} else if (typeof buffer.uri === 'string' && buffer.uri.startsWith('data:') && buffer.uri.includes(';base64,')) {
+		const text = atob(buffer.uri.slice(buffer.uri.indexOf(';base64,') + 8));
+		data = Uint8Array.from(text, (c) => c.charCodeAt(0));
+	} else {
+		throw new SinewError(12, 'packed glTF: external buffers are not read here; pass a .glb or an embedded .gltf');
+	}
+	const start = bufferView.byteOffset ?? 0, length = bufferView.byteLength;
+	if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 0 || start + length > data.length)
+		throw bad('blob range outside its buffer');
+	const blob = data.slice(start, start + length); // a copy: sinew needs the blob 16-byte aligned
+	return { json, animation: await load(blob, options) };
+}
+
+export const Sinew = { load, loadPacked, simdSupported, readMetadata, SinewError, SinewAnimation };
 export default Sinew;

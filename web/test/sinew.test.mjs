@@ -308,3 +308,37 @@ test('the SIMD probe matches the engine and both builds have no imports', async 
 		assert.ok(readFileSync(here(f)).byteLength < 32768);
 	}
 });
+
+// Packed glTF (sinew pack): needs the native CLI to pack; SINEW_CLI names it (CI sets it).
+test('loadPacked reads the blob of a packed .glb and .gltf and samples like the plain blob', {
+	skip: !process.env.SINEW_CLI && 'SINEW_CLI not set',
+}, async () => {
+	const { execFileSync } = await import('node:child_process');
+	const { mkdtempSync } = await import('node:fs');
+	const { tmpdir } = await import('node:os');
+	const { join } = await import('node:path');
+	const root = fileURLToPath(new URL('../../', import.meta.url));
+	const cli = join(root, process.env.SINEW_CLI);
+	const dir = mkdtempSync(join(tmpdir(), 'sinew-packed-'));
+	const source = join(root, 'data/godot_platformer_player.glb');
+	execFileSync(cli, ['compress', source, '-o', join(dir, 'plain.sinew'), '-q']);
+	const plain = await Sinew.load(readFileSync(join(dir, 'plain.sinew')));
+	for (const out of ['packed.glb', 'packed.gltf']) {
+		execFileSync(cli, ['pack', source, '-o', join(dir, out), '-q']);
+		const { json, animation } = await Sinew.loadPacked(readFileSync(join(dir, out)));
+		assert.equal(json.animations, undefined);
+		assert.ok(json.extensionsUsed.includes('SINEW_compressed_animation'));
+		assert.equal(animation.clipCount, plain.clipCount);
+		for (let c = 0; c < plain.clipCount; c++) {
+			assert.deepEqual(animation.clip(c).joints.map((j) => j.node), plain.clip(c).joints.map((j) => j.node));
+			for (const t of [0, 0.1, 0.37, 5]) {
+				const a = Float32Array.from(animation.sample(c, t)), b = plain.sample(c, t);
+				assert.deepEqual(new Uint32Array(a.buffer), new Uint32Array(Float32Array.from(b).buffer), `${out} clip ${c} t ${t}`);
+			}
+		}
+	}
+	await assert.rejects(Sinew.loadPacked(readFileSync(source)), (e) => e.codeName === 'UNSUPPORTED');
+	const packed = JSON.parse(new TextDecoder().decode(readFileSync(join(dir, 'packed.gltf'))));
+	packed.bufferViews[packed.extensions.SINEW_compressed_animation.bufferView].byteLength = 1e9;
+	await assert.rejects(Sinew.loadPacked(new TextEncoder().encode(JSON.stringify(packed))), (e) => e.codeName === 'CORRUPT');
+});
