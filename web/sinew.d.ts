@@ -123,8 +123,17 @@ export declare function load(bytes: BufferSource, options?: LoadOptions): Promis
  */
 export declare function loadPacked(bytes: BufferSource, options?: LoadOptions): Promise<{ json: any; animation: SinewAnimation }>;
 
+/**
+ * Lossless mode (web/lossless): the glTF's own keyframes in one relocatable block, sampled by a 4 KB wasm
+ * runtime. `source`: .glb bytes, or glTF JSON with `buffers`. The result's sample(t) returns { outputs, changed }
+ * in one wasm call (types in web/lossless/lossless.d.ts).
+ */
+export declare function loadLossless(source: Uint8Array | ArrayBuffer | object, buffers?: Uint8Array[],
+	options?: { simd?: boolean; animation?: number }): Promise<any>;
+
 declare const Sinew: {
 	load: typeof load;
+	loadLossless: typeof loadLossless;
 	loadPacked: typeof loadPacked;
 	simdSupported: typeof simdSupported;
 	readMetadata: typeof readMetadata;

@@ -302,5 +302,17 @@ export async function loadPacked(bytes, options = {}) {
 	return { json, animation: await load(blob, options) };
 }
 
-export const Sinew = { load, loadPacked, simdSupported, readMetadata, SinewError, SinewAnimation };
+// Lossless mode: the glTF's own keyframes, compiled into one relocatable block and sampled by the
+// 4 KB runtime of web/lossless (loaded on first use). `source` is .glb bytes, or a glTF JSON object
+// with `buffers` (its binary buffers). Returns the lossless animation: sample(t) -> { outputs,
+// changed }, one wasm call per frame (see web/lossless/README.md).
+export async function loadLossless(source, buffers, options = {}) {
+	const lossless = await import('./lossless/lossless.mjs');
+	const bytes = source instanceof Uint8Array || source instanceof ArrayBuffer ? new Uint8Array(source) : null;
+	const { json, buffers: bins } = bytes ? lossless.parseGlb(bytes) : { json: source, buffers };
+	const runtime = await lossless.createRuntime(options.simd === undefined ? {} : { simd: options.simd });
+	return runtime.load(lossless.build(json, bins, options.animation === undefined ? {} : { animation: options.animation }));
+}
+
+export const Sinew = { load, loadPacked, loadLossless, simdSupported, readMetadata, SinewError, SinewAnimation };
 export default Sinew;

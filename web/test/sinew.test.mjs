@@ -342,3 +342,12 @@ test('loadPacked reads the blob of a packed .glb and .gltf and samples like the 
 	packed.bufferViews[packed.extensions.SINEW_compressed_animation.bufferView].byteLength = 1e9;
 	await assert.rejects(Sinew.loadPacked(new TextEncoder().encode(JSON.stringify(packed))), (e) => e.codeName === 'CORRUPT');
 });
+
+test('one module, both modes: loadLossless samples the glTF keyframes of the same asset', async () => {
+	const glb = readFileSync(fileURLToPath(new URL('../../data/godot_platformer_player.glb', import.meta.url)));
+	const anim = await Sinew.loadLossless(new Uint8Array(glb));
+	const first = anim.sample(0.25);
+	assert.ok(first.outputs instanceof Float32Array && first.outputs.length > 0);
+	assert.ok(first.outputs.every(Number.isFinite));
+	assert.ok(first.changed instanceof Uint8Array || first.changed instanceof Uint32Array);
+});
