@@ -96,6 +96,11 @@ static inline double test_rand_range(test_rng *r, double lo, double hi) {
 	return lo + (hi - lo) * test_rand_unit(r);
 }
 void test_random_quat(test_rng *r, float q[4]);
+// Files written by the export/pack tests go to $SINEW_EXPORT_DIR when set, else the temporary folder.
+const char *test_export_path(const char *name, char *buffer, size_t size);
+void test_note_source(const char *exported, const char *source); // "<file>.source" for the validator
+bool test_file_exists(const char *path);
+unsigned char *test_slurp(const char *path, size_t *size); // malloc'd, NUL-terminated; NULL on failure
 void *counting_alloc(void *user, size_t size, size_t align); // user: long* of live blocks
 void counting_free(void *user, void *ptr, size_t size);
 

@@ -19,30 +19,6 @@
 
 /* ---- output locations ---- */
 
-static const char *export_path(const char *name, char *buffer, size_t size) {
-	const char *dir = getenv("SINEW_EXPORT_DIR");
-	if (dir && *dir) {
-		mkdir(dir, 0755);
-		snprintf(buffer, size, "%s/%s", dir, name);
-		return buffer;
-	}
-	return test_tmp_path(name, buffer, size);
-}
-
-static void note_source(const char *exported, const char *source) {
-	char note[1200];
-	snprintf(note, sizeof note, "%s.source", exported);
-	FILE *f = fopen(note, "w");
-	if (!f) return;
-	fprintf(f, "%s\n", source);
-	fclose(f);
-}
-
-static bool file_exists(const char *path) {
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* ---- reading an exported file back (independent of the importer) ---- */
 
 typedef struct doc {
@@ -55,22 +31,6 @@ typedef struct doc {
 	bool bin_owned;
 	bool glb;
 } doc;
-
-static unsigned char *slurp(const char *path, size_t *size) {
-	FILE *f = fopen(path, "rb");
-	if (!f) return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	unsigned char *data = (unsigned char *)malloc(n > 0 ? (size_t)n : 1);
-	if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return data;
-}
 
 static uint32_t u32le(const unsigned char *p) {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -93,7 +53,7 @@ static void doc_free(doc *d) {
 static const char *doc_load_inner(const char *path, doc *d) {
 	memset(d, 0, sizeof *d);
 	sinewi_arena_init(&d->arena, NULL);
-	d->file = slurp(path, &d->file_size);
+	d->file = test_slurp(path, &d->file_size);
 	if (!d->file) return "cannot read file";
 	const char *text = (const char *)d->file;
 	size_t text_size = d->file_size;
@@ -387,7 +347,7 @@ static bool import_or_skip(const char *path, sinew_clip_set **out, sinew_error *
 static void test_export_rejects_invalid_arguments(void) {
 	sinew_error err = {0};
 	char path[512];
-	export_path("invalid.gltf", path, sizeof path);
+	test_export_path("invalid.gltf", path, sizeof path);
 	CHECK_RESULT(sinew_export_gltf(NULL, path, NULL, NULL, &err), SINEW_RESULT_INVALID_ARGUMENT, &err);
 	sinew_clip_set *set = NULL;
 	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
@@ -403,7 +363,7 @@ static void test_export_rejects_invalid_arguments(void) {
 	set->clips[1]->transforms[7].translation[0] = NAN;
 	CHECK_RESULT(sinew_export_gltf(set, path, NULL, NULL, &err), SINEW_RESULT_NOT_FINITE, &err);
 	CHECK(strstr(err.message, "wave"));
-	CHECK(!file_exists(path));
+	CHECK(!test_file_exists(path));
 	sinew_clip_set_free(set);
 }
 
@@ -426,13 +386,13 @@ static void test_export_missing_directory_is_io_error(void) {
 	snprintf(path, sizeof path, "%s/out.glb", dir);
 	CHECK_RESULT(sinew_export_gltf(set, path, NULL, NULL, &err), SINEW_RESULT_IO, &err);
 	CHECK(strstr(err.message, "no_such_dir"));
-	CHECK(!file_exists(path));
-	CHECK(!file_exists(dir));
+	CHECK(!test_file_exists(path));
+	CHECK(!test_file_exists(dir));
 	// A missing source document is an IO error too, and leaves nothing behind.
 	test_tmp_path("from_missing_source.gltf", path, sizeof path);
 	sinew_export_options options = {.binary = -1, .source_path = "/nonexistent/sinew/source.gltf"};
 	CHECK_RESULT(sinew_export_gltf(set, path, &options, NULL, &err), SINEW_RESULT_IO, &err);
-	CHECK(!file_exists(path));
+	CHECK(!test_file_exists(path));
 	char tmp_dir[512];
 	test_tmp_path("", tmp_dir, sizeof tmp_dir);
 	CHECK(!dir_has_temp_files(tmp_dir));
@@ -448,7 +408,7 @@ static void test_export_different_skeletons_unsupported(void) {
 	test_tmp_path("skeletons.gltf", path, sizeof path);
 	CHECK_RESULT(sinew_export_gltf(set, path, NULL, NULL, &err), SINEW_RESULT_UNSUPPORTED, &err);
 	CHECK(strstr(err.message, "different skeleton"));
-	CHECK(!file_exists(path));
+	CHECK(!test_file_exists(path));
 	sinew_clip_set_free(set);
 }
 
@@ -463,7 +423,7 @@ static void test_export_scalar_only_clip_unsupported(void) {
 	// glTF cannot hold a free curve without a mesh to morph: nothing to write is an error, not an empty file.
 	CHECK_RESULT(sinew_export_gltf(set, path, NULL, NULL, &err), SINEW_RESULT_UNSUPPORTED, &err);
 	CHECK(strstr(err.message, "curves"));
-	CHECK(!file_exists(path));
+	CHECK(!test_file_exists(path));
 	sinew_clip_set_free(set);
 }
 
@@ -570,9 +530,9 @@ static void test_export_structure_gltf_and_glb(void) {
 	CHECK(set);
 	sinew_error err = {0};
 	char gltf[512], glb[512], forced[512];
-	export_path("hand_clips.gltf", gltf, sizeof gltf);
-	export_path("hand_clips.glb", glb, sizeof glb);
-	export_path("hand_clips_forced_binary.gltf.bin", forced, sizeof forced);
+	test_export_path("hand_clips.gltf", gltf, sizeof gltf);
+	test_export_path("hand_clips.glb", glb, sizeof glb);
+	test_export_path("hand_clips_forced_binary.gltf.bin", forced, sizeof forced);
 	CHECK_OK(sinew_export_gltf(set, gltf, NULL, NULL, &err), &err);
 	CHECK_OK(sinew_export_gltf(set, glb, NULL, NULL, &err), &err);
 	sinew_export_options binary = {.binary = 1};
@@ -599,7 +559,7 @@ static void test_export_static_clip_keeps_duration(void) {
 			clip->transforms[k * clip->joint_count + j] = clip->joints[j].default_pose;
 	sinew_error err = {0};
 	char path[512];
-	export_path("static_clip.gltf", path, sizeof path);
+	test_export_path("static_clip.gltf", path, sizeof path);
 	CHECK_OK(sinew_export_gltf(set, path, NULL, NULL, &err), &err);
 	doc d;
 	const char *problem = doc_load(path, &d);
@@ -646,8 +606,8 @@ static void test_export_roundtrip_hand_clips(void) {
 	sinew_clip_set *set = make_set(17, 0);
 	CHECK(set);
 	char path[512];
-	roundtrip_file(set, export_path("roundtrip_hand.gltf", path, sizeof path), NULL);
-	if (!test_failed()) roundtrip_file(set, export_path("roundtrip_hand.glb", path, sizeof path), NULL);
+	roundtrip_file(set, test_export_path("roundtrip_hand.gltf", path, sizeof path), NULL);
+	if (!test_failed()) roundtrip_file(set, test_export_path("roundtrip_hand.glb", path, sizeof path), NULL);
 	sinew_clip_set_free(set);
 }
 
@@ -784,7 +744,7 @@ static void test_export_morph_weights_with_source(void) {
 	sinew_error err = {0};
 	sinew_export_options options = {.binary = -1, .source_path = source};
 	for (int binary = 0; binary < 2; ++binary) {
-		export_path(binary ? "morph_source.glb" : "morph_source.gltf", out, sizeof out);
+		test_export_path(binary ? "morph_source.glb" : "morph_source.gltf", out, sizeof out);
 		CHECK_OK(sinew_export_gltf(set, out, &options, NULL, &err), &err);
 		doc d;
 		const char *problem = doc_load(out, &d);
@@ -846,7 +806,7 @@ static void test_export_morph_weights_with_source(void) {
 			CHECK(found);
 		}
 		doc_free(&d);
-		note_source(out, source);
+		test_note_source(out, source);
 	}
 	// Round trip of clip "morph" (the one that drives every target) when the importer exists.
 	sinew_clip_set *back = NULL;
@@ -882,7 +842,7 @@ static void test_export_source_mapping_errors(void) {
 	set->clips[0]->scalar_tracks[1].source_node = 0;
 	set->clips[0]->scalar_tracks[1].source_target = 2; // the mesh has 2 targets
 	CHECK_RESULT(sinew_export_gltf(set, out, &options, NULL, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
-	CHECK(!file_exists(out));
+	CHECK(!test_file_exists(out));
 	sinew_clip_set_free(set);
 }
 
@@ -936,7 +896,7 @@ static void test_export_rejects_corrupt_source(void) {
 		sinew_result r = sinew_export_gltf(set, out, &options, NULL, &err);
 		CHECK_MSG(r == cases[i].expected, "case %zu: %s, expected %s: %s", i, sinew_result_name(r),
 		          sinew_result_name(cases[i].expected), err.message);
-		CHECK(!file_exists(out));
+		CHECK(!test_file_exists(out));
 	}
 	// A truncated GLB
 	snprintf(source, sizeof source, "%s/short.glb", dir);
@@ -993,7 +953,7 @@ static void test_export_damaged_sources(void) {
 	test_tmp_path("damage_base.glb", glb, sizeof glb);
 	CHECK_OK(sinew_export_gltf(set, glb, &to_glb, NULL, &err), &err);
 	size_t size = 0;
-	unsigned char *bytes = slurp(glb, &size), *copy = (unsigned char *)malloc(size);
+	unsigned char *bytes = test_slurp(glb, &size), *copy = (unsigned char *)malloc(size);
 	CHECK(bytes && copy && size > 28);
 	test_tmp_path("damaged.glb", damaged, sizeof damaged);
 	test_tmp_path("damaged_out.gltf", out, sizeof out);
@@ -1003,7 +963,7 @@ static void test_export_damaged_sources(void) {
 		CHECK(write_bytes(damaged, bytes, n));
 		sinew_result r = sinew_export_gltf(set, out, &options, NULL, &err);
 		CHECK_MSG(r != SINEW_RESULT_OK, "truncated to %zu bytes: exported", n);
-		CHECK(!file_exists(out));
+		CHECK(!test_file_exists(out));
 	}
 	static const char subst[] = "0-9\"}],:{[ea";
 	size_t json_end = 20 + u32le(bytes + 12);
@@ -1018,7 +978,7 @@ static void test_export_damaged_sources(void) {
 			ok++;
 		} else {
 			failed++;
-			CHECK_MSG(!file_exists(out), "byte %zu: failed with %s but left a file", i, sinew_result_name(r));
+			CHECK_MSG(!test_file_exists(out), "byte %zu: failed with %s but left a file", i, sinew_result_name(r));
 		}
 	}
 	CHECK(failed > 0);
@@ -1066,7 +1026,7 @@ static void test_export_allocation_failures(void) {
 			CHECK_MSG(r == SINEW_RESULT_OK || r == SINEW_RESULT_OUT_OF_MEMORY, "attempt %ld: %s: %s", attempts,
 			          sinew_result_name(r), err.message);
 			CHECK_MSG(f.live == 0, "attempt %ld: %ld blocks leaked", attempts, f.live);
-			CHECK_MSG(r == SINEW_RESULT_OK || !file_exists(out), "attempt %ld left %s", attempts, out);
+			CHECK_MSG(r == SINEW_RESULT_OK || !test_file_exists(out), "attempt %ld left %s", attempts, out);
 		}
 		CHECK_MSG(r == SINEW_RESULT_OK, "still failing after %ld attempts", attempts);
 		CHECK(attempts > 3);
@@ -1087,12 +1047,12 @@ static void corpus_roundtrip(const char *relative, const char *out_name, bool wi
 	sinew_result r;
 	if (!import_or_skip(source, &set, &err, &r)) return;
 	CHECK_MSG(r == SINEW_RESULT_OK, "import %s: %s: %s", relative, sinew_result_name(r), err.message);
-	export_path(out_name, out, sizeof out);
+	test_export_path(out_name, out, sizeof out);
 	sinew_export_options options = {.binary = -1, .source_path = with_source ? source : NULL};
 	r = sinew_export_gltf(set, out, &options, NULL, &err);
 	if (r != SINEW_RESULT_OK) sinew_clip_set_free(set);
 	CHECK_MSG(r == SINEW_RESULT_OK, "export %s: %s: %s", relative, sinew_result_name(r), err.message);
-	if (with_source) note_source(out, source);
+	if (with_source) test_note_source(out, source);
 	if (!import_or_skip(out, &back, &err, &r)) {
 		sinew_clip_set_free(set);
 		return;

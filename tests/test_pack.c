@@ -13,47 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *out_path(const char *name, char *buffer, size_t size) {
-	const char *dir = getenv("SINEW_EXPORT_DIR");
-	if (dir && *dir) {
-		mkdir(dir, 0755);
-		snprintf(buffer, size, "%s/%s", dir, name);
-		return buffer;
-	}
-	return test_tmp_path(name, buffer, size);
-}
-
-static void note_source(const char *exported, const char *source) {
-	char note[1200];
-	snprintf(note, sizeof note, "%s.source", exported);
-	FILE *f = fopen(note, "w");
-	if (!f) return;
-	fprintf(f, "%s\n", source);
-	fclose(f);
-}
-
-static bool file_exists(const char *path) {
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
-static unsigned char *slurp(const char *path, size_t *size) {
-	FILE *f = fopen(path, "rb");
-	if (!f) return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	unsigned char *data = (unsigned char *)malloc(n > 0 ? (size_t)n + 1 : 1);
-	if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	if (data) data[n > 0 ? n : 0] = 0;
-	*size = (size_t)n;
-	return data;
-}
-
 static bool spit(const char *path, const void *data, size_t size) {
 	FILE *f = fopen(path, "wb");
 	if (!f) return false;
@@ -82,7 +41,7 @@ static void doc_free(doc *d) {
 static bool doc_load(const char *path, doc *d) {
 	memset(d, 0, sizeof *d);
 	sinewi_arena_init(&d->arena, NULL);
-	d->file = slurp(path, &d->file_size);
+	d->file = test_slurp(path, &d->file_size);
 	if (!d->file) return false;
 	const char *text = (const char *)d->file;
 	size_t size = d->file_size;
@@ -173,15 +132,15 @@ static const char *check_packed(const char *path, uint32_t clip_count, uint64_t 
 // Pack `source` into `packed`, unpack it into `unpacked`, and compare every re-imported clip with the source.
 static void pack_roundtrip(const char *source, const char *packed_name, const char *unpacked_name) {
 	char packed[512], unpacked[512];
-	out_path(packed_name, packed, sizeof packed);
-	out_path(unpacked_name, unpacked, sizeof unpacked);
+	test_export_path(packed_name, packed, sizeof packed);
+	test_export_path(unpacked_name, unpacked, sizeof unpacked);
 	sinew_clip_set *set = NULL, *back = NULL;
 	sinew_error err = {0};
 	CHECK_OK(sinew_import_file(source, NULL, NULL, &set, &err), &err);
 	sinew_result r = sinew_pack_gltf(source, packed, NULL, NULL, &err);
 	if (r != SINEW_RESULT_OK) sinew_clip_set_free(set);
 	CHECK_OK(r, &err);
-	note_source(packed, source);
+	test_note_source(packed, source);
 	uint64_t blob_bytes = 0;
 	const char *problem = check_packed(packed, set->clip_count, &blob_bytes);
 	if (problem) sinew_clip_set_free(set);
@@ -193,7 +152,7 @@ static void pack_roundtrip(const char *source, const char *packed_name, const ch
 	r = sinew_unpack_gltf(packed, unpacked, NULL, &err);
 	if (r != SINEW_RESULT_OK) sinew_clip_set_free(set);
 	CHECK_OK(r, &err);
-	note_source(unpacked, source);
+	test_note_source(unpacked, source);
 	r = sinew_import_file(unpacked, NULL, NULL, &back, &err);
 	if (r != SINEW_RESULT_OK) sinew_clip_set_free(set);
 	CHECK_OK(r, &err);
@@ -239,7 +198,7 @@ static void pack_roundtrip(const char *source, const char *packed_name, const ch
 	sinew_clip_set_free(back);
 	CHECK_MSG(ok, "%s: %s", source, why);
 	size_t source_size = 0, packed_size = 0, unpacked_size = 0;
-	free(slurp(source, &source_size)), free(slurp(packed, &packed_size)), free(slurp(unpacked, &unpacked_size));
+	free(test_slurp(source, &source_size)), free(test_slurp(packed, &packed_size)), free(test_slurp(unpacked, &unpacked_size));
 	sinew_gltf_sizes before, after;
 	CHECK_OK(sinew_gltf_sizes_of(source, NULL, &before, &err), &err);
 	CHECK_OK(sinew_gltf_sizes_of(packed, NULL, &after, &err), &err);
@@ -294,7 +253,7 @@ static char *packed_text(char *path, size_t size, size_t *length) {
 	if (sinew_pack_gltf(test_repo_path("data/godot_platformer_player.glb", source, sizeof source), path, NULL, NULL,
 	                    &err) != SINEW_RESULT_OK)
 		return NULL;
-	return (char *)slurp(path, length);
+	return (char *)test_slurp(path, length);
 }
 
 // Writes `text` with the first `from` replaced by `to`, unpacks it, expects `expected` and no output.
@@ -320,7 +279,7 @@ static bool try_edit(const char *text, const char *from, const char *to, sinew_r
 		          sinew_result_name(expected));
 		return false;
 	}
-	if (file_exists(out)) return test_fail(__FILE__, __LINE__, "%s: output written on failure", name), false;
+	if (test_file_exists(out)) return test_fail(__FILE__, __LINE__, "%s: output written on failure", name), false;
 	printf("     %s: %s: %s\n", name, sinew_result_name(r), err.message);
 	return ok;
 }
@@ -393,7 +352,7 @@ static void test_pack_unpack_rejects_corrupt_blob(void) {
 	remove(out);
 	CHECK_RESULT(sinew_unpack_gltf(packed, out, NULL, &err), SINEW_RESULT_CHECKSUM, &err);
 	CHECK(strstr(err.message, "bufferView") != NULL);
-	CHECK(!file_exists(out));
+	CHECK(!test_file_exists(out));
 	// The magic too.
 	CHECK(doc_load(packed, &d));
 	d.file[at] ^= 0xff;
@@ -401,7 +360,7 @@ static void test_pack_unpack_rejects_corrupt_blob(void) {
 	doc_free(&d);
 	CHECK(fits);
 	CHECK_RESULT(sinew_unpack_gltf(packed, out, NULL, &err), SINEW_RESULT_BAD_MAGIC, &err);
-	CHECK(!file_exists(out));
+	CHECK(!test_file_exists(out));
 }
 
 static void test_pack_rejects_wrong_inputs(void) {
@@ -414,12 +373,12 @@ static void test_pack_rejects_wrong_inputs(void) {
 	CHECK_RESULT(sinew_unpack_gltf(source, NULL, NULL, &err), SINEW_RESULT_INVALID_ARGUMENT, &err);
 	// A file without the extension is not a packed file.
 	CHECK_RESULT(sinew_unpack_gltf(source, out, NULL, &err), SINEW_RESULT_UNSUPPORTED, &err);
-	CHECK(!file_exists(out));
+	CHECK(!test_file_exists(out));
 	// Packing a packed file: it has no animations left.
 	test_tmp_path("wrong_inputs_packed.glb", packed, sizeof packed);
 	CHECK_OK(sinew_pack_gltf(source, packed, NULL, NULL, &err), &err);
 	CHECK_RESULT(sinew_pack_gltf(packed, out, NULL, NULL, &err), SINEW_RESULT_BAD_COUNT, &err);
-	CHECK(!file_exists(out));
+	CHECK(!test_file_exists(out));
 	// A missing output folder is an IO error without a stray temporary file.
 	char missing[600];
 	snprintf(missing, sizeof missing, "%s.missing_dir/out.glb", packed);
