@@ -103,9 +103,10 @@ export declare class SinewAnimation {
 	/** Samples clip 0. */
 	sample(t: number): Float32Array;
 	/**
-	 * Which outputs the last sample() changed compared with the previous sample of the same clip (bit for bit;
-	 * all set on a clip's first sample): bits 3j, 3j+1, 3j+2 are joint j's rotation, translation, scale; bit
-	 * 3 * jointCount + k is scalar track k. A view of the wasm heap, rewritten by every sample().
+	 * Which outputs the last sample() may have changed since the previous sample of the same clip: all on the
+	 * clip's first sample, none when the time repeats, otherwise the animated outputs (constant outputs are never
+	 * flagged again; no change is missed). Bits 3j, 3j+1, 3j+2: joint j's rotation, translation, scale; bit
+	 * 3 * jointCount + k: scalar track k. A view of the wasm heap, rewritten by every sample().
 	 */
 	changed(clip?: number): Uint32Array;
 	/** Drops the instance and its memory. */

@@ -118,9 +118,10 @@ export class SinewAnimation {
 		return view;
 	}
 
-	// Which outputs the last sample() changed, compared with the previous sample of the same clip
-	// (bit for bit; every bit is set on a clip's first sample): bit 3j, 3j+1, 3j+2 for joint j's
-	// rotation, translation, scale; bit 3*jointCount + k for scalar track k. A view of the wasm heap.
+	// Which outputs the last sample() may have changed since the previous sample of the same clip:
+	// all on a clip's first sample, none when the time repeats, otherwise the animated outputs
+	// (constant ones are never flagged again, and no change is ever missed). Bits 3j, 3j+1, 3j+2:
+	// joint j's rotation, translation, scale; bit 3*jointCount + k: scalar track k. A wasm heap view.
 	changed(clip = 0) {
 		if (!this._sample) throw new Error('sinew: animation disposed');
 		if (this._buffer !== this._memory.buffer) this.sample(clip, 0);

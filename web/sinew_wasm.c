@@ -44,7 +44,9 @@ typedef struct web_clip {
 	sinew_context *context;
 	uint32_t joint_count;
 	web_clip_info info;
-	uint32_t *previous; // the clip's last output as bits (all ones before the first sample: a NaN never produced)
+	uint32_t *animated; // changed-bitset words with the animated outputs set (built at load)
+	double last_time;   // time of the clip's previous sample
+	int sampled;        // the clip has been sampled once
 } web_clip;
 
 static struct {
@@ -53,6 +55,7 @@ static struct {
 	web_clip *clips;
 	float *output;
 	uint32_t *changed; // bit 3j+0/1/2: joint j rotation/translation/scale; bit 3*joints+k: scalar track k
+	uint32_t changed_words;
 	sinew_error error;
 } g;
 
@@ -112,19 +115,28 @@ int sinew_web_load(const void *blob, uint32_t size, uint32_t options) {
 	}
 	float *output = (float *)sinewi_web_heap_alloc(output_floats * sizeof(float), 16);
 	if (!output) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (output)");
-	// The changed bitset and each clip's previous output, so adapters can skip outputs that did not move.
-	uint32_t max_bits = 0;
+	// The changed bitset: per clip, a mask of the outputs that are animated (the others are
+	// constant and never change after a clip's first sample), so adapters can skip them.
+	uint32_t max_words = 0;
 	for (uint32_t i = 0; i < count; ++i) {
 		web_clip *c = &clips[i];
-		size_t floats = (size_t)c->joint_count * 10 + c->info.scalar_floats;
-		c->previous = (uint32_t *)sinewi_web_heap_alloc(floats * sizeof(uint32_t) + 4, 16);
-		if (!c->previous) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (previous output)");
-		memset(c->previous, 0xFF, floats * sizeof(uint32_t));
-		uint32_t bits = c->joint_count * 3 + c->info.scalar_track_count;
-		if (bits > max_bits) max_bits = bits;
+		uint32_t words = (c->joint_count * 3 + c->info.scalar_track_count + 31) / 32;
+		c->animated = (uint32_t *)sinewi_web_heap_alloc((size_t)words * 4 + 4, 16);
+		if (!c->animated) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (changed mask)");
+		memset(c->animated, 0, (size_t)words * 4 + 4);
+		const sinew_context *ctx = c->context;
+		for (uint32_t j = 0; j < c->joint_count; ++j)
+			for (uint32_t k = 0; k < 3; ++k)
+				if (ctx->joints[j].track[k] >= 0) c->animated[(j * 3 + k) >> 5] |= 1u << ((j * 3 + k) & 31);
+		for (uint32_t s = 0; s < c->info.scalar_track_count; ++s) {
+			uint32_t bit = c->joint_count * 3 + s;
+			if (ctx->scalars[s].track >= 0) c->animated[bit >> 5] |= 1u << (bit & 31);
+		}
+		if (words > max_words) max_words = words;
 	}
-	g.changed = (uint32_t *)sinewi_web_heap_alloc(((size_t)max_bits + 31) / 32 * 4 + 4, 16);
+	g.changed = (uint32_t *)sinewi_web_heap_alloc((size_t)max_words * 4 + 4, 16);
 	if (!g.changed) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (changed bitset)");
+	g.changed_words = max_words;
 	g.clips = clips;
 	g.clip_count = count;
 	g.output = output;
@@ -147,27 +159,16 @@ const web_clip_info *sinew_web_clip_info(uint32_t clip) {
 // returns it (the same pointer for every call), or 0 when `clip` is out of range.
 float *sinew_web_sample(uint32_t clip, double t) {
 	if (clip >= g.clip_count) return NULL;
-	const web_clip *c = &g.clips[clip];
+	web_clip *c = &g.clips[clip];
 	sinew_sample_pose(c->context, t, (sinew_qvv *)(void *)g.output, NULL, g.output + (size_t)c->joint_count * 10);
-	// changed bits: compare each output group with the clip's previous output, bit for bit
-	const uint32_t *now = (const uint32_t *)(const void *)g.output;
-	uint32_t bits = c->joint_count * 3 + c->info.scalar_track_count;
-	memset(g.changed, 0, ((size_t)bits + 31) / 32 * 4);
-	static const uint32_t first[3] = {0, 4, 7}, count[3] = {4, 3, 3};
-	for (uint32_t j = 0; j < c->joint_count; ++j)
-		for (uint32_t k = 0; k < 3; ++k) {
-			uint32_t o = j * 10 + first[k], diff = 0;
-			for (uint32_t i = 0; i < count[k]; ++i) diff |= now[o + i] ^ c->previous[o + i];
-			if (diff) g.changed[(j * 3 + k) >> 5] |= 1u << ((j * 3 + k) & 31);
-		}
-	const uint32_t *layout = (const uint32_t *)(uintptr_t)c->info.scalar_layout;
-	for (uint32_t s = 0; s < c->info.scalar_track_count; ++s) {
-		uint32_t o = c->joint_count * 10 + layout[2 * s], diff = 0;
-		for (uint32_t i = 0; i < layout[2 * s + 1]; ++i) diff |= now[o + i] ^ c->previous[o + i];
-		uint32_t bit = c->joint_count * 3 + s;
-		if (diff) g.changed[bit >> 5] |= 1u << (bit & 31);
-	}
-	memcpy(c->previous, now, ((size_t)c->joint_count * 10 + c->info.scalar_floats) * sizeof(uint32_t));
+	// changed bits: everything on the clip's first sample, nothing for the same time again,
+	// otherwise the animated outputs (constant ones never change)
+	uint32_t words = (c->joint_count * 3 + c->info.scalar_track_count + 31) / 32;
+	if (!c->sampled) memset(g.changed, 0xFF, (size_t)words * 4);
+	else if (t == c->last_time) memset(g.changed, 0, (size_t)words * 4);
+	else memcpy(g.changed, c->animated, (size_t)words * 4);
+	c->sampled = 1;
+	c->last_time = t;
 	return g.output;
 }
 
