@@ -373,6 +373,11 @@ SINEW_API sinew_result sinew_context_init(void *memory, size_t memory_size, cons
  * joint j to out_pose[remap[j]]; entries of 0xFFFFFFFF are skipped. No allocation, no locks. */
 SINEW_API void sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
                                  float *out_scalars);
+/* Like sinew_sample_pose, but writes only the animated sub-tracks and scalar tracks: for outputs
+ * that already hold this clip's constant and default values from an earlier sinew_sample_pose with
+ * the same remap (they never change). Saves copying the constant pose every frame (large scenes). */
+SINEW_API void sinew_sample_pose_animated(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
+                                          float *out_scalars);
 /* Samples one joint without decoding the others. */
 SINEW_API void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out);
 /* Samples one scalar track (components floats). */

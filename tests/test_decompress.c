@@ -228,6 +228,24 @@ static void test_context_rejects_bad_arguments(void) {
 	teardown(&f);
 }
 
+static void test_sample_pose_animated_matches_full_sample(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 75, 0));
+	sinew_qvv full[6], partial[6];
+	float sf[4], sp[4];
+	sinew_sample_pose(f.ctx, 0.0, partial, NULL, sp); // constants in place once
+	for (double t = 0.01; t < 3.2; t += 0.0833) {
+		sinew_sample_pose(f.ctx, t, full, NULL, sf);
+		sinew_sample_pose_animated(f.ctx, t, partial, NULL, sp);
+		CHECK_MSG(memcmp(full, partial, sizeof full) == 0 && memcmp(sf, sp, sizeof sf) == 0, "t %.3f", t);
+	}
+	// it really leaves constants alone: a poisoned constant stays poisoned
+	partial[5].translation[2] = 12345.0f;
+	sinew_sample_pose_animated(f.ctx, 1.0, partial, NULL, sp);
+	CHECK(partial[5].translation[2] == 12345.0f);
+	teardown(&f);
+}
+
 void suite_decompress(void) {
 	RUN(test_sample_at_samples_matches_decompressed_clip);
 	RUN(test_sample_between_samples_interpolates);
@@ -236,5 +254,6 @@ void suite_decompress(void) {
 	RUN(test_sample_looping_wraps_to_first_sample);
 	RUN(test_sample_joint_and_scalar_match_pose);
 	RUN(test_sample_remap_and_skip_defaults);
+	RUN(test_sample_pose_animated_matches_full_sample);
 	RUN(test_context_rejects_bad_arguments);
 }

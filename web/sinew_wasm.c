@@ -56,6 +56,7 @@ static struct {
 	float *output;
 	uint32_t *changed; // bit 3j+0/1/2: joint j rotation/translation/scale; bit 3*joints+k: scalar track k
 	uint32_t changed_words;
+	uint32_t last_clip; // the clip whose constants the output holds (UINT32_MAX: none)
 	sinew_error error;
 } g;
 
@@ -137,6 +138,7 @@ int sinew_web_load(const void *blob, uint32_t size, uint32_t options) {
 	g.changed = (uint32_t *)sinewi_web_heap_alloc((size_t)max_words * 4 + 4, 16);
 	if (!g.changed) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (changed bitset)");
 	g.changed_words = max_words;
+	g.last_clip = UINT32_MAX;
 	g.clips = clips;
 	g.clip_count = count;
 	g.output = output;
@@ -160,7 +162,13 @@ const web_clip_info *sinew_web_clip_info(uint32_t clip) {
 float *sinew_web_sample(uint32_t clip, double t) {
 	if (clip >= g.clip_count) return NULL;
 	web_clip *c = &g.clips[clip];
-	sinew_sample_pose(c->context, t, (sinew_qvv *)(void *)g.output, NULL, g.output + (size_t)c->joint_count * 10);
+	// The output keeps this clip's constants from its last full sample: then only the animated
+	// outputs are decoded (a large scene's constant pose is not copied every frame).
+	sinew_qvv *pose = (sinew_qvv *)(void *)g.output;
+	float *scalars = g.output + (size_t)c->joint_count * 10;
+	if (g.last_clip == clip) sinew_sample_pose_animated(c->context, t, pose, NULL, scalars);
+	else sinew_sample_pose(c->context, t, pose, NULL, scalars);
+	g.last_clip = clip;
 	// changed bits: everything on the clip's first sample, nothing for the same time again,
 	// otherwise the animated outputs (constant ones never change)
 	uint32_t words = (c->joint_count * 3 + c->info.scalar_track_count + 31) / 32;

@@ -195,13 +195,13 @@ static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, ui
 
 // Every track located on its own (tracks whose rounding modes land in different segments).
 static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pose, const uint32_t *remap,
-                          float *out_scalars) {
+                          float *out_scalars, bool animated_only) {
 	const sinewi_clip_view *v = &ctx->view;
-	for (uint32_t j = 0; out_pose && j < v->joint_count; ++j) {
+	for (uint32_t j = 0; out_pose && !animated_only && j < v->joint_count; ++j) {
 		uint32_t dst = remap ? remap[j] : j;
 		if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], ctx->skip_defaults != 0);
 	}
-	if (out_scalars) write_scalar_constants(ctx, out_scalars, ctx->skip_defaults != 0);
+	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, ctx->skip_defaults != 0);
 	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
 		float value[4];
 		decode_track(ctx, sk, ti, track_bit_offset(ctx, sk, ti), value);
@@ -209,11 +209,12 @@ static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pos
 	}
 }
 
-void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
+static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars,
+                       bool animated_only) {
 	seek sk;
 	do_seek(ctx, key, &sk);
 	if (!sk.one_segment) {
-		sample_direct(ctx, &sk, out_pose, remap, out_scalars);
+		sample_direct(ctx, &sk, out_pose, remap, out_scalars, animated_only);
 		return;
 	}
 	const sinewi_clip_view *v = &ctx->view;
@@ -231,7 +232,7 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d)
 				sinewi_knot_locate(sk.m[r].u, seg->length, d, &k0[r][d], &alpha[r][d]);
 	const bool skip = ctx->skip_defaults != 0;
-	if (out_pose) {
+	if (out_pose && !animated_only) {
 		if (!remap && !skip) {
 			memcpy(out_pose, ctx->base_pose, v->joint_count * sizeof(sinew_qvv));
 		} else {
@@ -241,7 +242,7 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 			}
 		}
 	}
-	if (out_scalars) write_scalar_constants(ctx, out_scalars, skip);
+	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
 	// unpack: the two knots of every track, as floats, into the kernel batches
 	const unsigned char *data = seg->data;
 	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
@@ -293,8 +294,17 @@ void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 	}
 }
 
+void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
+	sample_key(ctx, key, out_pose, remap, out_scalars, false);
+}
+
 void sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
-	sinewi_sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars);
+	sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, false);
+}
+
+void sinew_sample_pose_animated(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
+                                float *out_scalars) {
+	sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, true);
 }
 
 void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out) {
