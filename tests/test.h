@@ -101,6 +101,9 @@ const char *test_export_path(const char *name, char *buffer, size_t size);
 void test_note_source(const char *exported, const char *source); // "<file>.source" for the validator
 bool test_file_exists(const char *path);
 unsigned char *test_slurp(const char *path, size_t *size); // malloc'd, NUL-terminated; NULL on failure
+// Reorders a re-imported clip's joints (and samples) to `ref`'s order, matching node j (by_index) or the
+// joint's source_index; false (with *missing) when a joint is not found.
+bool test_reorder_joints(const sinew_clip *ref, sinew_clip *got, bool by_index, uint32_t *missing);
 void *counting_alloc(void *user, size_t size, size_t align); // user: long* of live blocks
 void counting_free(void *user, void *ptr, size_t size);
 

@@ -219,49 +219,13 @@ static void rescale(sinew_clip *clip, double unit_scale) {
 	clip->unit_scale = unit_scale;
 }
 
-// Puts the joints of a re-imported clip in the order of `ref`, matching them by node: node j for an export
-// without source (node = joint index), the joint's source_index with one. Importers order joints their own
-// way (the glTF importer goes depth first). Returns false when a joint is missing.
-static bool reorder_joints(const sinew_clip *ref, sinew_clip *got, bool by_index, uint32_t *missing) {
-	uint32_t n = ref->joint_count;
-	uint32_t *from = (uint32_t *)malloc(n * sizeof(uint32_t) + 1),
-	         *inverse = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
-	sinew_joint *joints = (sinew_joint *)malloc(n * sizeof(sinew_joint) + 1);
-	sinew_qvv *pose = (sinew_qvv *)malloc(n * sizeof(sinew_qvv) + 1);
-	bool ok = from && inverse && joints && pose;
-	for (uint32_t i = 0; ok && i < n; ++i) {
-		int32_t node = by_index ? (int32_t)i : ref->joints[i].source_index;
-		from[i] = UINT32_MAX;
-		for (uint32_t g = 0; g < n && from[i] == UINT32_MAX; ++g)
-			if (got->joints[g].source_index == node) from[i] = g;
-		if (from[i] == UINT32_MAX)
-			ok = false, *missing = i;
-		else
-			inverse[from[i]] = i;
-	}
-	if (ok) {
-		for (uint32_t i = 0; i < n; ++i) {
-			joints[i] = got->joints[from[i]];
-			if (joints[i].parent >= 0) joints[i].parent = (int32_t)inverse[joints[i].parent];
-		}
-		memcpy(got->joints, joints, n * sizeof(sinew_joint));
-		for (uint32_t k = 0; k < got->sample_count; ++k) {
-			sinew_qvv *row = got->transforms + (size_t)k * n;
-			for (uint32_t i = 0; i < n; ++i) pose[i] = row[from[i]];
-			memcpy(row, pose, n * sizeof(sinew_qvv));
-		}
-	}
-	free(from), free(inverse), free(joints), free(pose);
-	return ok;
-}
-
 static double worst_relative; // largest error / clip size seen by compare_clips, for the corpus report
 
 // Compares a re-imported clip with its original: counts, names, hierarchy, rate, and an object-space error
 // within 1e-5 of the clip's extent. Returns a reason or NULL.
 static const char *compare_clips(const sinew_clip *ref, sinew_clip *got, bool by_index, char *why, size_t why_size) {
 	uint32_t missing = 0;
-	if (got->joint_count == ref->joint_count && !reorder_joints(ref, got, by_index, &missing)) {
+	if (got->joint_count == ref->joint_count && !test_reorder_joints(ref, got, by_index, &missing)) {
 		snprintf(why, why_size, "joint %u ('%s') is not in the re-imported clip", missing,
 		         ref->joints[missing].name ? ref->joints[missing].name : "");
 		return why;

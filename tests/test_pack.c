@@ -65,33 +65,8 @@ static bool list_has(const sinewi_json *list, const char *name) {
 
 // Puts the joints of `got` in the order of `ref`, matched by source_index (the glTF node).
 static bool reorder_by_node(const sinew_clip *ref, sinew_clip *got) {
-	uint32_t n = ref->joint_count;
-	if (got->joint_count != n) return false;
-	uint32_t *from = (uint32_t *)malloc(n * sizeof(uint32_t) + 1), *inverse = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
-	sinew_joint *joints = (sinew_joint *)malloc(n * sizeof(sinew_joint) + 1);
-	sinew_qvv *pose = (sinew_qvv *)malloc(n * sizeof(sinew_qvv) + 1);
-	bool ok = from && inverse && joints && pose;
-	for (uint32_t i = 0; ok && i < n; ++i) {
-		from[i] = UINT32_MAX;
-		for (uint32_t g = 0; g < n && from[i] == UINT32_MAX; ++g)
-			if (got->joints[g].source_index == ref->joints[i].source_index) from[i] = g;
-		if (from[i] == UINT32_MAX) ok = false;
-		else inverse[from[i]] = i;
-	}
-	if (ok) {
-		for (uint32_t i = 0; i < n; ++i) {
-			joints[i] = got->joints[from[i]];
-			if (joints[i].parent >= 0) joints[i].parent = (int32_t)inverse[joints[i].parent];
-		}
-		memcpy(got->joints, joints, n * sizeof(sinew_joint));
-		for (uint32_t k = 0; k < got->sample_count; ++k) {
-			sinew_qvv *row = got->transforms + (size_t)k * n;
-			for (uint32_t i = 0; i < n; ++i) pose[i] = row[from[i]];
-			memcpy(row, pose, n * sizeof(sinew_qvv));
-		}
-	}
-	free(from), free(inverse), free(joints), free(pose);
-	return ok;
+	uint32_t missing;
+	return got->joint_count == ref->joint_count && test_reorder_joints(ref, got, false, &missing);
 }
 
 // Checks the packed file's document: no animations, the extension (extensionsUsed only), its bufferView

@@ -4,6 +4,7 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 
@@ -69,4 +70,40 @@ unsigned char *test_slurp(const char *path, size_t *size) {
 	data[n] = 0;
 	*size = (size_t)n;
 	return data;
+}
+
+// Puts the joints of a re-imported clip in the order of `ref`, matching them by node: node j for an export
+// without source (node = joint index), the joint's source_index with one. Importers order joints their own
+// way (the glTF importer goes depth first). Returns false when a joint is missing.
+bool test_reorder_joints(const sinew_clip *ref, sinew_clip *got, bool by_index, uint32_t *missing) {
+	uint32_t n = ref->joint_count;
+	uint32_t *from = (uint32_t *)malloc(n * sizeof(uint32_t) + 1),
+	         *inverse = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
+	sinew_joint *joints = (sinew_joint *)malloc(n * sizeof(sinew_joint) + 1);
+	sinew_qvv *pose = (sinew_qvv *)malloc(n * sizeof(sinew_qvv) + 1);
+	bool ok = from && inverse && joints && pose;
+	for (uint32_t i = 0; ok && i < n; ++i) {
+		int32_t node = by_index ? (int32_t)i : ref->joints[i].source_index;
+		from[i] = UINT32_MAX;
+		for (uint32_t g = 0; g < n && from[i] == UINT32_MAX; ++g)
+			if (got->joints[g].source_index == node) from[i] = g;
+		if (from[i] == UINT32_MAX)
+			ok = false, *missing = i;
+		else
+			inverse[from[i]] = i;
+	}
+	if (ok) {
+		for (uint32_t i = 0; i < n; ++i) {
+			joints[i] = got->joints[from[i]];
+			if (joints[i].parent >= 0) joints[i].parent = (int32_t)inverse[joints[i].parent];
+		}
+		memcpy(got->joints, joints, n * sizeof(sinew_joint));
+		for (uint32_t k = 0; k < got->sample_count; ++k) {
+			sinew_qvv *row = got->transforms + (size_t)k * n;
+			for (uint32_t i = 0; i < n; ++i) pose[i] = row[from[i]];
+			memcpy(row, pose, n * sizeof(sinew_qvv));
+		}
+	}
+	free(from), free(inverse), free(joints), free(pose);
+	return ok;
 }
