@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/quat.h"
+#include "decompress/context.h"
 
 typedef struct fixture {
 	sinew_clip_set *set, *dec;
@@ -246,6 +247,74 @@ static void test_sample_pose_animated_matches_full_sample(void) {
 	teardown(&f);
 }
 
+// The whole-pose path unpacks knots of up to 57 bits with one load, wider ones component by
+// component and raw float32 tracks on their own; each must agree bit for bit with the
+// single-joint path (decode_track), with and without a remap, on every kernel.
+static void test_pose_paths_agree_on_wide_and_raw_knots(void) {
+	sinew_error err = {0};
+	sinew_clip_set *set = NULL;
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	uint32_t comps[1] = {4};
+	const uint32_t samples = 70, joints = 5;
+	sinew_clip_desc desc = {"wide", 30, samples, joints, 1, comps};
+	sinew_clip *c = NULL;
+	CHECK_OK(sinew_clip_set_add_clip(set, &desc, &c), &err);
+	c->unit_scale = 1; // metres
+	for (uint32_t j = 0; j < joints; ++j) c->joints[j].parent = (int32_t)j - 1;
+	for (uint32_t s = 0; s < samples; ++s)
+		for (uint32_t j = 0; j < joints; ++j) {
+			sinew_qvv *x = &c->transforms[s * joints + j];
+			double a = 0.7 * sin(0.23 * s + j) + 0.01 * sin(2.1 * s);
+			float q[4] = {(float)sin(a / 2), 0.0f, 0.0f, (float)cos(a / 2)};
+			memcpy(x->rotation, q, sizeof q);
+			x->translation[0] = (float)(j == 1 ? 20.0 * sin(0.5 * s) : 1.0); // wide knots
+			x->translation[1] = (float)(j == 1 ? 20.0 * cos(0.6 * s) : 0.0);
+			x->translation[2] = (float)(j == 3 ? 4.0e4 * sin(0.02 * s) + 0.7 * sin(1.3 * s) // raw
+			                            : j == 1 ? 20.0 * sin(0.7 * s) : 0.0);
+		}
+	for (uint32_t s = 0; s < samples; ++s)
+		for (uint32_t k = 0; k < 4; ++k) c->scalar_tracks[0].values[s * 4 + k] = (float)(3.0 * sin(0.05 * s + k) + 0.1 * sin(1.9 * s)); // quantized, 4 components
+	sinew_compress_options o = {.error_cm = 0.001};
+	void *blob = NULL;
+	size_t size = 0;
+	CHECK_OK(sinew_compress(set, &o, NULL, &blob, &size, &err), &err);
+	for (int kernel = 0; kernel <= SINEW_KERNEL_SCALAR; ++kernel) {
+		sinew_context_options co = {.kernel = kernel, .random_access = 1};
+		size_t need = sinew_context_size_with(blob, size, 0, &co);
+		void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+		sinew_context *ctx = NULL;
+		CHECK_OK(sinew_context_init(mem, need, blob, size, 0, &co, &ctx, &err), &err);
+		// the clip really exercises both slow paths
+		uint32_t raw = 0, wide = 0;
+		for (uint32_t seg = 0; seg < ctx->view.segment_count; ++seg) {
+			const sinewi_segment_params *p = &ctx->params[seg];
+			raw += p->raw_count;
+			for (uint32_t b = 0; b < ctx->vector_count; ++b) wide += !p->vec_tracks[b].raw && p->vec_tracks[b].knot_bits > 57;
+		}
+		CHECK_MSG(raw > 0 && wide > 0, "raw %u wide %u", raw, wide);
+		sinew_qvv pose[5], mapped[5], one, partial[5];
+		float sc[4], one_sc[4], partial_sc[4];
+		uint32_t remap[5] = {4, 3, 2, 1, 0};
+		sinew_sample_pose(ctx, 0.0, partial, NULL, partial_sc);
+		for (double t = 0.0; t < 2.4; t += 0.0173) {
+			sinew_sample_pose(ctx, t, pose, NULL, sc);
+			sinew_sample_pose(ctx, t, mapped, remap, NULL);
+			sinew_sample_pose_animated(ctx, t, partial, NULL, partial_sc);
+			for (uint32_t j = 0; j < joints; ++j) {
+				sinew_sample_joint(ctx, t, j, &one);
+				CHECK_MSG(memcmp(&one, &pose[j], sizeof one) == 0, "kernel %d t %.4f joint %u", kernel, t, j);
+				CHECK_MSG(memcmp(&one, &mapped[remap[j]], sizeof one) == 0, "remapped: kernel %d t %.4f joint %u", kernel, t, j);
+			}
+			CHECK(memcmp(pose, partial, sizeof pose) == 0);
+			sinew_sample_scalar(ctx, t, 0, one_sc);
+			CHECK(memcmp(one_sc, sc, sizeof sc) == 0 && memcmp(sc, partial_sc, sizeof sc) == 0);
+		}
+		free(mem);
+	}
+	sinew_blob_free(blob, size, NULL);
+	sinew_clip_set_free(set);
+}
+
 void suite_decompress(void) {
 	RUN(test_sample_at_samples_matches_decompressed_clip);
 	RUN(test_sample_between_samples_interpolates);
@@ -255,5 +324,6 @@ void suite_decompress(void) {
 	RUN(test_sample_joint_and_scalar_match_pose);
 	RUN(test_sample_remap_and_skip_defaults);
 	RUN(test_sample_pose_animated_matches_full_sample);
+	RUN(test_pose_paths_agree_on_wide_and_raw_knots);
 	RUN(test_context_rejects_bad_arguments);
 }

@@ -14,10 +14,12 @@
 #define SINEWI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define SINEWI_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SINEWI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SINEWI_NOINLINE __attribute__((noinline))
 #else
 #define SINEWI_PRINTF(f, a)
 #define SINEWI_LIKELY(x) (x)
 #define SINEWI_UNLIKELY(x) (x)
+#define SINEWI_NOINLINE
 #endif
 
 // Fills `error` (may be NULL) and returns `code`, so callers can `return sinewi_fail(...)`.

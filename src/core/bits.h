@@ -60,6 +60,17 @@ static inline uint32_t sinewi_read_bits(const unsigned char *base, uint64_t pos,
 	return (uint32_t)((word >> (pos & 7u)) & ((1ull << width) - 1ull));
 }
 
+// The stream from bit position `pos` on, in the low bits of a word: at least 57 valid bits (same
+// guarantee as sinewi_read_bits), so several narrow fields need one load.
+static inline uint64_t sinewi_read_word(const unsigned char *base, uint64_t pos) {
+	uint64_t word;
+	memcpy(&word, base + (pos >> 3), 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	word = __builtin_bswap64(word);
+#endif
+	return word >> (pos & 7u);
+}
+
 // Appends `width` bits (<= 32) to an LSB-first stream; `buffer` must be zeroed and large enough.
 static inline void sinewi_write_bits(unsigned char *buffer, uint64_t *pos, uint32_t value, uint32_t width) {
 	for (uint32_t i = 0; i < width; ++i) {

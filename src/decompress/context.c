@@ -28,8 +28,8 @@ static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32
 	for (uint32_t i = 0; i < v->scalar_count; ++i) *vectors += (v->descriptors[2 * ((size_t)v->joint_count + i)] & 3u) == 3u;
 }
 
-static size_t params_bytes(const sinewi_clip_view *v, uint32_t rotations, uint32_t vectors) {
-	return align16((size_t)v->track_count * sizeof(sinewi_cached_track)) +
+static size_t params_bytes(uint32_t rotations, uint32_t vectors) {
+	return align16((size_t)rotations * sizeof(sinewi_cached_track)) + align16((size_t)vectors * sizeof(sinewi_cached_track)) +
 	       align16((size_t)padded(rotations) * 7 * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
 }
 
@@ -40,10 +40,10 @@ static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	size_t entries = random_access ? v->segment_count : 1;
 	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
 	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
-	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) +
-	       align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
+	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) + 2 * align16((size_t)r * sizeof(uint32_t)) +
+	       2 * align16((size_t)n * sizeof(uint32_t)) + align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
 	       align16(rot_floats * sizeof(float)) + align16(vec_floats * sizeof(float)) +
-	       align16(entries * sizeof(sinewi_segment_params)) + entries * params_bytes(v, r, n);
+	       align16(entries * sizeof(sinewi_segment_params)) + entries * params_bytes(r, n);
 }
 
 size_t sinew_context_size_with(const void *blob, size_t size, uint32_t clip, const sinew_context_options *options) {
@@ -79,15 +79,16 @@ static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_pa
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
 	uint64_t bitpos = 0;
+	p->raw_count = 0;
 	for (uint32_t i = 0; i < v->track_count; ++i) {
 		const sinewi_track_entry *t = &ctx->tracks[i];
-		sinewi_cached_track *c = &p->tracks[i];
+		sinewi_cached_track *c = t->type == 0 ? &p->rot_tracks[t->batch] : &p->vec_tracks[t->batch];
 		const unsigned char *dp = segment + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
 		uint32_t desc = (uint32_t)dp[0] | ((uint32_t)dp[1] << 8) | ((uint32_t)dp[2] << 16);
 		uint32_t n = t->components, dropped = t->type == 0 ? (desc >> 15) & 3u : 0u;
-		c->d = (uint8_t)((desc >> 20) & 3u);
+		uint32_t d = (desc >> 20) & 3u;
+		c->sel = (uint8_t)(t->rounding * 4u + d);
 		c->raw = 0;
-		c->knots = sinewi_knot_count(length, c->d);
 		c->bitpos = bitpos;
 		uint32_t bits = 0;
 		for (uint32_t k = 0; k < 4; ++k) c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
@@ -96,8 +97,9 @@ static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_pa
 			bits += sinewi_width_bits(c->width[k]);
 		}
 		if (t->type == 0 && c->raw) bits = 128; // raw rotation: x, y, z, w as float32
-		c->knot_bits = bits;
-		bitpos += (uint64_t)c->knots * bits;
+		p->raw_count += c->raw;
+		c->knot_bits = (uint8_t)bits;
+		bitpos += (uint64_t)sinewi_knot_count(length, d) * bits;
 		const unsigned char *clip_ranges = v->clip + t->ranges;
 		uint32_t range_components = t->type == 0 ? 4u : n;
 		for (uint32_t k = 0; k < n; ++k) {
@@ -139,9 +141,13 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->joints = (sinewi_joint_entry *)take(&m, (size_t)v.joint_count * sizeof(sinewi_joint_entry));
 	ctx->tracks = (sinewi_track_entry *)take(&m, (size_t)v.track_count * sizeof(sinewi_track_entry));
 	ctx->scalars = (sinewi_scalar_entry *)take(&m, (size_t)v.scalar_count * sizeof(sinewi_scalar_entry));
+	count_batches(&v, &ctx->rotation_count, &ctx->vector_count);
+	ctx->rot_track = (uint32_t *)take(&m, (size_t)ctx->rotation_count * sizeof(uint32_t));
+	ctx->vec_track = (uint32_t *)take(&m, (size_t)ctx->vector_count * sizeof(uint32_t));
+	ctx->rot_out = (uint32_t *)take(&m, (size_t)ctx->rotation_count * sizeof(uint32_t));
+	ctx->vec_out = (uint32_t *)take(&m, (size_t)ctx->vector_count * sizeof(uint32_t));
 	ctx->base_pose = (sinew_qvv *)take(&m, (size_t)v.joint_count * sizeof(sinew_qvv));
 	ctx->base_scalars = (float *)take(&m, (size_t)v.scalar_components * sizeof(float));
-	count_batches(&v, &ctx->rotation_count, &ctx->vector_count);
 	uint32_t rp = padded(ctx->rotation_count), vp = padded(ctx->vector_count);
 	float *rot = (float *)take(&m, (size_t)rp * 11 * sizeof(float));
 	float *vec = (float *)take(&m, (size_t)vp * 13 * sizeof(float));
@@ -160,7 +166,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->params = (sinewi_segment_params *)take(&m, entries * sizeof(sinewi_segment_params));
 	for (uint32_t e = 0; e < entries; ++e) {
 		sinewi_segment_params *p = &ctx->params[e];
-		p->tracks = (sinewi_cached_track *)take(&m, (size_t)v.track_count * sizeof(sinewi_cached_track));
+		p->rot_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->rotation_count * sizeof(sinewi_cached_track));
+		p->vec_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->vector_count * sizeof(sinewi_cached_track));
 		float *pr = (float *)take(&m, (size_t)rp * 7 * sizeof(float));
 		float *pv = (float *)take(&m, (size_t)vp * 8 * sizeof(float));
 		for (int k = 0; k < 3; ++k) p->rot_lo[k] = pr + (size_t)rp * k, p->rot_step[k] = pr + (size_t)rp * (3 + k);
@@ -206,12 +213,15 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 				t->ranges = ranges;
 				t->segment_ranges = seg_ranges;
 				t->batch = sub == 0 ? rotations++ : vectors++;
+				(sub == 0 ? ctx->rot_track : ctx->vec_track)[t->batch] = track;
+				(sub == 0 ? ctx->rot_out : ctx->vec_out)[t->batch] = j * 10u + (sub == 0 ? 0u : sub == 1 ? 4u : 7u);
 				ranges += sub == 0 ? 32 : 24;
 				seg_ranges += 6;
 				e->track[sub] = (int32_t)track++;
 			}
 		}
 	}
+	ctx->joint_vector_count = vectors;
 	uint32_t output = 0;
 	for (uint32_t i = 0; i < v.scalar_count; ++i) {
 		sinewi_scalar_entry *e = &ctx->scalars[i];
@@ -236,6 +246,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			t->ranges = ranges;
 			t->segment_ranges = seg_ranges;
 			t->batch = vectors++;
+			ctx->vec_track[t->batch] = track;
+			ctx->vec_out[t->batch] = e->output;
 			ranges += 8u * e->components;
 			seg_ranges += 2u * e->components;
 			e->track = (int32_t)track++;

@@ -34,13 +34,15 @@ typedef struct sinewi_scalar_entry {
 	uint32_t output;       // first float in the caller's scalar output
 } sinewi_scalar_entry;
 
-// Per animated track, for the cached segment.
+// Per animated track, for the cached segment, stored in batch order (rotations, vectors) so the
+// unpack loops read them sequentially and without a branch on the track type.
 typedef struct sinewi_cached_track {
 	uint64_t bitpos;       // first bit of the track in the segment's stream
-	uint32_t knot_bits;
-	uint32_t knots;
 	uint8_t width[4];      // bits per stored component
-	uint8_t d, raw, reserved[2];
+	uint8_t knot_bits;     // bits per knot (sum of widths; 128 for a raw rotation)
+	uint8_t sel;           // rounding * 4 + decimation: which knot pair and weight the track uses
+	uint8_t raw;           // some component is raw float32 (the decode_track path)
+	uint8_t reserved;
 } sinewi_cached_track;
 
 // Per-track parameters of one segment: where its knots are, their widths, and the kernels'
@@ -48,7 +50,8 @@ typedef struct sinewi_cached_track {
 typedef struct sinewi_segment_params {
 	const unsigned char *data; // bit stream start
 	uint32_t length;           // intervals in this segment
-	sinewi_cached_track *tracks;
+	uint32_t raw_count;        // tracks with raw float32 components (decoded one by one)
+	sinewi_cached_track *rot_tracks, *vec_tracks; // [rotation batch], [vector batch]
 	float *rot_lo[3], *rot_step[3], *rot_dropped; // [rotation batch, padded]
 	float *vec_lo, *vec_step;                      // [vector batch * 4, padded]
 } sinewi_segment_params;
@@ -60,10 +63,14 @@ struct sinew_context {
 	uint32_t segment_header; // bytes before a segment's bit stream
 	uint32_t modes_used;     // bit r set when some animated track uses rounding mode r
 	uint32_t rotation_count, vector_count; // animated tracks per batch
+	uint32_t joint_vector_count; // vector batch entries of joints (scalar tracks follow them)
 	uint32_t lanes;          // batch arrays are padded to a multiple of this
 	sinewi_joint_entry *joints;
 	sinewi_track_entry *tracks;
 	sinewi_scalar_entry *scalars;
+	uint32_t *rot_track, *vec_track; // [batch] track index of each batch entry
+	uint32_t *rot_out, *vec_out;     // [batch] first output float: joint * 10 (+ 4 translation, + 7 scale);
+	                                 // scalar tracks: the first float in the scalar output
 	sinew_qvv *base_pose;    // [joints] identity/default/constant values (animated parts: identity)
 	float *base_scalars;     // [scalar components]
 	// Segment parameters: one entry per segment in random-access mode (filled at init), else one

@@ -209,6 +209,129 @@ static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pos
 	}
 }
 
+// The quantized components of two knots, one read each (knots wider than one word's 57 bits; rare,
+// kept out of line):
+// component k goes to a[k * stride] and b[k * stride].
+SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, uint64_t p0, uint64_t p1, const uint8_t *width, uint32_t n, float *a,
+                        float *b, size_t stride) {
+	for (uint32_t k = 0; k < n; ++k) {
+		a[k * stride] = (float)sinewi_read_bits(data, p0, width[k]), b[k * stride] = (float)sinewi_read_bits(data, p1, width[k]);
+		p0 += width[k], p1 += width[k];
+	}
+}
+
+// Unpacks the two knots of every quantized rotation, as floats, into the kernel batch. One load
+// per knot when its components fit in 57 bits (nearly always), else one per component.
+static void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *seg, const uint32_t *k0, const uint32_t *k1,
+                             const float *alpha) {
+	const unsigned char *data = seg->data;
+	const sinewi_cached_track *tracks = seg->rot_tracks;
+	float *restrict qa0 = ctx->rot.qa[0], *restrict qa1 = ctx->rot.qa[1], *restrict qa2 = ctx->rot.qa[2];
+	float *restrict qb0 = ctx->rot.qb[0], *restrict qb1 = ctx->rot.qb[1], *restrict qb2 = ctx->rot.qb[2];
+	float *restrict out_alpha = ctx->rot.alpha;
+	const size_t stride = (size_t)(ctx->rot.qa[1] - ctx->rot.qa[0]); // qa[k], qb[k] are evenly spaced arrays
+	const uint32_t count = ctx->rotation_count;
+	for (uint32_t b = 0; b < count; ++b) {
+		const sinewi_cached_track *c = &tracks[b];
+		uint32_t sel = c->sel, w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
+		uint64_t p0 = c->bitpos + (uint64_t)k0[sel] * c->knot_bits, p1 = c->bitpos + (uint64_t)k1[sel] * c->knot_bits;
+		out_alpha[b] = alpha[sel];
+		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
+			uint64_t a = sinewi_read_word(data, p0), z = sinewi_read_word(data, p1);
+			uint64_t m0 = (1ull << w0) - 1u, m1 = (1ull << w1) - 1u, m2 = (1ull << w2) - 1u;
+			qa0[b] = (float)(uint32_t)(a & m0), qb0[b] = (float)(uint32_t)(z & m0);
+			a >>= w0, z >>= w0;
+			qa1[b] = (float)(uint32_t)(a & m1), qb1[b] = (float)(uint32_t)(z & m1);
+			a >>= w1, z >>= w1;
+			qa2[b] = (float)(uint32_t)(a & m2), qb2[b] = (float)(uint32_t)(z & m2);
+		} else if (!c->raw) {
+			unpack_wide(data, p0, p1, c->width, 3, qa0 + b, qb0 + b, stride);
+		}
+	}
+}
+
+// Same for translations and scales (3 components) and scalar tracks (4; missing ones have width
+// 0), which follow the joints' vectors in the batch.
+static void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg, const uint32_t *k0, const uint32_t *k1,
+                           const float *alpha) {
+	const unsigned char *data = seg->data;
+	const sinewi_cached_track *tracks = seg->vec_tracks;
+	float *restrict qa = ctx->vec.qa, *restrict qb = ctx->vec.qb, *restrict out_alpha = ctx->vec.alpha;
+	const uint32_t count = ctx->vector_count, joint_vectors = ctx->joint_vector_count;
+	for (uint32_t b = 0; b < joint_vectors; ++b) {
+		const sinewi_cached_track *c = &tracks[b];
+		uint32_t sel = c->sel, w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
+		uint64_t p0 = c->bitpos + (uint64_t)k0[sel] * c->knot_bits, p1 = c->bitpos + (uint64_t)k1[sel] * c->knot_bits;
+		float *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
+		out_alpha[b] = alpha[sel];
+		if (c->knot_bits <= 57) {
+			uint64_t a = sinewi_read_word(data, p0), z = sinewi_read_word(data, p1);
+			uint64_t m0 = (1ull << w0) - 1u, m1 = (1ull << w1) - 1u, m2 = (1ull << w2) - 1u;
+			a4[0] = (float)(uint32_t)(a & m0), b4[0] = (float)(uint32_t)(z & m0);
+			a >>= w0, z >>= w0;
+			a4[1] = (float)(uint32_t)(a & m1), b4[1] = (float)(uint32_t)(z & m1);
+			a >>= w1, z >>= w1;
+			a4[2] = (float)(uint32_t)(a & m2), b4[2] = (float)(uint32_t)(z & m2);
+		} else if (!c->raw) {
+			unpack_wide(data, p0, p1, c->width, 3, a4, b4, 1);
+		}
+	}
+	for (uint32_t b = joint_vectors; b < count; ++b) {
+		const sinewi_cached_track *c = &tracks[b];
+		uint32_t sel = c->sel;
+		uint64_t p0 = c->bitpos + (uint64_t)k0[sel] * c->knot_bits, p1 = c->bitpos + (uint64_t)k1[sel] * c->knot_bits;
+		out_alpha[b] = alpha[sel];
+		if (!c->raw) unpack_wide(data, p0, p1, c->width, 4, qa + 4 * (size_t)b, qb + 4 * (size_t)b, 1);
+	}
+}
+
+// Writes the kernels' results to the outputs (remapped joints; scalar tracks follow the joints'
+// vectors in the batch).
+static void scatter(const sinew_context *ctx, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
+	const uint32_t rotations = ctx->rotation_count, joint_vectors = ctx->joint_vector_count;
+	if (out_pose) {
+		float *restrict pose = (float *)(void *)out_pose;
+		const float *o0 = ctx->rot.out[0], *o1 = ctx->rot.out[1], *o2 = ctx->rot.out[2], *o3 = ctx->rot.out[3];
+		const float *vo = ctx->vec.out;
+		const uint32_t *rot_out = ctx->rot_out, *vec_out = ctx->vec_out;
+		if (!remap) {
+			for (uint32_t b = 0; b < rotations; ++b) {
+				float *q = pose + rot_out[b];
+				q[0] = o0[b], q[1] = o1[b], q[2] = o2[b], q[3] = o3[b];
+			}
+			for (uint32_t b = 0; b < joint_vectors; ++b) {
+				float *x = pose + vec_out[b];
+				x[0] = vo[4 * b], x[1] = vo[4 * b + 1], x[2] = vo[4 * b + 2];
+			}
+		} else {
+			for (uint32_t b = 0; b < rotations; ++b) {
+				uint32_t dst = remap[rot_out[b] / 10u];
+				if (dst == 0xFFFFFFFFu) continue;
+				float *q = pose + (size_t)dst * 10u;
+				q[0] = o0[b], q[1] = o1[b], q[2] = o2[b], q[3] = o3[b];
+			}
+			for (uint32_t b = 0; b < joint_vectors; ++b) {
+				uint32_t dst = remap[vec_out[b] / 10u];
+				if (dst == 0xFFFFFFFFu) continue;
+				float *x = pose + (size_t)dst * 10u + vec_out[b] % 10u;
+				x[0] = vo[4 * b], x[1] = vo[4 * b + 1], x[2] = vo[4 * b + 2];
+			}
+		}
+	}
+	if (out_scalars)
+		for (uint32_t b = joint_vectors; b < ctx->vector_count; ++b)
+			memcpy(out_scalars + ctx->vec_out[b], ctx->vec.out + 4 * (size_t)b,
+			       ctx->tracks[ctx->vec_track[b]].components * sizeof(float));
+}
+
+// A track with raw float32 components, decoded and written on its own.
+static void decode_raw(const sinew_context *ctx, const seek *sk, uint32_t ti, uint64_t bitpos, sinew_qvv *out_pose,
+                       const uint32_t *remap, float *out_scalars) {
+	float value[4];
+	decode_track(ctx, sk, ti, bitpos, value);
+	write_track(ctx, ti, value, out_pose, remap, out_scalars);
+}
+
 static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars,
                        bool animated_only) {
 	seek sk;
@@ -224,13 +347,18 @@ static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 	for (int k = 0; k < 3; ++k) ctx->rot.lo[k] = seg->rot_lo[k], ctx->rot.step[k] = seg->rot_step[k];
 	ctx->rot.dropped = seg->rot_dropped;
 	ctx->vec.lo = seg->vec_lo, ctx->vec.step = seg->vec_step;
-	// knot pair and weight per rounding mode in use and per decimation level
-	uint32_t k0[4][SINEWI_MAX_DECIMATION + 1];
-	float alpha[4][SINEWI_MAX_DECIMATION + 1];
+	// knot pair and weight per rounding mode in use and decimation level, indexed like a cached
+	// track's `sel` (mode * 4 + decimation)
+	_Static_assert(SINEWI_MAX_DECIMATION == 3, "sel packs the decimation in two bits");
+	uint32_t k0[16] = {0}, k1[16] = {0};
+	float alpha[16] = {0};
 	for (uint32_t r = 0; r < 4; ++r)
 		if ((ctx->modes_used >> r) & 1u)
-			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d)
-				sinewi_knot_locate(sk.m[r].u, seg->length, d, &k0[r][d], &alpha[r][d]);
+			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d) {
+				uint32_t i = 4 * r + d, knots = sinewi_knot_count(seg->length, d);
+				sinewi_knot_locate(sk.m[r].u, seg->length, d, &k0[i], &alpha[i]);
+				k1[i] = k0[i] + 1 < knots ? k0[i] + 1 : k0[i];
+			}
 	const bool skip = ctx->skip_defaults != 0;
 	if (out_pose && !animated_only) {
 		if (!remap && !skip) {
@@ -243,54 +371,16 @@ static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 		}
 	}
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
-	// unpack: the two knots of every track, as floats, into the kernel batches
-	const unsigned char *data = seg->data;
-	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
-		const sinewi_cached_track *c = &seg->tracks[ti];
-		const sinewi_track_entry *t = &ctx->tracks[ti];
-		if (c->raw) { // raw float32 components: the rare last-resort path
-			float value[4];
-			decode_track(ctx, &sk, ti, c->bitpos, value);
-			write_track(ctx, ti, value, out_pose, remap, out_scalars);
-			continue;
-		}
-		uint32_t k = k0[t->rounding][c->d];
-		uint64_t p0 = c->bitpos + (uint64_t)k * c->knot_bits;
-		uint64_t p1 = k + 1 < c->knots ? p0 + c->knot_bits : p0;
-		uint32_t b = t->batch;
-		if (t->type == 0) {
-			for (uint32_t comp = 0; comp < 3; ++comp) {
-				uint32_t w = c->width[comp];
-				ctx->rot.qa[comp][b] = w ? (float)sinewi_read_bits(data, p0, w) : 0.0f;
-				ctx->rot.qb[comp][b] = w ? (float)sinewi_read_bits(data, p1, w) : 0.0f;
-				p0 += w, p1 += w;
-			}
-			ctx->rot.alpha[b] = alpha[t->rounding][c->d];
-		} else {
-			for (uint32_t comp = 0; comp < t->components; ++comp) {
-				uint32_t w = c->width[comp];
-				ctx->vec.qa[4 * b + comp] = w ? (float)sinewi_read_bits(data, p0, w) : 0.0f;
-				ctx->vec.qb[4 * b + comp] = w ? (float)sinewi_read_bits(data, p1, w) : 0.0f;
-				p0 += w, p1 += w;
-			}
-			ctx->vec.alpha[b] = alpha[t->rounding][c->d];
-		}
-	}
+	unpack_rotations(ctx, seg, k0, k1, alpha);
+	unpack_vectors(ctx, seg, k0, k1, alpha);
 	ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
 	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
-	// scatter the results
-	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
-		if (seg->tracks[ti].raw) continue;
-		const sinewi_track_entry *t = &ctx->tracks[ti];
-		uint32_t b = t->batch;
-		if (t->type == 0) {
-			uint32_t dst = remap ? remap[t->owner] : t->owner;
-			if (!out_pose || dst == 0xFFFFFFFFu) continue;
-			float *q = out_pose[dst].rotation;
-			q[0] = ctx->rot.out[0][b], q[1] = ctx->rot.out[1][b], q[2] = ctx->rot.out[2][b], q[3] = ctx->rot.out[3][b];
-		} else {
-			write_track(ctx, ti, ctx->vec.out + 4 * b, out_pose, remap, out_scalars);
-		}
+	scatter(ctx, out_pose, remap, out_scalars);
+	if (seg->raw_count) { // raw float32 components, the rare last resort: decoded one by one over the kernels' slots
+		for (uint32_t b = 0; b < ctx->rotation_count; ++b)
+			if (seg->rot_tracks[b].raw) decode_raw(ctx, &sk, ctx->rot_track[b], seg->rot_tracks[b].bitpos, out_pose, remap, out_scalars);
+		for (uint32_t b = 0; b < ctx->vector_count; ++b)
+			if (seg->vec_tracks[b].raw) decode_raw(ctx, &sk, ctx->vec_track[b], seg->vec_tracks[b].bitpos, out_pose, remap, out_scalars);
 	}
 }
 
