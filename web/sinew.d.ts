@@ -109,6 +109,12 @@ export declare class SinewAnimation {
 	 * 3 * jointCount + k: scalar track k. A view of the wasm heap, rewritten by every sample().
 	 */
 	changed(clip?: number): Uint32Array;
+	/**
+	 * Count of sample() calls on this animation. A player that reads `serial` right after its own sample() and
+	 * finds it unchanged before its next one knows nobody else sampled in between, so changed() is relative to
+	 * the outputs it wrote last (the adapters write only changed outputs then, everything otherwise).
+	 */
+	readonly serial: number;
 	/** Drops the instance and its memory. */
 	dispose(): void;
 }

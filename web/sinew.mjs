@@ -82,6 +82,7 @@ export class SinewAnimation {
 		this._buffer = null;
 		this._views = [];
 		this._changedViews = [];
+		this._serial = 0;
 		this.simd = simd;
 		this.clipCount = x.sinew_web_clip_count();
 		this._clips = [];
@@ -103,6 +104,7 @@ export class SinewAnimation {
 		if (t === undefined) { t = clip; clip = 0; }
 		if (!this._sample) throw new Error('sinew: animation disposed');
 		const ptr = this._sample(clip >>> 0, +t);
+		this._serial++;
 		if (ptr === 0) throw new RangeError(`sinew: clip ${clip} out of range (${this.clipCount} clips)`);
 		if (this._buffer !== this._memory.buffer) { // first call, or the memory grew (views detach)
 			this._buffer = this._memory.buffer;
@@ -117,6 +119,10 @@ export class SinewAnimation {
 		}
 		return view;
 	}
+
+	// Count of sample() calls: a player whose own last sample left it unchanged knows changed() is
+	// relative to the outputs it wrote (see sinew.d.ts).
+	get serial() { return this._serial; }
 
 	// Which outputs the last sample() may have changed since the previous sample of the same clip:
 	// all on a clip's first sample, none when the time repeats, otherwise the animated outputs

@@ -2,7 +2,8 @@
 // Babylon.js adapter: plays a clip of a sinew animation (web/sinew.mjs) on nodes created by
 // @babylonjs/loaders' glTF loader, controlled like an AnimationGroup (play/pause/stop,
 // speedRatio, goToFrame, weight) and advanced by the scene (onBeforeAnimationsObservable).
-// One anim.sample() (one wasm call) per frame.
+// One anim.sample() (one wasm call) per frame that moves the clip's time, none while paused or at
+// weight 0; after the first write only the outputs the runtime reports changed are written.
 //
 // Handedness: the loader keeps every glTF node's local TRS unchanged and converts to Babylon's
 // left-handed system with a `__root__` node (rotation 180° about Y, scaling z -1) above the
@@ -57,7 +58,10 @@ export class SinewAnimationGroup {
 		this.name = options.name ?? this.info.name;
 		this.fps = options.fps ?? 60;
 		this.speedRatio = 1;
-		this.weight = 1;
+		this._weight = 1;
+		this._full = true;         // next apply writes every target (first write, back from weight 0)
+		this._appliedTime = NaN;   // time of the pose the targets hold
+		this._serial = -1;         // anim.serial right after this player's last sample
 		this.loopAnimation = false;
 		this.isPlaying = false;
 		this.isStarted = false;
@@ -79,6 +83,15 @@ export class SinewAnimationGroup {
 		if (this.scene) {
 			this._observer = this.scene.onBeforeAnimationsObservable.add(() => this._step());
 		}
+	}
+
+	// 1 (or Babylon's -1, "no blending"): the clip drives its nodes; 0: it leaves them alone.
+	// Blending weights in between are not supported (the adapter writes, it does not blend).
+	get weight() { return this._weight; }
+	set weight(w) {
+		if (w !== 0 && w !== 1 && w !== -1) throw new RangeError(`sinew Babylon adapter: weight ${w} (only 0, 1 or -1)`);
+		if (this._weight === 0 && w !== 0) this._full = true;
+		this._weight = w;
 	}
 
 	get from() { return 0; }
@@ -118,7 +131,7 @@ export class SinewAnimationGroup {
 		return this;
 	}
 
-	// Advances by dt seconds (times speedRatio) when playing and writes the pose.
+	// Advances by dt seconds (times speedRatio) when playing and writes the pose when it moved.
 	update(dt) {
 		if (this.isPlaying) {
 			const d = this.info.duration;
@@ -130,7 +143,7 @@ export class SinewAnimationGroup {
 				this.time = this._wrap(t);
 			}
 		}
-		if (this.isStarted) this.apply();
+		if (this.isStarted && (this._full || this.time !== this._appliedTime)) this.apply();
 		return this;
 	}
 
@@ -148,23 +161,32 @@ export class SinewAnimationGroup {
 		return Math.min(Math.max(t, 0), d);
 	}
 
-	// One wasm call: samples at this.time and writes every mapped node and morph influence.
+	// One wasm call: samples at this.time and writes the mapped nodes and morph influences: all of
+	// them the first time, then those the runtime's changed bitset marks (constant outputs never
+	// change). Nothing at weight 0.
 	apply() {
-		if (this.weight === 0) return;
+		if (this._weight === 0) return;
+		// the changed bitset is relative to this player's last write only if nobody sampled since
+		const own = !this._full && this.anim.serial === this._serial;
 		const pose = this.anim.sample(this.clipIndex, this.time);
+		this._serial = this.anim.serial;
+		const changed = own ? this.anim.changed(this.clipIndex) : null;
+		const bit = (i) => changed === null || ((changed[i >>> 5] >>> (i & 31)) & 1) !== 0;
+		this._full = false;
+		this._appliedTime = this.time;
 		const targets = this.targets;
 		for (let j = 0; j < targets.length; j++) {
 			const n = targets[j];
 			if (!n) continue;
 			const p = j * 10;
-			n.rotationQuaternion.set(pose[p], pose[p + 1], pose[p + 2], pose[p + 3]);
-			n.position.set(pose[p + 4], pose[p + 5], pose[p + 6]);
-			n.scaling.set(pose[p + 7], pose[p + 8], pose[p + 9]);
+			if (bit(3 * j)) n.rotationQuaternion.set(pose[p], pose[p + 1], pose[p + 2], pose[p + 3]);
+			if (bit(3 * j + 1)) n.position.set(pose[p + 4], pose[p + 5], pose[p + 6]);
+			if (bit(3 * j + 2)) n.scaling.set(pose[p + 7], pose[p + 8], pose[p + 9]);
 		}
 		const base = targets.length * 10;
 		for (let k = 0; k < this.morphs.length; k++) {
 			const list = this.morphs[k];
-			if (list.length === 0) continue;
+			if (list.length === 0 || !bit(3 * targets.length + k)) continue;
 			const v = pose[base + this.info.scalarTracks[k].offset];
 			for (const target of list) target.influence = v;
 		}

@@ -1,7 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 // three.js adapter: plays a clip of a sinew animation (web/sinew.mjs) on a scene loaded with
 // three's GLTFLoader, like an AnimationMixer + AnimationAction. One anim.sample() (one wasm call)
-// per update; writes Object3D.position/quaternion/scale of the glTF nodes named by the blob's
+// per update that moves the clip's time (none while paused or at weight 0); writes Object3D.position/quaternion/scale of the glTF nodes named by the blob's
 // metadata (Source_index) and morphTargetInfluences of their meshes (Source_node/Source_target).
 // three uses glTF's conventions (right-handed, Y up, metres), so the local values go in unchanged.
 //
@@ -54,7 +54,10 @@ export class SinewMixer {
 		this.timeScale = options.timeScale ?? 1;
 		this.loop = options.loop ?? true; // true: wrap at the end; false: clamp (like LoopOnce + clampWhenFinished)
 		this.playing = options.play ?? true;
-		this.weight = 1;
+		this._weight = 1;
+		this._full = true;       // next apply writes every target (first write, back from weight 0)
+		this._appliedTime = NaN; // time of the pose the targets hold
+		this._serial = -1;       // anim.serial right after this player's last sample
 		const find = nodeLookup(root, options);
 		const associations = root.parser?.associations ?? options.associations;
 		// Per joint the Object3D or null (joints whose glTF node is not in this scene are skipped).
@@ -71,6 +74,13 @@ export class SinewMixer {
 	}
 
 	get duration() { return this.info.duration; }
+	// 1: the clip drives its objects; 0: it leaves them alone (no blending in between).
+	get weight() { return this._weight; }
+	set weight(w) {
+		if (w !== 0 && w !== 1) throw new RangeError(`sinew three adapter: weight ${w} (only 0 or 1)`);
+		if (this._weight === 0 && w !== 0) this._full = true;
+		this._weight = w;
+	}
 	play() { this.playing = true; return this; }
 	pause() { this.playing = false; return this; }
 	stop() { this.playing = false; this.time = 0; this.apply(); return this; }
@@ -78,10 +88,10 @@ export class SinewMixer {
 	// Jumps to t seconds (wrapped or clamped as `loop` says) and writes the pose.
 	setTime(t) { this.time = this._wrap(t); this.apply(); return this; }
 
-	// Advances by dt seconds (times timeScale when playing) and writes the pose.
+	// Advances by dt seconds (times timeScale when playing) and writes the pose when it moved.
 	update(dt) {
 		if (this.playing) this.time = this._wrap(this.time + dt * this.timeScale);
-		this.apply();
+		if (this._full || this.time !== this._appliedTime) this.apply();
 		return this;
 	}
 
@@ -92,23 +102,32 @@ export class SinewMixer {
 		return Math.min(Math.max(t, 0), d);
 	}
 
-	// One wasm call: samples the clip at this.time and writes every mapped node and morph weight.
+	// One wasm call: samples the clip at this.time and writes the mapped nodes and morph weights:
+	// all of them the first time, then those the runtime's changed bitset marks (constant outputs
+	// never change). Nothing at weight 0.
 	apply() {
-		if (this.weight === 0) return;
+		if (this._weight === 0) return;
+		// the changed bitset is relative to this player's last write only if nobody sampled since
+		const own = !this._full && this.anim.serial === this._serial;
 		const pose = this.anim.sample(this.clipIndex, this.time);
+		this._serial = this.anim.serial;
+		const changed = own ? this.anim.changed(this.clipIndex) : null;
+		const bit = (i) => changed === null || ((changed[i >>> 5] >>> (i & 31)) & 1) !== 0;
+		this._full = false;
+		this._appliedTime = this.time;
 		const targets = this.targets;
 		for (let j = 0; j < targets.length; j++) {
 			const o = targets[j];
 			if (!o) continue;
 			const p = j * 10;
-			o.quaternion.set(pose[p], pose[p + 1], pose[p + 2], pose[p + 3]);
-			o.position.set(pose[p + 4], pose[p + 5], pose[p + 6]);
-			o.scale.set(pose[p + 7], pose[p + 8], pose[p + 9]);
+			if (bit(3 * j)) o.quaternion.set(pose[p], pose[p + 1], pose[p + 2], pose[p + 3]);
+			if (bit(3 * j + 1)) o.position.set(pose[p + 4], pose[p + 5], pose[p + 6]);
+			if (bit(3 * j + 2)) o.scale.set(pose[p + 7], pose[p + 8], pose[p + 9]);
 		}
 		const base = targets.length * 10;
 		for (let k = 0; k < this.morphs.length; k++) {
 			const list = this.morphs[k];
-			if (list.length === 0) continue;
+			if (list.length === 0 || !bit(3 * targets.length + k)) continue;
 			const s = this.info.scalars[k], v = pose[base + this.info.scalarTracks[k].offset];
 			for (const mesh of list) mesh.morphTargetInfluences[s.target] = v;
 		}

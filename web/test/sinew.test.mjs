@@ -252,6 +252,18 @@ for (const build of BUILDS) {
 		}
 	});
 
+	test(`${build.name}: serial counts sample() calls (players detect a sample by someone else)`, async () => {
+		const anim = await Sinew.load(readFileSync(here('./data/godot_platformer_player.sinew')), { simd: build.simd });
+		assert.equal(anim.serial, 0);
+		anim.sample(0, 0.1);
+		anim.changed(0); // reading the bitset is not a sample
+		assert.equal(anim.serial, 1);
+		anim.sample(1 % anim.clipCount, 0.1);
+		anim.sample(0, 0.1);
+		assert.equal(anim.serial, 3);
+		assert.throws(() => anim.sample(anim.clipCount, 0), RangeError);
+	});
+
 	test(`${build.name}: sample() makes exactly one call into wasm`, async () => {
 		const original = WebAssembly.instantiate;
 		let calls = 0;

@@ -96,8 +96,83 @@ function measure(st, t, rate, mapped, nodeA, setEngine, syncB, world, pointsA, p
 	st.nlerpPosCm = Math.max(st.nlerpPosCm, pos); st.nlerpShellCm = Math.max(st.nlerpShellCm, shell);
 }
 
+function longestClip(anim) {
+	let best = 0;
+	for (let k = 1; k < anim.clipCount; k++) if (anim.clip(k).duration > anim.clip(best).duration) best = k;
+	return best;
+}
+
 function newStats(k, name, engineName, nodes, d) {
 	return { clip: k, name, engineName, nodes, duration: d, times: 0, maxPosCm: 0, maxShellCm: 0, nlerpPosCm: 0, nlerpShellCm: 0, maxKeyCm: 0, maxMorph: 0, morphs: 0, wasmCallsPerFrame: [] };
+}
+
+
+/* ---------------- playback controls (both adapters) ---------------- */
+
+// Drives one adapter through its controls and checks time, wasm calls and node values against a
+// second, independent instance of the same blob (so the adapter's own changed-bitset bookkeeping
+// is what gets tested). ops: make(clip) -> adapter, advance(adapter, frames), step (s per frame),
+// speed(adapter, v), play(adapter, loop), seek(adapter, t), nothing(clip) -> a player of the
+// same animation that writes no node.
+async function controls(anim, blob, clip, ops) {
+	const ref = await loadBlob(blob);
+	const info = anim.clip(clip), d = info.duration;
+	const failures = [];
+	const fail = (what) => failures.push(`controls: ${what}`);
+	const a = ops.make(clip);
+	const wrap = (t) => (d > 0 ? ((t % d) + d) % d : 0);
+	const near = (x, y) => Math.abs(x - y) < 1e-9;
+	const snapshot = () => a.targets.map((n) => (n ? getLocal(n) : null));
+	const same = (x, y) => x.every((v, j) => v === null || v.every((c, i) => c === y[j][i]));
+	const holds = (label, t) => {
+		const pose = ref.sample(clip, t);
+		a.targets.forEach((n, j) => {
+			if (!n) return;
+			const v = getLocal(n);
+			for (let i = 0; i < 10; i++) {
+				if (Math.abs(v[i] - pose[j * 10 + i]) > 1e-7) { fail(`${label}: joint ${j} holds ${v} not the pose at ${t}`); return; }
+			}
+		});
+	};
+	const calls = (label, want, fn) => {
+		const before = wasmCalls; fn();
+		if (wasmCalls - before !== want) fail(`${label}: ${wasmCalls - before} wasm calls, expected ${want}`);
+	};
+	ops.speed(a, 2);
+	calls('play at speed 2', 5, () => { ops.play(a, true); ops.advance(a, 5); });
+	if (!near(a.time, wrap(5 * ops.step * 2))) fail(`speed 2: time ${a.time}, expected ${wrap(10 * ops.step)}`);
+	holds('speed 2', a.time);
+	for (let f = 0; f < 4; f++) { ops.advance(a, 1); holds(`frame ${f} (changed outputs only)`, a.time); }
+	a.pause();
+	let before = snapshot(), t = a.time;
+	calls('paused', 0, () => ops.advance(a, 3));
+	if (a.time !== t || !same(snapshot(), before)) fail('paused: time or nodes moved');
+	a.weight = 0;
+	ops.play(a, true);
+	calls('weight 0', 0, () => ops.advance(a, 3));
+	if (!near(a.time, wrap(t + 3 * ops.step * 2))) fail(`weight 0: time ${a.time} did not advance`);
+	if (!same(snapshot(), before)) fail('weight 0: nodes were written');
+	a.weight = 1;
+	calls('weight back to 1', 1, () => ops.advance(a, 1));
+	holds('weight back to 1', a.time);
+	try { a.weight = 0.5; fail('weight 0.5 accepted'); } catch (e) { if (!(e instanceof RangeError)) fail(`weight 0.5: ${e}`); }
+	a.pause();
+	// another player of the same animation samples the time this one is about to show: this one
+	// must still write its nodes (the runtime's changed bitset then says "nothing changed")
+	const target = wrap(a.time + 0.37 * d);
+	ops.seek(ops.nothing(clip), target);
+	calls('seek after another player', 1, () => ops.seek(a, target));
+	holds('seek after another player', target);
+	calls('stop', 1, () => a.stop());
+	if (a.time !== 0) fail(`stop: time ${a.time}`);
+	holds('stop', 0);
+	calls('stopped', 0, () => ops.advance(a, 2));
+	ops.speed(a, 1000);
+	ops.play(a, false);
+	ops.advance(a, 1);
+	if (!near(a.time, d)) fail(`play once at speed 1000: time ${a.time}, expected the end ${d}`);
+	holds('end', d);
+	return { failures, clip, checks: 'speed, pause, weight 0/1, seek, stop, clamp at the end' };
 }
 
 /* ---------------- three.js ---------------- */
@@ -165,6 +240,13 @@ export async function runThree({ asset, blob }) {
 		clips.push(st);
 		lastB = mixerB;
 	}
+	const clipC = longestClip(anim);
+	const ctl = await controls(anim, blob, clipC, {
+		make: (k) => new SinewMixer(B, anim, { clip: k, loop: true, play: false }), step: 1 / 60,
+		advance: (m, n) => { for (let f = 0; f < n; f++) m.update(1 / 60); },
+		speed: (m, v) => { m.timeScale = v; }, play: (m, loop) => { m.loop = loop; m.play(); },
+		seek: (m, t) => m.setTime(t), nothing: (k) => new SinewMixer(B, anim, { clip: k, nodes: () => null }),
+	});
 	// Picture: clip 0 at 40 % on both copies (engine left, sinew right).
 	let rendered = false, renderError = null;
 	try {
@@ -191,7 +273,7 @@ export async function runThree({ asset, blob }) {
 		rendered = true;
 	} catch (e) { renderError = String(e); }
 	void lastB;
-	return { engine: 'three', version: THREE.REVISION, simd: anim.simd, kernel: anim.clip(0).kernel, clips, rendered, renderError };
+	return { engine: 'three', version: THREE.REVISION, simd: anim.simd, kernel: anim.clip(0).kernel, clips, controls: ctl, rendered, renderError };
 }
 
 /* ---------------- Babylon.js ---------------- */
@@ -277,6 +359,15 @@ export async function runBabylon({ asset, blob }) {
 		driven.dispose();
 		clips.push(st);
 	}
+	for (const other of ca.animationGroups) other.stop();
+	const clipC = longestClip(anim);
+	const nodesOfB = [...cb.transformNodes, ...cb.meshes];
+	const ctl = await controls(anim, blob, clipC, {
+		make: (k) => new SinewAnimationGroup(anim, nodesOfB, { clip: k, scene }), step: 0.016,
+		advance: (g, n) => { for (let f = 0; f < n; f++) scene.render(); },
+		speed: (g, v) => { g.speedRatio = v; }, play: (g, loop) => g.play(loop),
+		seek: (g, t) => g.goToFrame(t * fps), nothing: (k) => new SinewAnimationGroup(anim, () => null, { clip: k }),
+	});
 	// Picture: clip 0 at 40 % on both copies (engine left, sinew right).
 	let rendered = false;
 	if (!renderError) {
@@ -297,7 +388,7 @@ export async function runBabylon({ asset, blob }) {
 			rendered = true;
 		} catch (e) { renderError = String(e); }
 	}
-	return { engine: 'babylon', version: BABYLON.Engine.Version, simd: anim.simd, kernel: anim.clip(0).kernel, clips, rendered, renderError };
+	return { engine: 'babylon', version: BABYLON.Engine.Version, simd: anim.simd, kernel: anim.clip(0).kernel, clips, controls: ctl, rendered, renderError };
 }
 
 window.sinewTest = { runThree, runBabylon, ready: true };
