@@ -73,13 +73,17 @@ clean:
 # Web runtime (web/): clang --target=wasm32, no emscripten. `wasm` rebuilds web/sinew.wasm and
 # web/sinew-simd.wasm; `wasm-check` verifies the committed ones are reproduced byte for byte
 # (same clang version); `web-test` runs the node tests on the committed modules.
-.PHONY: wasm wasm-check web-test
+.PHONY: wasm wasm-check web-test web-types
 wasm:
 	web/build_wasm.sh
 wasm-check:
 	web/build_wasm.sh --check
 web-test:
 	SINEW_CLI=$(BUILD)/sinew node --expose-gc --test web/test/
+# tsc --strict over web/test/types/usage.ts against the .d.mts declarations (TypeScript from
+# web/browser-test's pinned packages: npm ci --prefix web/browser-test).
+web-types:
+	web/browser-test/node_modules/.bin/tsc -p web/test/types
 
 # Lossless glTF sampler runtime (web/lossless/): build (fails above its 4 KB budget) and node tests.
 .PHONY: web-lossless

@@ -89,7 +89,7 @@ export class SinewAnimation {
 		for (let i = 0; i < this.clipCount; i++) this._clips.push(readClipInfo(x, i, metadata[i] ?? null));
 	}
 
-	// Description of clip `index` (see sinew.d.ts).
+	// Description of clip `index` (see sinew.d.mts).
 	clip(index = 0) {
 		const c = this._clips[index];
 		if (!c) throw new RangeError(`sinew: clip ${index} out of range (${this.clipCount} clips)`);
@@ -121,7 +121,7 @@ export class SinewAnimation {
 	}
 
 	// Count of sample() calls: a player whose own last sample left it unchanged knows changed() is
-	// relative to the outputs it wrote (see sinew.d.ts).
+	// relative to the outputs it wrote (see sinew.d.mts).
 	get serial() { return this._serial; }
 
 	// Which outputs the last sample() may have changed since the previous sample of the same clip:
@@ -269,7 +269,9 @@ export async function load(bytes, options = {}) {
 // engine loads the same file for the scene: the extension is in extensionsUsed only. Untrusted
 // input: every chunk, index and range is checked; failures throw SinewError.
 export async function loadPacked(bytes, options = {}) {
-	const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+	const u8 = bytes instanceof Uint8Array ? bytes
+		: ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+		: new Uint8Array(bytes);
 	const bad = (message) => new SinewError(22, `packed glTF: ${message}`);
 	const view = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
 	let json = null, bin = null;

@@ -122,18 +122,18 @@ export declare class SinewAnimation {
 export declare function simdSupported(): boolean;
 /** Parses the metadata of every clip of a blob (null for clips without); load() does this already. */
 export declare function readMetadata(bytes: Uint8Array): (ClipMetadata | null)[];
-export declare function load(bytes: BufferSource, options?: LoadOptions): Promise<SinewAnimation>;
+export declare function load(bytes: ArrayBuffer | ArrayBufferView, options?: LoadOptions): Promise<SinewAnimation>;
 /**
  * Loads the compressed animation of a glTF packed by `sinew pack` (SINEW_compressed_animation): a .glb, or a
  * .gltf with an embedded data: URI buffer. Returns the parsed glTF JSON and the animation (its clips'
  * metadata maps joints to glTF nodes). Throws SinewError on malformed input or a missing extension.
  */
-export declare function loadPacked(bytes: BufferSource, options?: LoadOptions): Promise<{ json: any; animation: SinewAnimation }>;
+export declare function loadPacked(bytes: ArrayBuffer | ArrayBufferView, options?: LoadOptions): Promise<{ json: any; animation: SinewAnimation }>;
 
 /**
  * Lossless mode (web/lossless): the glTF's own keyframes in one relocatable block, sampled by a 4 KB wasm
  * runtime. `source`: .glb bytes, or glTF JSON with `buffers`. The result's sample(t) returns { outputs, changed }
- * in one wasm call (types in web/lossless/lossless.d.ts).
+ * in one wasm call (types in web/lossless/lossless.d.mts).
  */
 export declare function loadLossless(source: Uint8Array | ArrayBuffer | object, buffers?: Uint8Array[],
 	options?: { simd?: boolean; animation?: number }): Promise<any>;

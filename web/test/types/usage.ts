@@ -1,0 +1,57 @@
+// sinew — see include/sinew.h for version and licence
+// Compiled (never run) with `tsc --strict` against the declaration files next to the modules, as
+// a TypeScript user would import them: every exported name and member used here must be typed.
+import Sinew, { load, loadPacked, loadLossless, readMetadata, simdSupported, SinewAnimation, SinewError } from '../../sinew.mjs';
+import type { ClipInfo, JointInfo, LoadOptions } from '../../sinew.mjs';
+
+export async function usage(bytes: Uint8Array, glb: Uint8Array): Promise<number> {
+	const options: LoadOptions = { simd: simdSupported(), randomAccess: false };
+	const anim: SinewAnimation = await load(bytes, options);
+	const again: SinewAnimation = await Sinew.load(bytes);
+	const info: ClipInfo = anim.clip(0);
+	const pose: Float32Array = anim.sample(0, info.duration / 2);
+	const first: Float32Array = anim.sample(0.5);
+	const bits: Uint32Array = anim.changed(0);
+	const serial: number = anim.serial;
+	const joints: readonly JointInfo[] | null = info.joints;
+	const node: number | null = joints ? joints[0].node : null;
+	const meta = readMetadata(bytes);
+	const packed = await loadPacked(glb);
+	const lossless = await loadLossless(glb);
+	try {
+		await load(new Uint8Array(4));
+	} catch (e) {
+		if (e instanceof SinewError) return e.code;
+	}
+	anim.dispose();
+	again.dispose();
+	return pose[0] + first[0] + bits[0] + serial + (node ?? 0) + meta.length + packed.animation.clipCount +
+		(lossless ? 1 : 0) + info.scalarTracks.length;
+}
+
+// The lossless runtime and the adapters, driven through their declared types only.
+import { createRuntime, build } from '../../lossless/lossless.mjs';
+import { SinewMixer } from '../../adapters/three.mjs';
+import { SinewAnimationGroup, gltfNodeMap } from '../../adapters/babylon.mjs';
+
+type V3 = { x: number; y: number; z: number; set(x: number, y: number, z: number): void };
+type Q = { x: number; y: number; z: number; w: number; set(x: number, y: number, z: number, w: number): void };
+
+export async function adapters(anim: SinewAnimation, gltfJson: object, bin: Uint8Array, objects: { position: V3; quaternion: Q; scale: V3 }[],
+	babylonNodes: { position: V3; scaling: V3; rotationQuaternion: Q }[]): Promise<number> {
+	const runtime = await createRuntime({ simd: 'auto' });
+	const block = build(gltfJson, [bin]);
+	const lossless = runtime.load(block);
+	const out = lossless.sample(0.25);
+	const mixer = new SinewMixer({ scene: {} }, anim, { clip: 0, loop: false, nodes: objects });
+	mixer.timeScale = 2;
+	mixer.weight = 0;
+	mixer.update(1 / 60).pause().setTime(0.5).stop();
+	const group = new SinewAnimationGroup(anim, gltfNodeMap(babylonNodes), { clip: 0, fps: 30 });
+	group.start(true, 1.5).goToFrame(12).pause();
+	group.speedRatio = 0.5;
+	group.weight = 1;
+	group.update(0.016);
+	group.dispose();
+	return out.outputs.length + mixer.time + group.getCurrentFrame() + mixer.targets.length + group.missing.length;
+}
