@@ -315,6 +315,50 @@ static void test_pose_paths_agree_on_wide_and_raw_knots(void) {
 	sinew_clip_set_free(set);
 }
 
+// Single-entry contexts prepare the next segment during the last calls before playback reaches
+// it (context.c); at any speed and direction, looping or not, they must sample exactly like a
+// random-access context, and forward/backward playback must really use the prepared segment.
+static void test_prefilled_segments_match_random_access(void) {
+	for (int looping = 0; looping <= 1; ++looping) {
+		fixture f;
+		CHECK(setup(&f, SINEW_ROUNDING_NONE, looping != 0, 230, 0)); // 24 Hz: 8 segments
+		sinew_context_options ra = {.random_access = 1};
+		size_t need = sinew_context_size_with(f.blob, f.size, 0, &ra);
+		void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+		sinew_context *rctx = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_context_init(mem, need, f.blob, f.size, 0, &ra, &rctx, &err), &err);
+		const double duration = (double)(f.dec->clips[0]->sample_count - (looping ? 0 : 1)) / 24.0;
+		// steps per call in seconds: 60 fps, slow motion, 3x, backward at 60 fps
+		const double steps[4] = {1.0 / 60, 1.0 / 240, 3.0 / 24, -1.0 / 60};
+		for (int k = 0; k < 4; ++k) {
+			sinew_qvv a[6], b[6];
+			float sa[4], sb[4];
+			uint32_t used = 0, crossings = 0;
+			double t = steps[k] > 0 ? 0.0 : 0.75 * duration;
+			for (int i = 0; i < 2400; ++i, t += steps[k]) {
+				if (looping) t = fmod(t + duration, duration);
+				else if (t < 0.0 || t > duration) break;
+				uint32_t before = f.ctx->cached_segment, pending = f.ctx->prefill_segment;
+				bool ready = f.ctx->prefill_track == f.ctx->view.track_count;
+				sinew_sample_pose(f.ctx, t, a, NULL, sa);
+				sinew_sample_pose(rctx, t, b, NULL, sb);
+				CHECK_MSG(memcmp(a, b, sizeof a) == 0 && memcmp(sa, sb, sizeof sa) == 0, "looping %d step %g t %.4f", looping,
+				          steps[k], t);
+				if (i > 0 && f.ctx->cached_segment != before) { // the first call of a run may jump
+					crossings++;
+					used += f.ctx->cached_segment == pending && ready;
+				}
+			}
+			// every move to a neighbouring segment found it prepared (a loop's wrap is one too)
+			CHECK_MSG(crossings >= 5 && used == crossings, "looping %d step %g: %u of %u crossings prepared", looping, steps[k],
+			          used, crossings);
+		}
+		free(mem);
+		teardown(&f);
+	}
+}
+
 void suite_decompress(void) {
 	RUN(test_sample_at_samples_matches_decompressed_clip);
 	RUN(test_sample_between_samples_interpolates);
@@ -325,5 +369,6 @@ void suite_decompress(void) {
 	RUN(test_sample_remap_and_skip_defaults);
 	RUN(test_sample_pose_animated_matches_full_sample);
 	RUN(test_pose_paths_agree_on_wide_and_raw_knots);
+	RUN(test_prefilled_segments_match_random_access);
 	RUN(test_context_rejects_bad_arguments);
 }

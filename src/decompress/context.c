@@ -37,7 +37,7 @@ static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	uint32_t r, n;
 	count_batches(v, &r, &n);
 	size_t rot_floats = (size_t)padded(r) * 11, vec_floats = (size_t)padded(n) * 13; // qa, qb, alpha, out
-	size_t entries = random_access ? v->segment_count : 1;
+	size_t entries = random_access || v->segment_count < 2 ? v->segment_count : 2; // else current + prefill
 	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
 	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
 	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) + 2 * align16((size_t)r * sizeof(uint32_t)) +
@@ -71,16 +71,27 @@ static void *take(unsigned char **cursor, size_t bytes) {
 	return p;
 }
 
-static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
+// Starts filling `p` with segment s (fill_tracks then fills its tracks in order).
+static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
+	const sinewi_clip_view *v = &ctx->view;
+	uint32_t first = s * v->segment_length;
+	uint32_t length = v->stored_sample_count - 1 - first;
+	p->data = v->clip + sinewi_rd32(v->segment_table + 4 * s) + ctx->segment_header;
+	p->length = length > v->segment_length ? v->segment_length : length;
+	p->raw_count = 0;
+}
+
+// Fills tracks [from, to) of segment s into p; `bitpos` is where track `from` starts in the
+// segment's bit stream. Returns where track `to` starts. With `warm` (1: first knot, 2: last knot)
+// it also reads one byte of that knot of every track, so the cache lines the first samples of the
+// segment need are loaded by then (a new segment's bit stream is otherwise cold: a frame spike).
+static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p, uint32_t from, uint32_t to,
+                            uint64_t bitpos, int warm, uint8_t *sink) {
 	const sinewi_clip_view *v = &ctx->view;
 	const unsigned char *segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
 	const unsigned char *seg_ranges = segment + (size_t)v->track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-	uint32_t first = s * v->segment_length;
-	uint32_t length = v->stored_sample_count - 1 - first;
-	if (length > v->segment_length) length = v->segment_length;
-	uint64_t bitpos = 0;
-	p->raw_count = 0;
-	for (uint32_t i = 0; i < v->track_count; ++i) {
+	const uint32_t length = p->length;
+	for (uint32_t i = from; i < to; ++i) {
 		const sinewi_track_entry *t = &ctx->tracks[i];
 		sinewi_cached_track *c = t->type == 0 ? &p->rot_tracks[t->batch] : &p->vec_tracks[t->batch];
 		const unsigned char *dp = segment + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
@@ -99,7 +110,9 @@ static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_pa
 		if (t->type == 0 && c->raw) bits = 128; // raw rotation: x, y, z, w as float32
 		p->raw_count += c->raw;
 		c->knot_bits = (uint8_t)bits;
-		bitpos += (uint64_t)sinewi_knot_count(length, d) * bits;
+		uint32_t knots = sinewi_knot_count(length, d);
+		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(knots - 1) * bits : 0u)) >> 3];
+		bitpos += (uint64_t)knots * bits;
 		const unsigned char *clip_ranges = v->clip + t->ranges;
 		uint32_t range_components = t->type == 0 ? 4u : n;
 		for (uint32_t k = 0; k < n; ++k) {
@@ -118,8 +131,12 @@ static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_pa
 		}
 		if (t->type == 0) p->rot_dropped[t->batch] = (float)dropped;
 	}
-	p->data = segment + ctx->segment_header;
-	p->length = length;
+	return bitpos;
+}
+
+static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
+	begin_segment(ctx, s, p);
+	fill_tracks(ctx, s, p, 0, ctx->view.track_count, 0, 0, NULL);
 }
 
 sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,
@@ -162,7 +179,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->vec.out = vec + (size_t)vp * 8;
 	ctx->vec.alpha = vec + (size_t)vp * 12;
 	ctx->random_access = random_access;
-	uint32_t entries = random_access ? v.segment_count : 1;
+	uint32_t entries = random_access || v.segment_count < 2 ? v.segment_count : 2;
 	ctx->params = (sinewi_segment_params *)take(&m, entries * sizeof(sinewi_segment_params));
 	for (uint32_t e = 0; e < entries; ++e) {
 		sinewi_segment_params *p = &ctx->params[e];
@@ -176,6 +193,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 		p->vec_step = pv + (size_t)vp * 4;
 	}
 	ctx->cached_segment = UINT32_MAX;
+	ctx->prefill_segment = UINT32_MAX;
 
 	const uint32_t clip_rounding = (v.flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT;
 	uint32_t constants = (uint32_t)(v.constants - v.clip), ranges = (uint32_t)(v.ranges - v.clip);
@@ -267,11 +285,70 @@ const char *sinew_context_kernel(const sinew_context *context) {
 }
 
 
-const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s) {
+// Fills up to `tracks` more tracks of the segment being prefilled into params[1] (and warms the
+// cache lines of the knots it starts with).
+static void prefill(sinew_context *ctx, uint32_t tracks) {
+	uint32_t count = ctx->view.track_count, from = ctx->prefill_track;
+	if (ctx->prefill_segment == UINT32_MAX || from >= count) return;
+	uint32_t to = count - from > tracks ? from + tracks : count;
+	int warm = ctx->prefill_segment + 1 == ctx->cached_segment ? 2 : 1; // heading backward: its end
+	ctx->prefill_bitpos = fill_tracks(ctx, ctx->prefill_segment, &ctx->params[1], from, to, ctx->prefill_bitpos, warm,
+	                                  &ctx->prefill_sink);
+	ctx->prefill_track = to;
+}
+
+// The segment after s in playback order (before it when going backward; looping clips wrap), or
+// UINT32_MAX for none.
+static uint32_t neighbour(const sinew_context *ctx, uint32_t s, bool forward) {
+	const uint32_t count = ctx->view.segment_count;
+	const bool looping = (ctx->view.flags & SINEW_FMT_FLAG_LOOPING) != 0;
+	if (count < 2) return UINT32_MAX;
+	if (forward) return s + 1 < count ? s + 1 : looping ? 0 : UINT32_MAX;
+	return s > 0 ? s - 1 : looping ? count - 1 : UINT32_MAX;
+}
+
+// Starts preparing segment `next` in params[1] (UINT32_MAX: nothing).
+static void start_prefill(sinew_context *ctx, uint32_t next) {
+	ctx->prefill_segment = next;
+	ctx->prefill_track = 0;
+	ctx->prefill_bitpos = 0;
+	if (next != UINT32_MAX) begin_segment(ctx, next, &ctx->params[1]);
+}
+
+// Single-entry contexts keep the current segment in params[0] and fill the one playback heads
+// to into params[1] during the last calls before it gets there (estimated from how far each call
+// moves; warming the cache any earlier is wasted on large clips, whose other data evicts it), so
+// moving on costs a swap instead of a whole fill and cold reads (a frame-time spike on large
+// clips). A jump elsewhere fills at once.
+const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, float u) {
 	if (ctx->random_access) return &ctx->params[s];
-	if (ctx->cached_segment != s) {
-		fill_segment(ctx, s, &ctx->params[0]);
-		ctx->cached_segment = s;
+	if (ctx->cached_segment == s) {
+		float step = u - ctx->last_u, length = (float)ctx->params[0].length;
+		ctx->last_u = u;
+		if (step == 0.0f) return &ctx->params[0];
+		uint32_t next = neighbour(ctx, s, step > 0.0f);
+		if (next != ctx->prefill_segment) start_prefill(ctx, next); // direction changed (or was unknown)
+		uint32_t left = ctx->view.track_count - ctx->prefill_track;
+		if (next == UINT32_MAX || left == 0) return &ctx->params[0];
+		float calls = (step > 0.0f ? length - u : u) / (step > 0.0f ? step : -step);
+		if (!(calls <= (float)SINEWI_PREFILL_CALLS)) return &ctx->params[0]; // not yet
+		uint32_t spread = calls >= 2.0f ? (uint32_t)calls - 1u : 1u;       // finish a call early
+		prefill(ctx, (left + spread - 1) / spread);
+		return &ctx->params[0];
 	}
+	if (ctx->prefill_segment == s) {
+		prefill(ctx, UINT32_MAX);
+		sinewi_segment_params swap = ctx->params[0];
+		ctx->params[0] = ctx->params[1];
+		ctx->params[1] = swap;
+	} else {
+		fill_segment(ctx, s, &ctx->params[0]);
+	}
+	// guess the way on from the way here (forward after a jump); later calls correct it
+	uint32_t previous = ctx->cached_segment;
+	bool forward = previous == UINT32_MAX || neighbour(ctx, previous, true) == s || neighbour(ctx, previous, false) != s;
+	ctx->cached_segment = s;
+	ctx->last_u = u;
+	start_prefill(ctx, neighbour(ctx, s, forward));
 	return &ctx->params[0];
 }

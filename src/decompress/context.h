@@ -73,11 +73,16 @@ struct sinew_context {
 	                                 // scalar tracks: the first float in the scalar output
 	sinew_qvv *base_pose;    // [joints] identity/default/constant values (animated parts: identity)
 	float *base_scalars;     // [scalar components]
-	// Segment parameters: one entry per segment in random-access mode (filled at init), else one
-	// entry refilled when sampling moves to another segment.
+	// Segment parameters: one entry per segment in random-access mode (filled at init), else the
+	// current segment in params[0] and the next one playback heads to being filled in params[1].
 	int random_access;
 	uint32_t cached_segment;       // single-entry mode: the segment in params[0], UINT32_MAX for none
-	sinewi_segment_params *params; // [segment_count or 1]
+	uint32_t prefill_segment;      // single-entry mode: the segment in params[1], UINT32_MAX for none
+	uint32_t prefill_track;        // its next track to fill
+	uint64_t prefill_bitpos;       // where that track starts in its bit stream
+	uint8_t prefill_sink;          // bytes read to warm the cache end up here (so the reads stay)
+	float last_u;                  // local position of the previous call (playback speed estimate)
+	sinewi_segment_params *params; // [segment_count or 2]
 	sinewi_rotation_batch rot;     // per-call arrays; lo/step/dropped point into the segment's params
 	sinewi_vector_batch vec;
 };
@@ -85,8 +90,10 @@ struct sinew_context {
 // Key position (in samples, clamped) for time t, with the near-integer snap of docs/format.md.
 double sinewi_key_for_time(const sinew_context *ctx, double t);
 void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);
-// Parameters of segment s (filled now in single-entry mode when another segment is cached).
-const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s);
+#define SINEWI_PREFILL_CALLS 16u // the next segment is prepared over at most this many calls
+// Parameters of segment s for sampling at local position u (filled now in single-entry mode when
+// another segment is cached).
+const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, float u);
 // Every kernel this CPU can run (scalar first); returns how many were written.
 uint32_t sinewi_kernels_available(const sinewi_kernel_table **out, uint32_t capacity);
 // The kernel table for `kernel` (sinew_kernel) on this CPU.

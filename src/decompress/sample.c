@@ -343,7 +343,7 @@ static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t first_mode = 0;
 	while (first_mode < 3 && !((ctx->modes_used >> first_mode) & 1u)) ++first_mode;
-	const sinewi_segment_params *seg = sinewi_segment(ctx, sk.m[first_mode].index);
+	const sinewi_segment_params *seg = sinewi_segment(ctx, sk.m[first_mode].index, sk.m[first_mode].u);
 	for (int k = 0; k < 3; ++k) ctx->rot.lo[k] = seg->rot_lo[k], ctx->rot.step[k] = seg->rot_step[k];
 	ctx->rot.dropped = seg->rot_dropped;
 	ctx->vec.lo = seg->vec_lo, ctx->vec.step = seg->vec_step;
