@@ -40,7 +40,7 @@ sanitize:
 DECODE_SOURCES = src/core/*.c src/clip/*.c src/format/format_read.c src/decompress/*.c
 ALL_SOURCES = src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude
-FUZZ_TARGETS = decode roundtrip import_bvh import_gltf import_acl
+FUZZ_TARGETS = decode roundtrip import_bvh import_gltf import_acl import_amc
 
 $(BUILD)/fuzz_decode: fuzz/fuzz_decode.c
 	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(DECODE_SOURCES) -lm -o $@

@@ -273,10 +273,12 @@ typedef struct sinew_import_options {
 	double sample_rate;      /* glTF: resample at this rate (Hz); 0 = keep a uniform grid or choose 30/60/120 */
 	double error_cm;         /* glTF: resampling tolerance for the automatic rate; 0 = 0.01 cm */
 	int bvh_skip_end_sites;  /* BVH: 1 = drop End Site joints (default keeps them as leaves without tracks) */
-	const char *asf_path;    /* AMC: skeleton file; NULL = the only .asf in the .amc's folder */
+	const char *asf_path;    /* AMC: skeleton file; NULL = asf_data, else the only .asf in the .amc's folder */
 	const char *base_path;   /* memory imports: folder for external glTF buffers; NULL = none allowed */
 	void (*warning)(void *user, const char *message); /* skipped channels and other non-fatal notes */
 	void *warning_user;
+	const void *asf_data;    /* AMC: the skeleton's bytes (memory imports; asf_path takes precedence) */
+	size_t asf_size;
 } sinew_import_options;
 
 /* Reads an animation file into a new clip set (one clip per glTF animation / BVH / AMC / ACL file).

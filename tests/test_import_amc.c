@@ -771,6 +771,23 @@ static void test_finding_the_skeleton(void) {
 	sinew_clip_set_free(set);
 	mem.asf_path = "/nonexistent/skeleton.asf";
 	CHECK_RESULT(sinew_import_memory(good, strlen(good), &mem, NULL, &set, &err), SINEW_RESULT_IO, &err);
+	// skeleton bytes in memory: the same clip as from the files (asf_path wins when both are set)
+	write_pair("amc_mem", "test.asf", test_asf, test_amc, amc, sizeof amc);
+	sinew_clip_set *from_file = NULL;
+	CHECK_OK(sinew_import_file(amc, NULL, NULL, &from_file, &err), &err);
+	sinew_import_options bytes = {.kind = SINEW_FILE_AMC, .asf_data = test_asf, .asf_size = strlen(test_asf)};
+	CHECK_OK(sinew_import_memory(test_amc, strlen(test_amc), &bytes, NULL, &set, &err), &err);
+	const sinew_clip *a = from_file->clips[0], *b = set->clips[0];
+	CHECK(a->joint_count == b->joint_count && a->sample_count == b->sample_count);
+	CHECK(memcmp(a->transforms, b->transforms, (size_t)a->joint_count * a->sample_count * sizeof(sinew_qvv)) == 0);
+	sinew_clip_set_free(set);
+	sinew_clip_set_free(from_file);
+	bytes.asf_path = "/nonexistent/skeleton.asf";
+	CHECK_RESULT(sinew_import_memory(test_amc, strlen(test_amc), &bytes, NULL, &set, &err), SINEW_RESULT_IO, &err);
+	bytes.asf_path = NULL;
+	bytes.asf_size = strlen(test_asf) / 2; // a cut skeleton: a specific error, no clip
+	CHECK(sinew_import_memory(test_amc, strlen(test_amc), &bytes, NULL, &set, &err) != SINEW_RESULT_OK && set == NULL);
+	CHECK_MSG(strstr(err.message, "asf"), "%s", err.message);
 }
 
 static void test_truncated_everywhere(void) {

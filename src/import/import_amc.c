@@ -1,7 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 #define _POSIX_C_SOURCE 200809L
 // Acclaim ASF/AMC reader (CMU motion capture database): the .amc holds the motion, the skeleton comes
-// from options->asf_path or the only .asf file in the .amc's folder. One clip per .amc.
+// from options->asf_path, options->asf_data or the only .asf file in the .amc's folder. One clip per .amc.
 //
 // ASF semantics (Acclaim ASF v1.10 and the VICON/CMU notes on it):
 //   - Each bone has a rest direction d (unit vector, global coordinates), a length l and an "axis" frame
@@ -499,7 +499,7 @@ static sinew_result find_asf(const amc_parser *p, char *path, size_t size) {
 	}
 	const char *dir = p->ctx->base_dir;
 	SINEWI_CHECK(dir, p->error, SINEW_RESULT_INVALID_ARGUMENT,
-	             "%s: no skeleton: set options.asf_path (or base_path for a memory import)", p->amc_where);
+	             "%s: no skeleton: set options.asf_path or asf_data (or base_path for a memory import)", p->amc_where);
 #ifdef _WIN32
 	return sinewi_fail(p->error, SINEW_RESULT_INVALID_ARGUMENT, "%s: set options.asf_path", p->amc_where);
 #else
@@ -861,8 +861,19 @@ sinew_result sinewi_import_amc(const sinewi_import_ctx *ctx, const unsigned char
 	p.error = error;
 	p.amc_where = ctx->path ? ctx->path : "amc";
 	char asf_path[1024];
-	sinew_result r = find_asf(&p, asf_path, sizeof asf_path);
-	if (r == SINEW_RESULT_OK) r = sinewi_read_file(asf_path, &p.al, &p.asf_data, &p.asf_size, error);
+	sinew_result r = SINEW_RESULT_OK;
+	if (!o->asf_path && o->asf_data) { // skeleton bytes from the caller (a NUL-terminated copy, as a file read gives)
+		SINEWI_CHECK(o->asf_size < ((size_t)1 << 30), error, SINEW_RESULT_UNSUPPORTED, "asf: larger than 1 GiB");
+		p.asf_data = (unsigned char *)sinewi_malloc(&p.al, o->asf_size + 1);
+		SINEWI_CHECK(p.asf_data, error, SINEW_RESULT_OUT_OF_MEMORY, "asf: out of memory");
+		memcpy(p.asf_data, o->asf_data, o->asf_size);
+		p.asf_data[o->asf_size] = 0;
+		p.asf_size = o->asf_size;
+		snprintf(asf_path, sizeof asf_path, "asf");
+	} else {
+		r = find_asf(&p, asf_path, sizeof asf_path);
+		if (r == SINEW_RESULT_OK) r = sinewi_read_file(asf_path, &p.al, &p.asf_data, &p.asf_size, error);
+	}
 	if (r == SINEW_RESULT_OK) {
 		p.asf_where = asf_path;
 		r = parse_asf(&p);
