@@ -393,7 +393,7 @@ SINEW_API sinew_result sinew_decompress_clips(const void *blob, size_t size, con
                                               sinew_clip_set **out, sinew_error *error);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Export (src/export/): clips back to glTF 2.0                                                */
+/* Export (src/export/): clips back to glTF 2.0 (and to ACL raw clips)                          */
 
 typedef struct sinew_export_options {
 	int binary;              /* 1 = .glb; 0 = .gltf with an embedded base64 buffer; -1 = from the path's extension */
@@ -407,6 +407,13 @@ typedef struct sinew_export_options {
  * temporary file and renames it, so a failure never leaves a partial output. */
 SINEW_API sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, const sinew_export_options *options,
                                          const sinew_allocator *allocator, sinew_error *error);
+
+/* Writes one clip as an ACL raw clip file (.acl.sjson, version 5, binary-exact values), so ACL's own tools
+ * (acl_compressor) can compress anything sinew imports: a bone per joint (unique names, parents first), every
+ * sample of every joint, translations and vertex distances in centimetres (ACL's unit; 3 cm where
+ * shell_distance is 0), no settings block (ACL's defaults apply). Scalar tracks are not written. Writes
+ * through a temporary file. Errors: the clip's validation errors, UNSUPPORTED without joints, IO. */
+SINEW_API sinew_result sinew_export_acl(const sinew_clip *clip, const char *path, sinew_error *error);
 
 /* A glTF with its animations compressed inside (the SINEW_compressed_animation extension, docs/gltf_extension.md).
  * Imports `source_path` (.gltf/.glb), compresses every animation into one blob with metadata (its joints'

@@ -134,6 +134,25 @@ static void test_cli_failure_leaves_no_output_file(void) {
 	CHECK(strcmp(text, "previous") == 0);
 }
 
+// convert to an ACL raw clip: one clip (--clip), readable again, same sizes when compressed.
+static void test_cli_convert_to_acl(void) {
+	char data[1024], target[512], args[2048];
+	test_repo_path("data/godot_platformer_player.glb", data, sizeof data);
+	test_tmp_path("platformer_clip2.acl.sjson", target, sizeof target);
+	snprintf(args, sizeof args, "convert '%s' -o '%s' --clip 2", data, target);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(strstr(out, "clip 2 ->") && strstr(out, "centimetres"), "%s", out);
+	snprintf(args, sizeof args, "info '%s' --json", target);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(strstr(out, "\"joints\":28"), "%s", out);
+	snprintf(args, sizeof args, "convert '%s' -o '%s' --clip 99", data, target);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1);
+	CHECK(strstr(err, "clip 99 not found"));
+	snprintf(args, sizeof args, "convert '%s' -o out.txt", data);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 2);
+	CHECK(strstr(err, ".acl.sjson"));
+}
+
 static void test_cli_info_sample_and_bench_json(void) {
 	char data[1024], blob[512], args[2048];
 	test_repo_path("data/godot_platformer_player.glb", data, sizeof data);
@@ -157,6 +176,7 @@ void suite_cli(void) {
 	RUN(test_cli_compress_json_fields);
 	RUN(test_cli_errors_are_one_line_with_exit_code);
 	RUN(test_cli_failure_leaves_no_output_file);
+	RUN(test_cli_convert_to_acl);
 	RUN(test_cli_info_sample_and_bench_json);
 }
 

@@ -186,11 +186,37 @@ static bool is_gltf_path(const char *p) {
 	return (n > 5 && strcmp(p + n - 5, ".gltf") == 0) || (n > 4 && strcmp(p + n - 4, ".glb") == 0);
 }
 
+static bool is_acl_path(const char *p) {
+	size_t n = strlen(p);
+	return n > 10 && strcmp(p + n - 10, ".acl.sjson") == 0;
+}
+
+// One clip (--clip) as an ACL raw clip, for ACL's own tools.
+static int convert_acl(const cli_options *o, const sinew_clip_set *set) {
+	if (o->clip >= set->clip_count) return cli_error("clip %u not found (%u clips)", o->clip, set->clip_count), 1;
+	const sinew_clip *c = set->clips[o->clip];
+	sinew_error err = {0};
+	if (sinew_export_acl(c, o->output, &err) != SINEW_RESULT_OK) return cli_error("%s", err.message), 1;
+	if (!o->quiet && !o->json) {
+		printf("sinew: %s clip %u -> %s (%u joints, %u samples, centimetres)\n", o->positional[0], o->clip, o->output,
+		       c->joint_count, c->sample_count);
+		if (c->scalar_track_count)
+			printf("sinew: note: %u scalar track(s) not written (ACL raw clips hold transforms only)\n", c->scalar_track_count);
+	}
+	return 0;
+}
+
 static int cmd_convert(const cli_options *o) {
-	if (!o->positional[0] || !o->output) return cli_error("convert needs IN and -o OUT.gltf|.glb"), 2;
-	if (!is_gltf_path(o->output)) return cli_error("convert writes .gltf or .glb (got '%s')", o->output), 2;
+	if (!o->positional[0] || !o->output) return cli_error("convert needs IN and -o OUT.gltf|.glb|.acl.sjson"), 2;
+	if (!is_gltf_path(o->output) && !is_acl_path(o->output))
+		return cli_error("convert writes .gltf, .glb or .acl.sjson (got '%s')", o->output), 2;
 	sinew_clip_set *set = load(o->positional[0], o);
 	if (!set) return 1;
+	if (is_acl_path(o->output)) {
+		int rc = convert_acl(o, set);
+		sinew_clip_set_free(set);
+		return rc;
+	}
 	const char *source = is_gltf_path(o->positional[0]) ? o->positional[0] : NULL;
 	bool ok = export_set(set, o->output, source);
 	if (ok && !o->quiet && !o->json) printf("sinew: %s -> %s (%u clip(s))\n", o->positional[0], o->output, set->clip_count);
