@@ -1,9 +1,9 @@
 // sinew — see include/sinew.h for version and licence
 // Headless-Chromium tests of web/adapters (three.js, Babylon.js) on real glTF assets:
 //   npm ci --prefix web/browser-test && node web/browser-test/run.mjs [path/to/sinew-cli]
-// Compresses each asset with the CLI (metadata kept), serves the repository over
-// http://127.0.0.1, and per asset and engine compares the engine's own player with the sinew
-// adapter (see page/harness.mjs). Screenshots go to web/browser-test/artifacts/. Exits 1 on failure.
+// Compresses each asset with the CLI (metadata kept) and packs it (sinew pack), serves the
+// repository over http://127.0.0.1, and per asset, form (blob / packed glb) and engine compares the
+// engine's own player with the sinew adapter (see page/harness.mjs). Screenshots go to web/browser-test/artifacts/. Exits 1 on failure.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -47,6 +47,9 @@ for (const a of assets) {
 	a.blob = join(artifacts, 'blobs', `${a.name}.sinew`);
 	execFileSync(cli, ['compress', a.file, '-o', a.blob, '-q'], { stdio: 'inherit' });
 	a.blobUrl = `/repo/web/browser-test/artifacts/blobs/${a.name}.sinew`;
+	// the same asset packed (SINEW_compressed_animation): engine and adapter load the packed file
+	execFileSync(cli, ['pack', a.file, '-o', join(artifacts, 'blobs', `${a.name}.packed.glb`), '-q'], { stdio: 'inherit' });
+	a.packedUrl = `/repo/web/browser-test/artifacts/blobs/${a.name}.packed.glb`;
 }
 
 const server = await startServer({ repo, corpus });
@@ -59,18 +62,19 @@ const browser = await chromium.launch({
 const failures = [];
 const summary = [];
 try {
-	for (const a of assets) {
+	for (const a of assets) for (const packed of [false, true]) {
 		for (const engine of ['three', 'babylon']) {
 			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
 			const errors = [];
 			page.on('pageerror', (e) => errors.push(String(e)));
 			page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-			const label = `${a.name} / ${engine}`;
+			const label = `${a.name}${packed ? ' (packed)' : ''} / ${engine}`;
 			try {
 				await page.goto(`${base}/repo/web/browser-test/page/index.html`);
 				await page.waitForFunction(() => window.sinewTest?.ready, null, { timeout: 30000 });
 				const fn = engine === 'three' ? 'runThree' : 'runBabylon';
-				const r = await page.evaluate(([f, spec]) => window.sinewTest[f](spec), [fn, { asset: a.url, blob: a.blobUrl }]);
+				const spec = packed ? { asset: a.url, packed: a.packedUrl } : { asset: a.url, blob: a.blobUrl };
+				const r = await page.evaluate(([f, sp]) => window.sinewTest[f](sp), [fn, spec]);
 				let worstPos = 0, worstShell = 0, worstMorph = 0, worstKey = 0, rawPos = 0, rawShell = 0;
 				for (const c of r.clips) {
 					worstPos = Math.max(worstPos, c.nlerpPosCm); worstShell = Math.max(worstShell, c.nlerpShellCm); worstMorph = Math.max(worstMorph, c.maxMorph);
@@ -91,7 +95,7 @@ try {
 					if (!(Math.abs(c.playbackTime - expect) < 1e-6)) failures.push(`${where}: played to ${c.playbackTime} s, expected ${expect}`);
 				}
 				for (const f of r.controls.failures) failures.push(`${label} clip ${r.controls.clip}: ${f}`);
-				const shot = join(artifacts, `${a.name}-${engine}.png`);
+				const shot = join(artifacts, `${a.name}${packed ? '-packed' : ''}-${engine}.png`);
 				if (r.rendered) await page.locator('#view').screenshot({ path: shot });
 				else failures.push(`${label}: no render (${r.renderError})`);
 				const morphs = r.clips.reduce((s, c) => s + c.morphs, 0);
@@ -101,7 +105,7 @@ try {
 					+ (morphs ? `, morph ${worstMorph.toExponential(2)} (${morphs} weights)` : '')
 					+ ` [${r.engine} ${r.version}, ${r.kernel}]${r.rendered ? `, ${basename(shot)}` : ''}`
 					+ `; controls (${r.controls.checks}) ${r.controls.failures.length ? 'FAILED' : 'ok'}`;
-				summary.push({ asset: a.name, engine, worstPosCm: worstPos, worstShellCm: worstShell, worstAtSamplesCm: worstKey, engineInterpolationPosCm: rawPos, engineInterpolationShellCm: rawShell, worstMorph, clips: r.clips });
+				summary.push({ asset: a.name, packed, engine, worstPosCm: worstPos, worstShellCm: worstShell, worstAtSamplesCm: worstKey, engineInterpolationPosCm: rawPos, engineInterpolationShellCm: rawShell, worstMorph, clips: r.clips });
 				console.log(line);
 				for (const c of r.clips) {
 					if (Math.abs(c.durationEngine - c.durationSinew) > 1e-3) console.log(`    clip ${c.clip} '${c.name}': engine duration ${c.durationEngine.toFixed(4)} s, sinew ${c.durationSinew.toFixed(4)} s (compared over the shorter)`);

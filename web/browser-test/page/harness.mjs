@@ -23,10 +23,17 @@ WebAssembly.instantiate = async (...args) => {
 	return { exports };
 };
 
-async function loadBlob(url) {
+async function fetchBytes(url) {
 	const r = await fetch(url);
 	if (!r.ok) throw new Error(`${url}: ${r.status}`);
-	return Sinew.load(new Uint8Array(await r.arrayBuffer()));
+	return new Uint8Array(await r.arrayBuffer());
+}
+
+// The animation of a test: a .sinew blob, or the blob inside a glTF packed by `sinew pack` (the
+// adapter's copy of the scene is then loaded from that packed file too).
+async function loadAnim(spec) {
+	if (spec.packed) return (await Sinew.loadPacked(await fetchBytes(spec.packed))).animation;
+	return Sinew.load(await fetchBytes(spec.blob));
 }
 
 function sampleTimes(d) { // both ends plus times off the key grid
@@ -114,8 +121,8 @@ function newStats(k, name, engineName, nodes, d) {
 // is what gets tested). ops: make(clip) -> adapter, advance(adapter, frames), step (s per frame),
 // speed(adapter, v), play(adapter, loop), seek(adapter, t), nothing(clip) -> a player of the
 // same animation that writes no node.
-async function controls(anim, blob, clip, ops) {
-	const ref = await loadBlob(blob);
+async function controls(anim, spec, clip, ops) {
+	const ref = await loadAnim(spec);
 	const info = anim.clip(clip), d = info.duration;
 	const failures = [];
 	const fail = (what) => failures.push(`controls: ${what}`);
@@ -177,12 +184,13 @@ async function controls(anim, blob, clip, ops) {
 
 /* ---------------- three.js ---------------- */
 
-export async function runThree({ asset, blob }) {
+export async function runThree(spec) {
+	const { asset } = spec;
 	const THREE = await import('three');
 	const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
-	const anim = await loadBlob(blob);
+	const anim = await loadAnim(spec);
 	const loader = new GLTFLoader();
-	const A = await loader.loadAsync(asset), B = await loader.loadAsync(asset);
+	const A = await loader.loadAsync(asset), B = await loader.loadAsync(spec.packed ?? asset);
 	const scene = new THREE.Scene();
 	scene.add(A.scene, B.scene);
 	const nodeOf = (g) => {
@@ -241,7 +249,7 @@ export async function runThree({ asset, blob }) {
 		lastB = mixerB;
 	}
 	const clipC = longestClip(anim);
-	const ctl = await controls(anim, blob, clipC, {
+	const ctl = await controls(anim, spec, clipC, {
 		make: (k) => new SinewMixer(B, anim, { clip: k, loop: true, play: false }), step: 1 / 60,
 		advance: (m, n) => { for (let f = 0; f < n; f++) m.update(1 / 60); },
 		speed: (m, v) => { m.timeScale = v; }, play: (m, loop) => { m.loop = loop; m.play(); },
@@ -278,10 +286,11 @@ export async function runThree({ asset, blob }) {
 
 /* ---------------- Babylon.js ---------------- */
 
-export async function runBabylon({ asset, blob }) {
+export async function runBabylon(spec) {
+	const { asset } = spec;
 	const BABYLON = await import('@babylonjs/core/index.js');
 	await import('@babylonjs/loaders/glTF/index.js');
-	const anim = await loadBlob(blob);
+	const anim = await loadAnim(spec);
 	const canvas = document.getElementById('view');
 	let engine, renderError = null;
 	try { engine = new BABYLON.Engine(canvas, true, { preserveDrawingBuffer: true }); } catch (e) { renderError = String(e); engine = new BABYLON.NullEngine(); }
@@ -289,7 +298,7 @@ export async function runBabylon({ asset, blob }) {
 	scene.useConstantAnimationDeltaTime = true; // 16 ms per rendered frame: deterministic playback check
 	const options = { pluginOptions: { gltf: { animationStartMode: 0 } } }; // NONE: nothing auto-starts
 	const ca = await BABYLON.LoadAssetContainerAsync(asset, scene, options);
-	const cb = await BABYLON.LoadAssetContainerAsync(asset, scene, options);
+	const cb = await BABYLON.LoadAssetContainerAsync(spec.packed ?? asset, scene, options);
 	ca.addAllToScene(); cb.addAllToScene();
 	for (const g of [...ca.animationGroups, ...cb.animationGroups]) g.stop();
 	const rootA = ca.meshes.find((m) => m.name === '__root__'), rootB = cb.meshes.find((m) => m.name === '__root__');
@@ -362,7 +371,7 @@ export async function runBabylon({ asset, blob }) {
 	for (const other of ca.animationGroups) other.stop();
 	const clipC = longestClip(anim);
 	const nodesOfB = [...cb.transformNodes, ...cb.meshes];
-	const ctl = await controls(anim, blob, clipC, {
+	const ctl = await controls(anim, spec, clipC, {
 		make: (k) => new SinewAnimationGroup(anim, nodesOfB, { clip: k, scene }), step: 0.016,
 		advance: (g, n) => { for (let f = 0; f < n; f++) scene.render(); },
 		speed: (g, v) => { g.speedRatio = v; }, play: (g, loop) => g.play(loop),
