@@ -246,7 +246,8 @@ typedef struct seg_scratch {
 	uint8_t *level;           // [track] precision level chosen by the search
 	sinewi_affine_d *obj;     // [(length + 1) * joints] object-space transforms of the decoded pose
 	sinewi_affine_d *trial;   // [(length + 1) * joints] same, for a trial change
-	uint8_t *mark;            // [joints] joints in the subtree of a trial change
+	uint8_t *mark;            // [joints] joints in the subtree of a trial change (valid from its root to its end)
+	uint32_t *subtree_end;    // [joints] one past the last descendant's index (descendants lie in [j, end))
 	float *trial_decoded;     // [(length + 1) * 4]
 	uint32_t *saved_knots;    // [(length + 1) * 4]
 } seg_scratch;
@@ -266,11 +267,18 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	sc->obj = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
 	sc->trial = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
 	sc->mark = (uint8_t *)sinewi_arena_array(a, nj, 1);
+	sc->subtree_end = (uint32_t *)sinewi_arena_array(a, nj, sizeof(uint32_t));
 	sc->trial_decoded = (float *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(float));
 	sc->saved_knots = (uint32_t *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(uint32_t));
 	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced ||
-	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->trial_decoded || !sc->saved_knots)
+	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots)
 		return false;
+	// parents come before children, so one backward pass carries each subtree's end up to its root
+	for (uint32_t i = 0; i < w->joint_count; ++i) sc->subtree_end[i] = i + 1;
+	for (uint32_t i = w->joint_count; i-- > 1;) {
+		int32_t p = w->clip->joints[i].parent;
+		if (p >= 0 && sc->subtree_end[i] > sc->subtree_end[p]) sc->subtree_end[p] = sc->subtree_end[i];
+	}
 	for (uint32_t i = 0; i < w->enc->track_count; ++i) {
 		sc->decoded[i] = (float *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(float));
 		if (!sc->decoded[i]) return false;
@@ -351,17 +359,18 @@ static void build_object_cache(const sinewi_work *w, const sinewi_enc_segment *s
 // and its descendants can change; their trial transforms go to sc->trial.
 static bool subtree_fits(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, uint32_t j, int32_t ti,
                          const float *values) {
-	const uint32_t nj = w->joint_count;
+	const uint32_t nj = w->joint_count, end = sc->subtree_end[j];
 	const sinew_joint *joints = w->clip->joints;
-	memset(sc->mark, 0, nj);
+	// the subtree lies in [j, end); marks are only read there (a parent below j is outside it)
+	memset(sc->mark + j, 0, end - j);
 	sc->mark[j] = 1;
-	for (uint32_t i = j + 1; i < nj; ++i)
-		if (joints[i].parent >= 0 && sc->mark[joints[i].parent]) sc->mark[i] = 1;
+	for (uint32_t i = j + 1; i < end; ++i)
+		if (joints[i].parent >= (int32_t)j && sc->mark[joints[i].parent]) sc->mark[i] = 1;
 	for (uint32_t u = 0; u <= seg->length; ++u) {
 		const sinewi_affine_d *raw = sc->raw + (size_t)u * nj;
 		const sinewi_affine_d *obj = sc->obj + (size_t)u * nj;
 		sinewi_affine_d *trial = sc->trial + (size_t)u * nj;
-		for (uint32_t i = j; i < nj; ++i) {
+		for (uint32_t i = j; i < end; ++i) {
 			if (!sc->mark[i]) continue;
 			sinew_qvv x;
 			sinewi_affine_d local;
@@ -369,7 +378,7 @@ static bool subtree_fits(const sinewi_work *w, const sinewi_enc_segment *seg, se
 			sinewi_affine_from_qvv_d(&x, &local);
 			int32_t p = joints[i].parent;
 			if (p >= 0)
-				sinewi_affine_mul_d(sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
+				sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
 			else
 				trial[i] = local;
 			if (!(sinewi_shell_error_d(&raw[i], &trial[i], w->shell[i]) <= w->threshold[i])) return false;
@@ -401,7 +410,7 @@ static void refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_sc
 				sc->level[ti]--;
 				memcpy(sc->decoded[ti], sc->trial_decoded, (size_t)(seg->length + 1) * 4 * sizeof(float));
 				for (uint32_t u = 0; u <= seg->length; ++u)
-					for (uint32_t i = t->index; i < nj; ++i)
+					for (uint32_t i = t->index; i < sc->subtree_end[t->index]; ++i)
 						if (sc->mark[i]) sc->obj[(size_t)u * nj + i] = sc->trial[(size_t)u * nj + i];
 				changed = true;
 			} else {
