@@ -63,6 +63,8 @@ export declare class SinewAnimationGroup {
 	/** Advances by dt * speedRatio seconds when playing; writes the pose when the time moved (one wasm call). */
 	update(dt: number): this;
 	apply(): void;
+	/** The next write sets every mapped output again (after other code changed the nodes). */
+	invalidate(): this;
 	dispose(): void;
 }
 export default SinewAnimationGroup;

@@ -87,6 +87,10 @@ export class SinewAnimationGroup {
 
 	// 1 (or Babylon's -1, "no blending"): the clip drives its nodes; 0: it leaves them alone.
 	// Blending weights in between are not supported (the adapter writes, it does not blend).
+	// The next write sets every mapped output again (after code outside the adapter changed the
+	// nodes: later writes only touch the outputs the clip animates).
+	invalidate() { this._full = true; this._appliedTime = NaN; return this; }
+
 	get weight() { return this._weight; }
 	set weight(w) {
 		if (w !== 0 && w !== 1 && w !== -1) throw new RangeError(`sinew Babylon adapter: weight ${w} (only 0, 1 or -1)`);

@@ -55,5 +55,7 @@ export declare class SinewMixer {
 	/** Advances by dt * timeScale when playing; writes the pose when the time moved (one wasm call). */
 	update(dt: number): this;
 	apply(): void;
+	/** The next write sets every mapped output again (after other code changed the nodes). */
+	invalidate(): this;
 }
 export default SinewMixer;

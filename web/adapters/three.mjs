@@ -75,6 +75,10 @@ export class SinewMixer {
 
 	get duration() { return this.info.duration; }
 	// 1: the clip drives its objects; 0: it leaves them alone (no blending in between).
+	// The next write sets every mapped output again (after code outside the adapter changed the
+	// nodes: later writes only touch the outputs the clip animates).
+	invalidate() { this._full = true; this._appliedTime = NaN; return this; }
+
 	get weight() { return this._weight; }
 	set weight(w) {
 		if (w !== 0 && w !== 1) throw new RangeError(`sinew three adapter: weight ${w} (only 0 or 1)`);

@@ -170,6 +170,12 @@ async function controls(anim, spec, clip, ops) {
 	ops.seek(ops.nothing(clip), target);
 	calls('seek after another player', 1, () => ops.seek(a, target));
 	holds('seek after another player', target);
+	// other code moves the nodes: after invalidate() the next write (same time: nothing "changed")
+	// must set every output again
+	for (const n of a.targets) if (n) n.position.set(9, 9, 9);
+	a.invalidate();
+	calls('invalidate', 1, () => ops.seek(a, target));
+	holds('after invalidate', target);
 	calls('stop', 1, () => a.stop());
 	if (a.time !== 0) fail(`stop: time ${a.time}`);
 	holds('stop', 0);
@@ -179,7 +185,7 @@ async function controls(anim, spec, clip, ops) {
 	ops.advance(a, 1);
 	if (!near(a.time, d)) fail(`play once at speed 1000: time ${a.time}, expected the end ${d}`);
 	holds('end', d);
-	return { failures, clip, checks: 'speed, pause, weight 0/1, seek, stop, clamp at the end' };
+	return { failures, clip, checks: 'speed, pause, weight 0/1, seek, invalidate, stop, clamp at the end' };
 }
 
 /* ---------------- three.js ---------------- */

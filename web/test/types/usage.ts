@@ -46,12 +46,12 @@ export async function adapters(anim: SinewAnimation, gltfJson: object, bin: Uint
 	const mixer = new SinewMixer({ scene: {} }, anim, { clip: 0, loop: false, nodes: objects });
 	mixer.timeScale = 2;
 	mixer.weight = 0;
-	mixer.update(1 / 60).pause().setTime(0.5).stop();
+	mixer.update(1 / 60).pause().setTime(0.5).stop().invalidate();
 	const group = new SinewAnimationGroup(anim, gltfNodeMap(babylonNodes), { clip: 0, fps: 30 });
 	group.start(true, 1.5).goToFrame(12).pause();
 	group.speedRatio = 0.5;
 	group.weight = 1;
-	group.update(0.016);
+	group.invalidate().update(0.016);
 	group.dispose();
 	return out.outputs.length + mixer.time + group.getCurrentFrame() + mixer.targets.length + group.missing.length;
 }
