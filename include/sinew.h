@@ -356,8 +356,9 @@ typedef struct sinew_context_options {
 	int kernel;          /* sinew_kernel; 0 = AUTO (the environment variable SINEW_KERNEL=scalar forces scalar) */
 	int skip_defaults;   /* 1 = sample_pose leaves identity/default sub-tracks untouched (caller pre-fills the bind pose) */
 	int random_access;   /* 1 = precompute every segment's parameters at init: the same cost in any playback order,
-	                        for more memory (see sinew_context_size_with); 0 = one cached segment, refilled when
-	                        sampling moves to another segment (cheapest for forward/backward playback) */
+	                        for more memory (see sinew_context_size_with); 0 = the current segment's parameters
+	                        plus the next one in the playback direction, prepared during the calls before
+	                        sampling reaches it (cheapest for forward/backward playback; a jump fills at once) */
 } sinew_context_options;
 
 /* Bytes of caller memory a sampling context for `clip` needs (0 if the blob/clip is invalid). */
