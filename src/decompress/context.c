@@ -291,7 +291,7 @@ static void prefill(sinew_context *ctx, uint32_t tracks) {
 	uint32_t count = ctx->view.track_count, from = ctx->prefill_track;
 	if (ctx->prefill_segment == UINT32_MAX || from >= count) return;
 	uint32_t to = count - from > tracks ? from + tracks : count;
-	int warm = ctx->prefill_segment + 1 == ctx->cached_segment ? 2 : 1; // heading backward: its end
+	int warm = ctx->prefill_backward ? 2 : 1; // heading backward, playback enters it at its end
 	ctx->prefill_bitpos = fill_tracks(ctx, ctx->prefill_segment, &ctx->params[1], from, to, ctx->prefill_bitpos, warm,
 	                                  &ctx->prefill_sink);
 	ctx->prefill_track = to;
@@ -307,9 +307,10 @@ static uint32_t neighbour(const sinew_context *ctx, uint32_t s, bool forward) {
 	return s > 0 ? s - 1 : looping ? count - 1 : UINT32_MAX;
 }
 
-// Starts preparing segment `next` in params[1] (UINT32_MAX: nothing).
-static void start_prefill(sinew_context *ctx, uint32_t next) {
+// Starts preparing segment `next` in params[1] (UINT32_MAX: nothing), reached going `forward`.
+static void start_prefill(sinew_context *ctx, uint32_t next, bool forward) {
 	ctx->prefill_segment = next;
+	ctx->prefill_backward = !forward;
 	ctx->prefill_track = 0;
 	ctx->prefill_bitpos = 0;
 	if (next != UINT32_MAX) begin_segment(ctx, next, &ctx->params[1]);
@@ -327,7 +328,7 @@ const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, floa
 		ctx->last_u = u;
 		if (step == 0.0f) return &ctx->params[0];
 		uint32_t next = neighbour(ctx, s, step > 0.0f);
-		if (next != ctx->prefill_segment) start_prefill(ctx, next); // direction changed (or was unknown)
+		if (next != ctx->prefill_segment) start_prefill(ctx, next, step > 0.0f); // direction changed (or was unknown)
 		uint32_t left = ctx->view.track_count - ctx->prefill_track;
 		if (next == UINT32_MAX || left == 0) return &ctx->params[0];
 		float calls = (step > 0.0f ? length - u : u) / (step > 0.0f ? step : -step);
@@ -349,6 +350,6 @@ const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, floa
 	bool forward = previous == UINT32_MAX || neighbour(ctx, previous, true) == s || neighbour(ctx, previous, false) != s;
 	ctx->cached_segment = s;
 	ctx->last_u = u;
-	start_prefill(ctx, neighbour(ctx, s, forward));
+	start_prefill(ctx, neighbour(ctx, s, forward), forward);
 	return &ctx->params[0];
 }

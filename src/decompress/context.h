@@ -81,6 +81,7 @@ struct sinew_context {
 	uint32_t prefill_track;        // its next track to fill
 	uint64_t prefill_bitpos;       // where that track starts in its bit stream
 	uint8_t prefill_sink;          // bytes read to warm the cache end up here (so the reads stay)
+	uint8_t prefill_backward;      // params[1] is reached going backward (warm its last knots)
 	float last_u;                  // local position of the previous call (playback speed estimate)
 	sinewi_segment_params *params; // [segment_count or 2]
 	sinewi_rotation_batch rot;     // per-call arrays; lo/step/dropped point into the segment's params
