@@ -5,19 +5,10 @@
 // no `settings` block so ACL's tools apply their defaults (0.01 cm, 3 cm when vertex_distance says
 // so). ACL works in centimetres: translations and vertex distances are converted from clip units.
 // Scalar tracks are not written (ACL keeps them in separate track-list files).
-#include "../core/base.h"
+#include "export_internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-#ifdef _WIN32
-#include <process.h>
-#define export_getpid _getpid
-#else
-#include <unistd.h>
-#define export_getpid getpid
-#endif
 
 static void put_double(FILE *f, double v) {
 	uint64_t bits;
@@ -34,18 +25,18 @@ static void put_vector(FILE *f, const float *v, int n, double scale) {
 	fputs(" ]", f);
 }
 
-// ACL names bones and refers to parents by name: names are made unique and kept to characters its
-// sjson reader takes inside a string.
+// Text inside an sjson string, kept to characters its reader takes there.
+static void put_text(FILE *f, const char *text) {
+	for (const char *c = text; *c; ++c) fputc(*c == '"' || *c == '\\' || (unsigned char)*c < 32 ? '_' : *c, f);
+}
+
+// ACL names bones and refers to parents by name: names are made unique.
 static void put_name(FILE *f, const sinew_clip *clip, uint32_t j) {
 	const char *name = clip->joints[j].name;
 	bool usable = name && name[0];
 	for (uint32_t k = 0; usable && k < j; ++k) usable = !clip->joints[k].name || strcmp(clip->joints[k].name, name) != 0;
 	fputc('"', f);
-	if (name && name[0]) {
-		for (const char *c = name; *c; ++c) fputc(*c == '"' || *c == '\\' || (unsigned char)*c < 32 ? '_' : *c, f);
-	} else {
-		fputs("joint", f);
-	}
+	put_text(f, name && name[0] ? name : "joint");
 	if (!usable) fprintf(f, "#%u", j); // '#' keeps it distinct from any name used as is
 	fputc('"', f);
 }
@@ -54,7 +45,7 @@ static bool write_clip(FILE *f, const sinew_clip *clip) {
 	const double to_cm = 100.0 / clip->unit_scale;
 	fputs("version = 5\n\nclip =\n{\n\tname = ", f);
 	fputc('"', f);
-	for (const char *c = clip->name ? clip->name : "clip"; *c; ++c) fputc(*c == '"' || *c == '\\' || (unsigned char)*c < 32 ? '_' : *c, f);
+	put_text(f, clip->name ? clip->name : "clip");
 	fprintf(f, "\"\n\tnum_samples = %u\n\tsample_rate = %.17g\n\tis_binary_exact = true\n}\n\nbones =\n[\n", clip->sample_count,
 	        clip->sample_rate);
 	for (uint32_t j = 0; j < clip->joint_count; ++j) {
@@ -100,25 +91,7 @@ sinew_result sinew_export_acl(const sinew_clip *clip, const char *path, sinew_er
 	SINEWI_TRY(sinew_clip_validate(clip, error));
 	SINEWI_CHECK(clip->joint_count > 0, error, SINEW_RESULT_UNSUPPORTED,
 	             "export_acl: clip '%s' has no joints (ACL raw clips hold transforms only)", clip->name ? clip->name : "");
-	char tmp[4096];
-	int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)export_getpid());
-	SINEWI_CHECK(n > 0 && (size_t)n < sizeof tmp, error, SINEW_RESULT_INVALID_ARGUMENT, "export_acl: path too long");
-	FILE *f = fopen(tmp, "wb");
-	SINEWI_CHECK(f, error, SINEW_RESULT_IO, "export_acl: cannot create %s: %s", tmp, strerror(errno));
-	bool ok = write_clip(f, clip);
-	int saved = errno;
-	if (fclose(f) != 0 && ok) ok = false, saved = errno;
-	if (!ok) {
-		remove(tmp);
-		return sinewi_fail(error, SINEW_RESULT_IO, "export_acl: cannot write %s: %s", tmp, strerror(saved));
-	}
-#ifdef _WIN32
-	remove(path); // rename does not replace an existing file there
-#endif
-	if (rename(tmp, path) != 0) {
-		saved = errno;
-		remove(tmp);
-		return sinewi_fail(error, SINEW_RESULT_IO, "export_acl: cannot rename %s to %s: %s", tmp, path, strerror(saved));
-	}
-	return SINEW_RESULT_OK;
+	sinewi_export_file out;
+	SINEWI_TRY(sinewi_export_open(path, &out, error));
+	return sinewi_export_close(&out, write_clip(out.f, clip), error);
 }

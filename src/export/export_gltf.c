@@ -37,17 +37,9 @@
 #include "../import/json.h"
 #include "export_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#ifdef _WIN32
-#include <process.h>
-#define export_getpid _getpid
-#else
-#include <unistd.h>
-#define export_getpid getpid
-#endif
 
 #define NONE UINT32_MAX
 #define GLB_MAGIC 0x46546C67u
@@ -1487,9 +1479,6 @@ static void write_source_document(exporter *e, bool binary) {
 
 static sinew_result write_file(exporter *e, const char *path, bool binary) {
 	if (e->json.failed || e->bin.failed) return out_of_memory(e);
-	char tmp[4096];
-	int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)export_getpid());
-	SINEWI_CHECK(n > 0 && (size_t)n < sizeof tmp, e->error, SINEW_RESULT_INVALID_ARGUMENT, "export: path too long");
 	unsigned char header[28];
 	size_t json_padded = 0, bin_padded = 0;
 	if (binary) {
@@ -1504,8 +1493,9 @@ static sinew_result write_file(exporter *e, const char *path, bool binary) {
 		put_u32(header, GLB_MAGIC), put_u32(header + 4, 2), put_u32(header + 8, (uint32_t)total);
 		put_u32(header + 12, (uint32_t)json_padded), put_u32(header + 16, GLB_JSON);
 	}
-	FILE *f = fopen(tmp, "wb");
-	SINEWI_CHECK(f, e->error, SINEW_RESULT_IO, "export: cannot create %s: %s", tmp, strerror(errno));
+	sinewi_export_file out;
+	SINEWI_TRY(sinewi_export_open(path, &out, e->error));
+	FILE *f = out.f;
 	bool ok;
 	if (binary) {
 		static const char spaces[16] = "               ", zeros[4] = {0, 0, 0, 0};
@@ -1519,21 +1509,7 @@ static sinew_result write_file(exporter *e, const char *path, bool binary) {
 	} else {
 		ok = fwrite(e->json.data, 1, e->json.size, f) == e->json.size;
 	}
-	int saved = errno;
-	if (fclose(f) != 0 && ok) ok = false, saved = errno;
-	if (!ok) {
-		remove(tmp);
-		return sinewi_fail(e->error, SINEW_RESULT_IO, "export: cannot write %s: %s", tmp, strerror(saved));
-	}
-#ifdef _WIN32
-	remove(path); // rename does not replace an existing file there
-#endif
-	if (rename(tmp, path) != 0) {
-		saved = errno;
-		remove(tmp);
-		return sinewi_fail(e->error, SINEW_RESULT_IO, "export: cannot rename %s to %s: %s", tmp, path, strerror(saved));
-	}
-	return SINEW_RESULT_OK;
+	return sinewi_export_close(&out, ok, e->error);
 }
 
 /* ---- entry points ---- */

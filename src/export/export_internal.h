@@ -5,6 +5,8 @@
 #define SINEW_EXPORT_INTERNAL_H
 #include "../core/base.h"
 
+#include <stdio.h>
+
 #define SINEWI_PACK_EXTENSION "SINEW_compressed_animation"
 
 typedef enum sinewi_export_mode {
@@ -31,5 +33,15 @@ sinew_result sinewi_export_gltf_hooked(const sinew_clip_set *set, const char *pa
 // bufferView or offset in the message.
 sinew_result sinewi_read_packed_blob(const char *path, const sinew_allocator *allocator, void **out_blob,
                                      size_t *out_size, uint32_t *out_view, sinew_error *error);
+
+// An output file written through "<path>.tmp.<pid>" (export_file.c): open, write to `f`, then
+// close with whether every write succeeded; close renames it over `path` or removes it.
+typedef struct sinewi_export_file {
+	FILE *f;
+	const char *path;
+	char tmp[4096];
+} sinewi_export_file;
+sinew_result sinewi_export_open(const char *path, sinewi_export_file *out, sinew_error *error);
+sinew_result sinewi_export_close(sinewi_export_file *file, bool ok, sinew_error *error);
 
 #endif
