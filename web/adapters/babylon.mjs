@@ -15,6 +15,7 @@
 //   const anim = await Sinew.load(bytes);
 //   const group = new SinewAnimationGroup(anim, [...result.transformNodes, ...result.meshes], { scene, clip: 0 });
 //   group.play(true);
+import { PoseWriter } from './pose_writer.mjs';
 
 function pointerIndex(pointer) {
 	const m = /^\/nodes\/(\d+)$/.exec(pointer);
@@ -46,6 +47,13 @@ function morphMeshes(node) {
 	return out;
 }
 
+const BABYLON_SETTERS = {
+	rotation: (n, v, i) => n.rotationQuaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
+	translation: (n, v, i) => n.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (n, v, i) => n.scaling.set(v[i], v[i + 1], v[i + 2]),
+	morph: (target, k, value) => { target.influence = value; },
+};
+
 export class SinewAnimationGroup {
 	// nodes: Babylon nodes of the loaded glTF (scanned for pointers), or a Map / function from glTF
 	// node index to node. options: scene (to advance with it), clip, fps (frames per second of
@@ -58,10 +66,6 @@ export class SinewAnimationGroup {
 		this.name = options.name ?? this.info.name;
 		this.fps = options.fps ?? 60;
 		this.speedRatio = 1;
-		this._weight = 1;
-		this._full = true;         // next apply writes every target (first write, back from weight 0)
-		this._appliedTime = NaN;   // time of the pose the targets hold
-		this._serial = -1;         // anim.serial right after this player's last sample
 		this.loopAnimation = false;
 		this.isPlaying = false;
 		this.isStarted = false;
@@ -78,6 +82,7 @@ export class SinewAnimationGroup {
 			if (!node || s.target === null || this.info.scalarTracks[k].components !== 1) return [];
 			return morphMeshes(node).map((m) => m.morphTargetManager.getTarget(s.target)).filter(Boolean);
 		});
+		this._writer = new PoseWriter(anim, this.clipIndex, this.targets, this.morphs, BABYLON_SETTERS, [0, 1, -1], 'Babylon');
 		this.scene = options.scene ?? null;
 		this._observer = null;
 		if (this.scene) {
@@ -87,16 +92,12 @@ export class SinewAnimationGroup {
 
 	// 1 (or Babylon's -1, "no blending"): the clip drives its nodes; 0: it leaves them alone.
 	// Blending weights in between are not supported (the adapter writes, it does not blend).
+	get weight() { return this._writer.weight; }
+	set weight(w) { this._writer.weight = w; }
+
 	// The next write sets every mapped output again (after code outside the adapter changed the
 	// nodes: later writes only touch the outputs the clip animates).
-	invalidate() { this._full = true; this._appliedTime = NaN; return this; }
-
-	get weight() { return this._weight; }
-	set weight(w) {
-		if (w !== 0 && w !== 1 && w !== -1) throw new RangeError(`sinew Babylon adapter: weight ${w} (only 0, 1 or -1)`);
-		if (this._weight === 0 && w !== 0) this._full = true;
-		this._weight = w;
-	}
+	invalidate() { this._writer.invalidate(); return this; }
 
 	get from() { return 0; }
 	get to() { return this.info.duration * this.fps; }
@@ -147,7 +148,7 @@ export class SinewAnimationGroup {
 				this.time = this._wrap(t);
 			}
 		}
-		if (this.isStarted && (this._full || this.time !== this._appliedTime)) this.apply();
+		if (this.isStarted && this._writer.stale(this.time)) this.apply();
 		return this;
 	}
 
@@ -165,36 +166,9 @@ export class SinewAnimationGroup {
 		return Math.min(Math.max(t, 0), d);
 	}
 
-	// One wasm call: samples at this.time and writes the mapped nodes and morph influences: all of
-	// them the first time, then those the runtime's changed bitset marks (constant outputs never
-	// change). Nothing at weight 0.
-	apply() {
-		if (this._weight === 0) return;
-		// the changed bitset is relative to this player's last write only if nobody sampled since
-		const own = !this._full && this.anim.serial === this._serial;
-		const pose = this.anim.sample(this.clipIndex, this.time);
-		this._serial = this.anim.serial;
-		const changed = own ? this.anim.changed(this.clipIndex) : null;
-		const bit = (i) => changed === null || ((changed[i >>> 5] >>> (i & 31)) & 1) !== 0;
-		this._full = false;
-		this._appliedTime = this.time;
-		const targets = this.targets;
-		for (let j = 0; j < targets.length; j++) {
-			const n = targets[j];
-			if (!n) continue;
-			const p = j * 10;
-			if (bit(3 * j)) n.rotationQuaternion.set(pose[p], pose[p + 1], pose[p + 2], pose[p + 3]);
-			if (bit(3 * j + 1)) n.position.set(pose[p + 4], pose[p + 5], pose[p + 6]);
-			if (bit(3 * j + 2)) n.scaling.set(pose[p + 7], pose[p + 8], pose[p + 9]);
-		}
-		const base = targets.length * 10;
-		for (let k = 0; k < this.morphs.length; k++) {
-			const list = this.morphs[k];
-			if (list.length === 0 || !bit(3 * targets.length + k)) continue;
-			const v = pose[base + this.info.scalarTracks[k].offset];
-			for (const target of list) target.influence = v;
-		}
-	}
+	// One wasm call: samples at this.time and writes the mapped nodes and morph influences (all of
+	// them the first time, then those that can have changed; nothing at weight 0).
+	apply() { this._writer.write(this.time); }
 
 	dispose() {
 		if (this._observer) this.scene.onBeforeAnimationsObservable.remove(this._observer);

@@ -14,6 +14,8 @@
 // glTF node indices to objects (an array, a Map or a function); otherwise the nodes are found
 // through gltf.parser.associations (three r150+), then by unique name.
 
+import { PoseWriter } from './pose_writer.mjs';
+
 function nodeLookup(root, options) {
 	const given = options.nodes;
 	if (typeof given === 'function') return given;
@@ -44,6 +46,12 @@ function morphMeshes(object, associations) {
 	return out;
 }
 
+const THREE_SETTERS = {
+	rotation: (o, v, i) => o.quaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
+	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
+};
+
 export class SinewMixer {
 	constructor(root, anim, options = {}) {
 		this.anim = anim;
@@ -54,10 +62,6 @@ export class SinewMixer {
 		this.timeScale = options.timeScale ?? 1;
 		this.loop = options.loop ?? true; // true: wrap at the end; false: clamp (like LoopOnce + clampWhenFinished)
 		this.playing = options.play ?? true;
-		this._weight = 1;
-		this._full = true;       // next apply writes every target (first write, back from weight 0)
-		this._appliedTime = NaN; // time of the pose the targets hold
-		this._serial = -1;       // anim.serial right after this player's last sample
 		const find = nodeLookup(root, options);
 		const associations = root.parser?.associations ?? options.associations;
 		// Per joint the Object3D or null (joints whose glTF node is not in this scene are skipped).
@@ -70,21 +74,21 @@ export class SinewMixer {
 			if (!node || s.target === null || layout.components !== 1) return [];
 			return morphMeshes(node, associations).filter((m) => s.target < m.morphTargetInfluences.length);
 		});
+		const targetsOf = this.info.scalars.map((s) => s.target);
+		const setters = { ...THREE_SETTERS, morph: (mesh, k, value) => { mesh.morphTargetInfluences[targetsOf[k]] = value; } };
+		this._writer = new PoseWriter(anim, this.clipIndex, this.targets, this.morphs, setters, [0, 1], 'three');
 		this.apply();
 	}
 
 	get duration() { return this.info.duration; }
 	// 1: the clip drives its objects; 0: it leaves them alone (no blending in between).
+	get weight() { return this._writer.weight; }
+	set weight(w) { this._writer.weight = w; }
+
 	// The next write sets every mapped output again (after code outside the adapter changed the
 	// nodes: later writes only touch the outputs the clip animates).
-	invalidate() { this._full = true; this._appliedTime = NaN; return this; }
+	invalidate() { this._writer.invalidate(); return this; }
 
-	get weight() { return this._weight; }
-	set weight(w) {
-		if (w !== 0 && w !== 1) throw new RangeError(`sinew three adapter: weight ${w} (only 0 or 1)`);
-		if (this._weight === 0 && w !== 0) this._full = true;
-		this._weight = w;
-	}
 	play() { this.playing = true; return this; }
 	pause() { this.playing = false; return this; }
 	stop() { this.playing = false; this.time = 0; this.apply(); return this; }
@@ -95,7 +99,7 @@ export class SinewMixer {
 	// Advances by dt seconds (times timeScale when playing) and writes the pose when it moved.
 	update(dt) {
 		if (this.playing) this.time = this._wrap(this.time + dt * this.timeScale);
-		if (this._full || this.time !== this._appliedTime) this.apply();
+		if (this._writer.stale(this.time)) this.apply();
 		return this;
 	}
 
@@ -106,36 +110,9 @@ export class SinewMixer {
 		return Math.min(Math.max(t, 0), d);
 	}
 
-	// One wasm call: samples the clip at this.time and writes the mapped nodes and morph weights:
-	// all of them the first time, then those the runtime's changed bitset marks (constant outputs
-	// never change). Nothing at weight 0.
-	apply() {
-		if (this._weight === 0) return;
-		// the changed bitset is relative to this player's last write only if nobody sampled since
-		const own = !this._full && this.anim.serial === this._serial;
-		const pose = this.anim.sample(this.clipIndex, this.time);
-		this._serial = this.anim.serial;
-		const changed = own ? this.anim.changed(this.clipIndex) : null;
-		const bit = (i) => changed === null || ((changed[i >>> 5] >>> (i & 31)) & 1) !== 0;
-		this._full = false;
-		this._appliedTime = this.time;
-		const targets = this.targets;
-		for (let j = 0; j < targets.length; j++) {
-			const o = targets[j];
-			if (!o) continue;
-			const p = j * 10;
-			if (bit(3 * j)) o.quaternion.set(pose[p], pose[p + 1], pose[p + 2], pose[p + 3]);
-			if (bit(3 * j + 1)) o.position.set(pose[p + 4], pose[p + 5], pose[p + 6]);
-			if (bit(3 * j + 2)) o.scale.set(pose[p + 7], pose[p + 8], pose[p + 9]);
-		}
-		const base = targets.length * 10;
-		for (let k = 0; k < this.morphs.length; k++) {
-			const list = this.morphs[k];
-			if (list.length === 0 || !bit(3 * targets.length + k)) continue;
-			const s = this.info.scalars[k], v = pose[base + this.info.scalarTracks[k].offset];
-			for (const mesh of list) mesh.morphTargetInfluences[s.target] = v;
-		}
-	}
+	// One wasm call: samples the clip at this.time and writes the mapped nodes and morph weights
+	// (all of them the first time, then those that can have changed; nothing at weight 0).
+	apply() { this._writer.write(this.time); }
 }
 
 export default SinewMixer;
