@@ -182,6 +182,9 @@ static void test_sample_joint_and_scalar_match_pose(void) {
 		sinew_sample_scalar(f.ctx, t, 0, &s0);
 		sinew_sample_scalar(f.ctx, t, 1, s1);
 		CHECK(s0 == scalars[0] && memcmp(s1, scalars + 1, sizeof s1) == 0);
+		float only[4]; // scalars without a pose: the same values
+		sinew_sample_pose(f.ctx, t, NULL, NULL, only);
+		CHECK(memcmp(only, scalars, sizeof only) == 0);
 	}
 	teardown(&f);
 }

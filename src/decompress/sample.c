@@ -371,9 +371,11 @@ static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 		}
 	}
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
-	unpack_rotations(ctx, seg, k0, k1, alpha);
+	if (out_pose) { // rotations only go to the pose
+		unpack_rotations(ctx, seg, k0, k1, alpha);
+		ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
+	}
 	unpack_vectors(ctx, seg, k0, k1, alpha);
-	ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
 	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
 	scatter(ctx, out_pose, remap, out_scalars);
 	if (seg->raw_count) { // raw float32 components, the rare last resort: decoded one by one over the kernels' slots
