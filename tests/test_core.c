@@ -91,18 +91,65 @@ static void ref_point(const sinew_joint *joints, const sinew_qvv *pose, int j, c
 	memcpy(out, cur, sizeof cur);
 }
 
+// Scene-space shell point (DESIGN §4): origin o plus sign * d along the joint's axis, the axis
+// being the image of the unit vector minus the origin's image, normalized (scale-independent).
+static void ref_shell_point(const sinew_joint *joints, const sinew_qvv *pose, int j, int axis, double sign, double d,
+                            double out[3]) {
+	double zero[3] = {0, 0, 0}, unit[3] = {0, 0, 0}, o[3], e[3];
+	unit[axis] = 1.0;
+	ref_point(joints, pose, j, zero, o);
+	ref_point(joints, pose, j, unit, e);
+	double len = sqrt((e[0] - o[0]) * (e[0] - o[0]) + (e[1] - o[1]) * (e[1] - o[1]) + (e[2] - o[2]) * (e[2] - o[2]));
+	for (int i = 0; i < 3; ++i) out[i] = o[i] + (len > 0 ? sign * d * (e[i] - o[i]) / len : 0.0);
+}
+
 static double ref_joint_error(const sinew_joint *joints, const sinew_qvv *a, const sinew_qvv *b, int j, double d) {
 	double worst = 0;
-	for (int axis = 0; axis < 3; ++axis) {
-		double p[3] = {0, 0, 0}, pa[3], pb[3];
-		p[axis] = d;
-		ref_point(joints, a, j, p, pa);
-		ref_point(joints, b, j, p, pb);
+	for (int k = 0; k < 7; ++k) { // the origin, then +-d along each axis
+		double pa[3], pb[3];
+		int axis = k == 0 ? 0 : (k - 1) / 2;
+		double sign = k == 0 ? 0.0 : (k % 2 ? 1.0 : -1.0);
+		ref_shell_point(joints, a, j, axis, sign, d, pa);
+		ref_shell_point(joints, b, j, axis, sign, d, pb);
 		double e = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
 		                (pa[2] - pb[2]) * (pa[2] - pb[2]));
 		if (e > worst) worst = e;
 	}
 	return worst;
+}
+
+// The shell does not grow or shrink with the ancestors' scale: under a root scaled by s, a child's
+// rotation error moves its shell points by d * chord, not s * d * chord.
+static void test_metric_shell_is_in_scene_units(void) {
+	sinew_joint joints[2];
+	memset(joints, 0, sizeof joints);
+	joints[0].parent = -1;
+	joints[1].parent = 0;
+	const double scales[] = {0.001, 0.3, 1.0, 100.0};
+	for (int i = 0; i < 4; ++i) {
+		sinew_qvv a[2], b[2];
+		for (int j = 0; j < 2; ++j) {
+			memset(&a[j], 0, sizeof a[j]);
+			a[j].rotation[3] = 1.0f;
+			for (int k = 0; k < 3; ++k) a[j].scale[k] = 1.0f;
+		}
+		for (int k = 0; k < 3; ++k) a[0].scale[k] = (float)scales[i];
+		a[1].translation[1] = 10.0f;
+		b[0] = a[0], b[1] = a[1];
+		// the child turns by 0.01 rad about z: its x shell point moves by 2 d sin(0.005)
+		b[1].rotation[2] = (float)sin(0.005), b[1].rotation[3] = (float)cos(0.005);
+		double errors[2];
+		unsigned char scratch[2 * 2 * 96 + 64];
+		CHECK(sinew_pose_error_scratch_size(2) <= sizeof scratch);
+		sinew_pose_error(joints, 2, a, b, NULL, 3.0, scratch, errors);
+		CHECK_NEAR(errors[0], 0.0, 1e-12);
+		CHECK_MSG(fabs(errors[1] - 6.0 * sin(0.005)) <= 1e-6, "root scale %g: %.9g", scales[i], errors[1]);
+		// a root translation moves the child's origin (and every shell point) by the same amount
+		b[1] = a[1];
+		b[0].translation[0] = 0.25f;
+		sinew_pose_error(joints, 2, a, b, NULL, 3.0, scratch, errors);
+		CHECK_NEAR(errors[1], 0.25, 1e-7);
+	}
 }
 
 static void random_qvv(test_rng *rng, sinew_qvv *x, double tscale, bool negative_scale) {
@@ -217,6 +264,7 @@ static void test_metric_rejects_mismatched_clips(void) {
 
 void suite_error_metric(void) {
 	RUN(test_metric_matches_reference_on_random_hierarchies);
+	RUN(test_metric_shell_is_in_scene_units);
 	RUN(test_metric_of_clip_against_itself_is_zero);
 	RUN(test_metric_counts_samples_over_threshold);
 	RUN(test_metric_rejects_mismatched_clips);

@@ -105,6 +105,10 @@ static void prepare_samples(sinewi_work *w) {
 	}
 }
 
+// The per-track error model (the segment search verifies exactly afterwards). Shells are in
+// scene units (DESIGN §4): joint j's shell points lie shell[j] from it in object space, which in
+// its own coordinates is at most shell / (smallest scale of its object map). A local change maps
+// to object space through the ancestors' scales: parent_gain bounds that map from above.
 static void compute_levers(sinewi_work *w) {
 	const sinew_clip *clip = w->clip;
 	const uint32_t nj = w->joint_count;
@@ -112,6 +116,8 @@ static void compute_levers(sinewi_work *w) {
 	const double default_threshold = sinewi_cm_to_units(w->settings->error_cm, unit);
 	const double default_shell = sinewi_cm_to_units(w->settings->shell_cm, unit);
 	double *max_translation = (double *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(double));
+	double *min_scale = (double *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(double));
+	double *low_gain = (double *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(double));
 	uint32_t *height = (uint32_t *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(uint32_t));
 	uint32_t *depth = (uint32_t *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(uint32_t));
 	for (uint32_t j = 0; j < nj; ++j) {
@@ -119,19 +125,33 @@ static void compute_levers(sinewi_work *w) {
 		w->threshold[j] = joint->precision > 0.0f ? joint->precision : default_threshold;
 		w->shell[j] = joint->shell_distance > 0.0f ? joint->shell_distance : default_shell;
 		w->shells_f[j] = (float)w->shell[j];
-		double ms = 0, mt = 0;
+		uint8_t r = joint->rounding == SINEW_ROUNDING_CLIP ? clip->rounding : joint->rounding;
+		w->rounding_mode[j] = r <= SINEW_ROUNDING_NEAREST ? r : SINEW_ROUNDING_NONE;
+		double ms = 0, mins = INFINITY, mt = 0;
 		for (uint32_t s = 0; s < w->stored; ++s) {
 			const sinew_qvv *x = &w->poses[(size_t)s * nj + j];
-			for (int c = 0; c < 3; ++c)
+			for (int c = 0; c < 3; ++c) {
 				if (fabs(x->scale[c]) > ms) ms = fabs(x->scale[c]);
+				if (fabs(x->scale[c]) < mins) mins = fabs(x->scale[c]);
+			}
 			double t = sqrt((double)x->translation[0] * x->translation[0] + (double)x->translation[1] * x->translation[1] +
 			                (double)x->translation[2] * x->translation[2]);
 			if (t > mt) mt = t;
 		}
 		w->max_scale[j] = ms;
+		min_scale[j] = w->stored ? mins : 1.0;
 		max_translation[j] = mt;
-		w->lever[j] = w->shell[j];
 		height[j] = 1;
+	}
+	for (uint32_t j = 0; j < nj; ++j) {
+		int32_t p = clip->joints[j].parent;
+		w->parent_gain[j] = p < 0 ? 1.0 : w->parent_gain[p] * w->max_scale[p];
+		low_gain[j] = p < 0 ? 1.0 : low_gain[p] * min_scale[p];
+		depth[j] = p < 0 ? 1 : depth[p] + 1;
+		// own shell in the joint's coordinates; a vanishing scale (pop-in) caps the ratio at 1e3
+		double hi = w->parent_gain[j] * w->max_scale[j], lo = low_gain[j] * min_scale[j];
+		if (!(lo >= hi * 1e-3)) lo = hi * 1e-3;
+		w->lever[j] = lo > 0.0 ? w->shell[j] / lo : w->shell[j];
 	}
 	// Leaf to root: a child's shell points sit at most |t_c| + max|S_c| * lever_c from the parent.
 	for (uint32_t j = nj; j-- > 0;) {
@@ -140,11 +160,6 @@ static void compute_levers(sinewi_work *w) {
 		double reach = max_translation[j] + w->max_scale[j] * w->lever[j];
 		if (reach > w->lever[p]) w->lever[p] = reach;
 		if (height[j] + 1 > height[p]) height[p] = height[j] + 1;
-	}
-	for (uint32_t j = 0; j < nj; ++j) {
-		int32_t p = clip->joints[j].parent;
-		w->parent_gain[j] = p < 0 ? 1.0 : w->parent_gain[p] * (w->max_scale[p] > 1.0 ? w->max_scale[p] : 1.0);
-		depth[j] = p < 0 ? 1 : depth[p] + 1;
 	}
 	// Errors along a chain add up, partly cancelling: start each joint at 1/sqrt(chain length)
 	// of the threshold; the segment search tightens where the object-space check needs it.
@@ -352,6 +367,7 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 		SINEWI_CHECK(*fields[f], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	}
 	w->shells_f = (float *)sinewi_arena_array(a, njx, sizeof(float));
+	w->rounding_mode = (uint8_t *)sinewi_arena_array(a, njx, 1);
 	enc->joint_kinds = (uint8_t *)sinewi_arena_array(a, njx * 3, 1);
 	enc->scalar_kinds = (uint8_t *)sinewi_arena_array(a, ntx, 1);
 	enc->constants = (sinew_qvv *)sinewi_arena_array(a, njx, sizeof(sinew_qvv));
@@ -360,7 +376,7 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 	for (int sub = 0; sub < 3; ++sub) enc->joint_track[sub] = (int32_t *)sinewi_arena_array(a, njx, sizeof(int32_t));
 	enc->scalar_track = (int32_t *)sinewi_arena_array(a, ntx, sizeof(int32_t));
 	enc->tracks = (sinewi_enc_track *)sinewi_arena_array(a, njx * 3 + ntx, sizeof(sinewi_enc_track));
-	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
+	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->rounding_mode && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
 	                 enc->scalar_constants && enc->joint_track[0] && enc->joint_track[1] && enc->joint_track[2] &&
 	                 enc->scalar_track && enc->tracks,
 	             error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");

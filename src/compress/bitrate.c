@@ -186,6 +186,12 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 		}
 		if (!(e <= worst)) worst = e;
 	}
+	// Check positions between samples (source key times and midpoints) are decoded for the
+	// object-space verification only; the per-track model looks at samples.
+	if (decoded && t->type != SINEWI_TRACK_SCALAR)
+		for (uint32_t c = 0; c < w->check_n; ++c)
+			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, w->check_u[c], seg->length),
+			                           decoded + 4 * (seg->length + 1 + c));
 	return worst;
 }
 
@@ -236,27 +242,32 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 	return track_error(w, t, seg, st, decoded);
 }
 
+// A segment is verified at its samples u = 0..length and then at the clip's check points inside it
+// (positions length + 1 ...): `positions` in all.
 typedef struct seg_scratch {
-	float **decoded;          // [track] -> [(length + 1) * 4]
-	sinewi_affine_d *raw;     // [(length + 1) * joints]
+	uint32_t positions;
+	float **decoded;          // [track] -> [positions * 4]
+	sinewi_shell_frame_d *raw; // [positions * joints] the source's shell frames
 	sinewi_affine_d *dec;     // [joints]
 	sinew_qvv *pose;          // [joints]
 	double *rho, *err;        // [joints]
 	uint8_t *dirty, *forced;  // [joints]
 	uint8_t *level;           // [track] precision level chosen by the search
-	sinewi_affine_d *obj;     // [(length + 1) * joints] object-space transforms of the decoded pose
-	sinewi_affine_d *trial;   // [(length + 1) * joints] same, for a trial change
+	sinewi_affine_d *obj;     // [positions * joints] object-space transforms of the decoded pose
+	sinewi_affine_d *trial;   // [positions * joints] same, for a trial change
 	uint8_t *mark;            // [joints] joints in the subtree of a trial change (valid from its root to its end)
 	uint32_t *subtree_end;    // [joints] one past the last descendant's index (descendants lie in [j, end))
-	float *trial_decoded;     // [(length + 1) * 4]
+	float *trial_decoded;     // [positions * 4]
 	uint32_t *saved_knots;    // [(length + 1) * 4]
 } seg_scratch;
 
 static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	const uint32_t nj = w->joint_count ? w->joint_count : 1, nt = w->enc->track_count ? w->enc->track_count : 1;
 	sinewi_arena *a = w->arena;
+	const size_t np = (size_t)length + 1 + w->check_n;
+	sc->positions = (uint32_t)np;
 	sc->decoded = (float **)sinewi_arena_array(a, nt, sizeof(float *));
-	sc->raw = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
+	sc->raw = (sinewi_shell_frame_d *)sinewi_arena_array(a, np * nj, sizeof(sinewi_shell_frame_d));
 	sc->dec = (sinewi_affine_d *)sinewi_arena_array(a, nj, sizeof(sinewi_affine_d));
 	sc->pose = (sinew_qvv *)sinewi_arena_array(a, nj, sizeof(sinew_qvv));
 	sc->rho = (double *)sinewi_arena_array(a, nj, sizeof(double));
@@ -264,11 +275,11 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	sc->dirty = (uint8_t *)sinewi_arena_array(a, nj, 1);
 	sc->forced = (uint8_t *)sinewi_arena_array(a, nj, 1);
 	sc->level = (uint8_t *)sinewi_arena_array(a, nt, 1);
-	sc->obj = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
-	sc->trial = (sinewi_affine_d *)sinewi_arena_array(a, (size_t)(length + 1) * nj, sizeof(sinewi_affine_d));
+	sc->obj = (sinewi_affine_d *)sinewi_arena_array(a, np * nj, sizeof(sinewi_affine_d));
+	sc->trial = (sinewi_affine_d *)sinewi_arena_array(a, np * nj, sizeof(sinewi_affine_d));
 	sc->mark = (uint8_t *)sinewi_arena_array(a, nj, 1);
 	sc->subtree_end = (uint32_t *)sinewi_arena_array(a, nj, sizeof(uint32_t));
-	sc->trial_decoded = (float *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(float));
+	sc->trial_decoded = (float *)sinewi_arena_array(a, np * 4, sizeof(float));
 	sc->saved_knots = (uint32_t *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(uint32_t));
 	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced ||
 	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots)
@@ -280,21 +291,21 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 		if (p >= 0 && sc->subtree_end[i] > sc->subtree_end[p]) sc->subtree_end[p] = sc->subtree_end[i];
 	}
 	for (uint32_t i = 0; i < w->enc->track_count; ++i) {
-		sc->decoded[i] = (float *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(float));
+		sc->decoded[i] = (float *)sinewi_arena_array(a, np * 4, sizeof(float));
 		if (!sc->decoded[i]) return false;
 	}
 	return true;
 }
 
-// Object-space error of every joint at every sample of the segment; returns the largest ratio
+// Object-space error of every joint at every position of the segment (samples, then check points); returns the largest ratio
 // error / threshold.
-static double verify_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc) {
+static double verify_segment(sinewi_work *w, seg_scratch *sc) {
 	const uint32_t nj = w->joint_count;
 	const sinewi_enc_clip *enc = w->enc;
 	const sinew_joint *joints = w->clip->joints;
 	double worst_ratio = 0.0;
 	for (uint32_t j = 0; j < nj; ++j) sc->err[j] = 0.0;
-	for (uint32_t u = 0; u <= seg->length; ++u) {
+	for (uint32_t u = 0; u < sc->positions; ++u) {
 		for (uint32_t j = 0; j < nj; ++j) {
 			sinew_qvv *x = &sc->pose[j];
 			*x = enc->constants[j];
@@ -305,15 +316,46 @@ static double verify_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_
 			if (ts >= 0) memcpy(x->scale, sc->decoded[ts] + 4 * u, 3 * sizeof(float));
 		}
 		sinewi_compose_pose_d(joints, nj, sc->pose, sc->dec);
-		const sinewi_affine_d *raw = sc->raw + (size_t)u * nj;
+		const sinewi_shell_frame_d *raw = sc->raw + (size_t)u * nj;
 		for (uint32_t j = 0; j < nj; ++j) {
-			double e = sinewi_shell_error_d(&raw[j], &sc->dec[j], w->shell[j]);
+			double e = sinewi_shell_error_frame_d(&raw[j], &sc->dec[j], w->shell[j]);
 			if (e > sc->err[j]) sc->err[j] = e;
 			double r = e / w->threshold[j];
 			if (!(r <= worst_ratio)) worst_ratio = r;
 		}
 	}
 	return worst_ratio;
+}
+
+// The clip's check points strictly inside segment `seg` (times off its samples, decoder's key
+// arithmetic: docs/format.md §sampling), as local positions in w->check_u.
+static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi_arena *arena) {
+	const sinew_clip *clip = w->clip;
+	w->check_n = 0;
+	w->check_first = 0;
+	w->check_u = NULL;
+	if (!clip->check_count || !clip->check_times || !clip->check_transforms || w->joint_count == 0) return true;
+	const double lo = seg->first_sample, hi = (double)seg->first_sample + seg->length;
+	const double last = (double)(w->stored - 1);
+	uint32_t a = 0, b = clip->check_count; // first check with key > lo
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (clip->check_times[m] * clip->sample_rate <= lo) a = m + 1;
+		else b = m;
+	}
+	w->check_u = (float *)sinewi_arena_array(arena, clip->check_count - a + 1, sizeof(float));
+	if (!w->check_u) return false;
+	w->check_first = a;
+	for (uint32_t c = a; c < clip->check_count; ++c) {
+		double key = clip->check_times[c] * clip->sample_rate;
+		if (key >= hi || key > last) break;
+		// the context snaps keys this close to a sample onto it: those are samples, not checks
+		double nearest = floor(key + 0.5);
+		bool on_sample = fabs(key - nearest) <= 1e-6 * (nearest > 1.0 ? nearest : 1.0);
+		// keep the run contiguous (check_first + index): a snapped key checks its sample again
+		w->check_u[w->check_n++] = (float)((on_sample ? nearest : key) - lo);
+	}
+	return true;
 }
 
 static void search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc) {
@@ -347,9 +389,9 @@ static void decoded_local(const sinewi_work *w, const seg_scratch *sc, uint32_t 
 	}
 }
 
-static void build_object_cache(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc) {
+static void build_object_cache(const sinewi_work *w, seg_scratch *sc) {
 	const uint32_t nj = w->joint_count;
-	for (uint32_t u = 0; u <= seg->length; ++u) {
+	for (uint32_t u = 0; u < sc->positions; ++u) {
 		for (uint32_t j = 0; j < nj; ++j) decoded_local(w, sc, j, u, -1, NULL, &sc->pose[j]);
 		sinewi_compose_pose_d(w->clip->joints, nj, sc->pose, sc->obj + (size_t)u * nj);
 	}
@@ -357,7 +399,7 @@ static void build_object_cache(const sinewi_work *w, const sinewi_enc_segment *s
 
 // Does the segment still meet every threshold when track ti decodes as `values`? Only joint j
 // and its descendants can change; their trial transforms go to sc->trial.
-static bool subtree_fits(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, uint32_t j, int32_t ti,
+static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, int32_t ti,
                          const float *values) {
 	const uint32_t nj = w->joint_count, end = sc->subtree_end[j];
 	const sinew_joint *joints = w->clip->joints;
@@ -366,8 +408,8 @@ static bool subtree_fits(const sinewi_work *w, const sinewi_enc_segment *seg, se
 	sc->mark[j] = 1;
 	for (uint32_t i = j + 1; i < end; ++i)
 		if (joints[i].parent >= (int32_t)j && sc->mark[joints[i].parent]) sc->mark[i] = 1;
-	for (uint32_t u = 0; u <= seg->length; ++u) {
-		const sinewi_affine_d *raw = sc->raw + (size_t)u * nj;
+	for (uint32_t u = 0; u < sc->positions; ++u) {
+		const sinewi_shell_frame_d *raw = sc->raw + (size_t)u * nj;
 		const sinewi_affine_d *obj = sc->obj + (size_t)u * nj;
 		sinewi_affine_d *trial = sc->trial + (size_t)u * nj;
 		for (uint32_t i = j; i < end; ++i) {
@@ -381,7 +423,7 @@ static bool subtree_fits(const sinewi_work *w, const sinewi_enc_segment *seg, se
 				sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
 			else
 				trial[i] = local;
-			if (!(sinewi_shell_error_d(&raw[i], &trial[i], w->shell[i]) <= w->threshold[i])) return false;
+			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell[i]) <= w->threshold[i])) return false;
 		}
 	}
 	return true;
@@ -393,7 +435,7 @@ static void refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_sc
 	const sinewi_enc_clip *enc = w->enc;
 	const uint32_t nj = w->joint_count;
 	const size_t knot_bytes = (size_t)(seg->length + 1) * 4 * sizeof(uint32_t);
-	build_object_cache(w, seg, sc);
+	build_object_cache(w, sc);
 	for (int pass = 0; pass < passes; ++pass) {
 		bool changed = false;
 		for (uint32_t ti = 0; ti < enc->track_count; ++ti) {
@@ -406,10 +448,10 @@ static void refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_sc
 			widths_for_level(t, st, sc->level[ti] - 1u, st->width);
 			quantize_knots(w, t, seg, st);
 			track_error(w, t, seg, st, sc->trial_decoded);
-			if (subtree_fits(w, seg, sc, t->index, (int32_t)ti, sc->trial_decoded)) {
+			if (subtree_fits(w, sc, t->index, (int32_t)ti, sc->trial_decoded)) {
 				sc->level[ti]--;
-				memcpy(sc->decoded[ti], sc->trial_decoded, (size_t)(seg->length + 1) * 4 * sizeof(float));
-				for (uint32_t u = 0; u <= seg->length; ++u)
+				memcpy(sc->decoded[ti], sc->trial_decoded, (size_t)sc->positions * 4 * sizeof(float));
+				for (uint32_t u = 0; u < sc->positions; ++u)
 					for (uint32_t i = t->index; i < sc->subtree_end[t->index]; ++i)
 						if (sc->mark[i]) sc->obj[(size_t)u * nj + i] = sc->trial[(size_t)u * nj + i];
 				changed = true;
@@ -431,8 +473,9 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 	sinewi_arena_init(&scratch_arena, &w->arena->alloc.a);
 	sinewi_arena *saved = w->arena;
 	w->arena = &scratch_arena;
+	bool ok = segment_checks(w, seg, &scratch_arena);
 	seg_scratch sc;
-	bool ok = scratch_alloc(w, seg->length, &sc);
+	ok = ok && scratch_alloc(w, seg->length, &sc);
 	w->arena = saved;
 	if (!ok) {
 		sinewi_arena_free(&scratch_arena);
@@ -465,10 +508,19 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 	}
 	// The reference is the source clip itself (not the normalized working copy), so the bound
 	// holds for exactly what sinew_measure_error compares; the wrap sample is source sample 0.
-	for (uint32_t u = 0; u <= seg->length; ++u) {
-		uint32_t src = seg->first_sample + u;
-		if (src >= w->clip->sample_count || (enc->looping && src == enc->sample_count)) src = 0;
-		sinewi_compose_pose_d(w->clip->joints, nj, &w->clip->transforms[(size_t)src * nj], sc.raw + (size_t)u * nj);
+	// Check points compare with the source's own evaluation at their times.
+	sinewi_affine_d *obj = sc.obj; // free until build_object_cache
+	for (uint32_t u = 0; u < sc.positions; ++u) {
+		const sinew_qvv *ref;
+		if (u <= seg->length) {
+			uint32_t src = seg->first_sample + u;
+			if (src >= w->clip->sample_count || (enc->looping && src == enc->sample_count)) src = 0;
+			ref = &w->clip->transforms[(size_t)src * nj];
+		} else {
+			ref = &w->clip->check_transforms[(size_t)(w->check_first + u - seg->length - 1) * nj];
+		}
+		sinewi_compose_pose_d(w->clip->joints, nj, ref, obj);
+		for (uint32_t j = 0; j < nj; ++j) sinewi_shell_frame_from_d(&obj[j], &sc.raw[(size_t)u * nj + j]);
 	}
 	for (uint32_t j = 0; j < nj; ++j) {
 		sc.rho[j] = w->rho[j];
@@ -480,13 +532,13 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 	for (int iter = 0; iter <= max_iter + 1; ++iter) {
 		for (uint32_t j = 0; j < nj; ++j)
 			if (sc.dirty[j]) search_joint(w, j, seg, &sc), sc.dirty[j] = 0;
-		double ratio = verify_segment(w, seg, &sc);
+		double ratio = verify_segment(w, &sc);
 		if (ratio <= 1.0) {
 			success = true;
 			int passes = w->settings->level == SINEW_LEVEL_FAST ? 0 : (w->settings->level >= SINEW_LEVEL_HIGH ? 24 : 8);
 			if (passes) {
 				refine_segment(w, seg, &sc, passes);
-				verify_segment(w, seg, &sc);
+				verify_segment(w, &sc);
 			}
 			double e = 0;
 			for (uint32_t j = 0; j < nj; ++j)

@@ -22,10 +22,26 @@ typedef struct sinewi_work {
 	double *parent_gain; // product of ancestors' max_scale: local displacement -> object space
 	double *rho;         // share of the threshold the joint's own approximation may use (initial)
 	double *const_error; // object-space error spent by the joint's identity/default/constant sub-tracks
-	uint8_t *rounding;   // per joint effective rounding (for documentation; sampling happens at samples)
 	float *shells_f;     // shell as float for the metric
 	double class_fraction; // share of a joint's budget a constant sub-track may use
+	uint8_t *rounding_mode; // [joint_count] effective sinew_rounding of each joint
+	// the current segment's check points (clip->check_times inside it): local positions
+	uint32_t check_first, check_n;
+	float *check_u;
 } sinewi_work;
+
+// Local position at which a joint's tracks are decoded for local position u (its rounding mode;
+// docs/format.md §sampling). Check points lie strictly inside a segment.
+static inline float sinewi_rounded_u(const sinewi_work *w, uint32_t joint, float u, uint32_t length) {
+	float r;
+	switch (w->rounding_mode[joint]) {
+	case SINEW_ROUNDING_FLOOR: r = floorf(u); break;
+	case SINEW_ROUNDING_CEIL: r = ceilf(u); break;
+	case SINEW_ROUNDING_NEAREST: r = floorf(u + 0.5f); break;
+	default: r = u; break;
+	}
+	return r > (float)length ? (float)length : r;
+}
 
 // Per-segment bit-rate search: fills enc->segments[s].tracks for segment s. Returns false when
 // the error bound could not be met (the caller retries with stricter classification).

@@ -1,0 +1,211 @@
+// Independent judge of sinew's error guarantee — evaluating a scene loaded by three's GLTFLoader.
+// World transforms come from three's own Object3D.updateMatrixWorld; clips are played by three's
+// AnimationMixer. Per glTF node: its world origin and the 6 shell points origin ± d * axis, the
+// axes being the normalized columns of matrixWorld (d in scene units whatever the node's and its
+// ancestors' scale). Nothing here shares code with sinew's C metric.
+import { AnimationMixer, LoopOnce } from '../../web/browser-test/node_modules/three/build/three.module.js';
+
+export const POINTS = 7;                 // origin, +x, -x, +y, -y, +z, -z
+export const FLOATS_PER_NODE = POINTS * 3;
+
+export class SceneEval {
+	// gltf: GLTFLoader result; json: its document (node names).
+	constructor(gltf, json, { shell = 0.03, shellMode = 'normalized' } = {}) {
+		this.gltf = gltf;
+		this.json = json;
+		this.shell = shell;
+		this.shellMode = shellMode;
+		const assoc = gltf.parser.associations;
+		const byIndex = new Map();
+		const roots = gltf.scenes?.length ? gltf.scenes : [gltf.scene];
+		for (const root of roots) {
+			root.traverse((o) => {
+				const a = assoc.get(o);
+				if (a && a.nodes !== undefined && !byIndex.has(a.nodes)) byIndex.set(a.nodes, o);
+			});
+		}
+		this.roots = roots;
+		this.indices = [...byIndex.keys()].sort((a, b) => a - b);
+		this.objects = this.indices.map((i) => byIndex.get(i));
+		this.slot = new Map(this.indices.map((n, k) => [n, k]));
+		this.rest = this.objects.map((o) => ({ p: o.position.clone(), q: o.quaternion.clone(), s: o.scale.clone() }));
+		// Morph weights: per node, the meshes carrying its morph targets (the node itself when it is
+		// a one-primitive mesh, else its primitive children, which are not glTF nodes).
+		this.morphs = this.objects.map((o) => {
+			const list = [];
+			if (o.morphTargetInfluences) list.push(o);
+			for (const c of o.children) {
+				const a = assoc.get(c);
+				if (!(a && a.nodes !== undefined) && c.morphTargetInfluences) list.push(c);
+			}
+			return list.map((m) => ({ mesh: m, rest: m.morphTargetInfluences.slice() }));
+		});
+		this.points = new Float64Array(this.objects.length * FLOATS_PER_NODE);
+		// Per node the weights of all its primitives one after the other.
+		this.weights = this.morphs.map((l) => new Float64Array(l.reduce((n, m) => n + m.rest.length, 0)));
+	}
+
+	nodeName(index) {
+		const n = this.json.nodes?.[index];
+		return n && n.name !== undefined ? n.name : `node ${index}`;
+	}
+
+	reset() {
+		for (let k = 0; k < this.objects.length; k++) {
+			const o = this.objects[k], r = this.rest[k];
+			o.position.copy(r.p);
+			o.quaternion.copy(r.q);
+			o.scale.copy(r.s);
+			for (const m of this.morphs[k]) {
+				const w = m.mesh.morphTargetInfluences;
+				for (let i = 0; i < w.length; i++) w[i] = m.rest[i];
+			}
+		}
+	}
+
+	// World matrices from the current local TRS, then the 7 points per node and the morph weights.
+	compute() {
+		for (const root of this.roots) root.updateMatrixWorld(true);
+		const pts = this.points, d = this.shell, normalized = this.shellMode === 'normalized';
+		for (let k = 0; k < this.objects.length; k++) {
+			const e = this.objects[k].matrixWorld.elements;
+			const o = k * FLOATS_PER_NODE;
+			const px = e[12], py = e[13], pz = e[14];
+			pts[o] = px; pts[o + 1] = py; pts[o + 2] = pz;
+			for (let axis = 0; axis < 3; axis++) {
+				let ax = e[4 * axis], ay = e[4 * axis + 1], az = e[4 * axis + 2];
+				if (normalized) {
+					const len = Math.hypot(ax, ay, az);
+					// A zero-scaled axis has no direction: its shell points sit at the origin.
+					const f = len > 1e-30 ? d / len : 0;
+					ax *= f; ay *= f; az *= f;
+				} else {
+					ax *= d; ay *= d; az *= d;
+				}
+				const q = o + 3 + 6 * axis;
+				pts[q] = px + ax; pts[q + 1] = py + ay; pts[q + 2] = pz + az;
+				pts[q + 3] = px - ax; pts[q + 4] = py - ay; pts[q + 5] = pz - az;
+			}
+			const w = this.weights[k];
+			let at = 0;
+			for (const m of this.morphs[k]) {
+				const v = m.mesh.morphTargetInfluences;
+				for (let i = 0; i < v.length; i++) w[at++] = v[i];
+			}
+		}
+	}
+}
+
+// Plays one AnimationClip alone on a SceneEval's scene with three's AnimationMixer.
+export class ThreePlayer {
+	constructor(scene, clip, warnings = []) {
+		this.scene = scene;
+		this.clip = clip;
+		const warn = console.warn;
+		console.warn = (...args) => warnings.push(args.map(String).join(' '));
+		try {
+			this.mixer = new AnimationMixer(scene.gltf.scene);
+			this.action = this.mixer.clipAction(clip);
+			this.action.setLoop(LoopOnce, 1);
+			this.action.clampWhenFinished = true;
+			this.scene.reset();
+			this.action.play();
+			this.mixer.update(0); // binds the tracks (warnings about missing targets land here)
+		} finally {
+			console.warn = warn;
+		}
+	}
+
+	// Pose at clip time t: nodes reset to their rest TRS, then the clip's values at t. The action is
+	// stopped and restarted around the reset: three's PropertyMixer only writes a property whose
+	// value changed since its previous apply(), so a reset behind its back would otherwise stick.
+	at(t) {
+		this.action.stop();
+		this.scene.reset();
+		this.action.play();
+		this.action.time = t; // with deltaTime 0 the action evaluates exactly this time (no clamping logic)
+		this.mixer.update(0);
+		this.scene.compute();
+	}
+
+	dispose() {
+		this.action.stop();
+		this.mixer.uncacheRoot(this.scene.gltf.scene);
+	}
+}
+
+// Writes clip `clip` of a sinew animation (web/sinew.mjs), sampled at t, into the nodes of a
+// SceneEval by glTF node index (Source_index metadata) and morph weights by (node, target).
+export class SinewPlayer {
+	constructor(scene, anim, clip) {
+		this.scene = scene;
+		this.anim = anim;
+		this.clip = clip;
+		this.info = anim.clip(clip);
+		if (!this.info.joints) throw new Error('sinew blob has no metadata (compressed with --strip?)');
+		this.missing = [];
+		this.targets = this.info.joints.map((j) => {
+			const k = j.node === null ? undefined : scene.slot.get(j.node);
+			if (j.node !== null && k === undefined) this.missing.push(j.node);
+			return k === undefined ? -1 : k;
+		});
+		this.scalars = this.info.scalars.map((s, i) => {
+			const k = s.node === null ? undefined : scene.slot.get(s.node);
+			return { slot: k === undefined ? -1 : k, target: s.target, offset: this.info.scalarTracks[i].offset };
+		});
+	}
+
+	at(t) {
+		const scene = this.scene;
+		scene.reset();
+		const pose = this.anim.sample(this.clip, t);
+		for (let j = 0; j < this.targets.length; j++) {
+			const k = this.targets[j];
+			if (k < 0) continue;
+			const o = scene.objects[k], p = j * 10;
+			o.quaternion.set(pose[p], pose[p + 1], pose[p + 2], pose[p + 3]);
+			o.position.set(pose[p + 4], pose[p + 5], pose[p + 6]);
+			o.scale.set(pose[p + 7], pose[p + 8], pose[p + 9]);
+		}
+		const base = this.targets.length * 10;
+		for (const s of this.scalars) {
+			if (s.slot < 0 || s.target === null) continue;
+			for (const m of scene.morphs[s.slot]) {
+				if (s.target < m.mesh.morphTargetInfluences.length) m.mesh.morphTargetInfluences[s.target] = pose[base + s.offset];
+			}
+		}
+		scene.compute();
+	}
+
+	dispose() {}
+}
+
+// Check times of a source clip: every key time of every track, the midpoint between consecutive
+// keys of each track, and the midpoints of the sorted union of key times. keysOnly: key times only.
+// Returns { times: Float64Array sorted, keyMask: Uint8Array (1 = a key time), subsampled }.
+export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity } = {}) {
+	const keys = new Set(), all = new Set();
+	for (const track of clip.tracks) {
+		const t = track.times;
+		for (let i = 0; i < t.length; i++) {
+			keys.add(t[i]);
+			all.add(t[i]);
+			if (!keysOnly && i + 1 < t.length) all.add((t[i] + t[i + 1]) / 2);
+		}
+	}
+	if (!keysOnly) {
+		const sorted = [...keys].sort((a, b) => a - b);
+		for (let i = 0; i + 1 < sorted.length; i++) all.add((sorted[i] + sorted[i + 1]) / 2);
+	}
+	let times = Float64Array.from(all).sort();
+	let subsampled = false;
+	if (times.length > maxTimes) {
+		// Evenly spaced subset, both ends kept.
+		const n = Math.max(2, maxTimes), picked = new Float64Array(n);
+		for (let i = 0; i < n; i++) picked[i] = times[Math.round((i * (times.length - 1)) / (n - 1))];
+		times = picked;
+		subsampled = true;
+	}
+	const keyMask = Uint8Array.from(times, (t) => (keys.has(t) ? 1 : 0));
+	return { times, keyMask, subsampled, keyCount: keys.size };
+}
