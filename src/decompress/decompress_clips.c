@@ -2,10 +2,27 @@
 // Whole-blob decompression into clips (for export and for measuring error).
 #include <string.h>
 
+#include <math.h>
 #include "../core/bits.h"
 #include "../core/quat.h"
 #include "../format/format_layout.h"
 #include "context.h"
+
+// Every sub-track of the joint plays its default pose (kind DEFAULT, or IDENTITY where the default
+// is the identity): the joint is there for the hierarchy only, and exporters write no channel for it.
+static bool at_default_pose(uint32_t kinds, const sinew_qvv *d) {
+	for (uint32_t sub = 0; sub < 3; ++sub) {
+		uint32_t kind = (kinds >> (2 * sub)) & 3u;
+		if (kind == 1) continue;
+		if (kind != 0) return false;
+		bool identity = sub == 0   ? d->rotation[0] == 0.0f && d->rotation[1] == 0.0f && d->rotation[2] == 0.0f &&
+		                                 fabsf(d->rotation[3]) == 1.0f
+		                : sub == 1 ? d->translation[0] == 0.0f && d->translation[1] == 0.0f && d->translation[2] == 0.0f
+		                           : d->scale[0] == 1.0f && d->scale[1] == 1.0f && d->scale[2] == 1.0f;
+		if (!identity) return false;
+	}
+	return true;
+}
 
 static const char *meta_string(const sinewi_clip_view *v, uint32_t offset) {
 	if (!v->metadata || offset == SINEW_FMT_NO_STRING) return NULL;
@@ -61,6 +78,7 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			for (int k = 0; k < 4; ++k) joint->default_pose.rotation[k] = sinewi_rdf32(q + 20 + 4 * k);
 			for (int k = 0; k < 3; ++k) joint->default_pose.translation[k] = sinewi_rdf32(q + 36 + 4 * k);
 			for (int k = 0; k < 3; ++k) joint->default_pose.scale[k] = sinewi_rdf32(q + 48 + 4 * k);
+			joint->has_track = !at_default_pose(v->descriptors[2 * j], &joint->default_pose);
 		}
 		for (uint32_t i = 0; i < v->scalar_count; ++i) {
 			sinew_scalar_track *t = &clip->scalar_tracks[i];

@@ -22,7 +22,8 @@
 // - a node `matrix` is decomposed into T, R, S (negative determinant: negative x scale); a matrix with
 //   shear or a projective row is CORRUPT (glTF requires decomposable matrices).
 // - a channel targeting the same node and path as an earlier one in the same animation replaces it (warning).
-// - skeleton: every node animated in any animation (TRS or weights), every skin joint, and their ancestors,
+// - skeleton: every node animated in any animation (TRS or weights), every node below a TRS-animated node
+//   (it moves with it, so the error metric measures it), every skin joint, and their ancestors,
 //   depth-first from the roots in `children` order; one joint list and one scalar track list (every morph
 //   target of every node with animated weights) for all clips, unanimated parts at their rest/default value.
 //   Joints whose TRS is never animated have has_track = 0.
@@ -448,6 +449,26 @@ static sinew_result mark_skin_joints(sinewi_gltf_doc *d, uint8_t *include) {
 	return SINEW_RESULT_OK;
 }
 
+// Every node below a TRS-animated node moves with it (bone tips, attachments, the nodes of meshes and
+// cameras parented to bones): DESIGN §4 measures them, so they join the skeleton as hierarchy-only
+// joints. One pass per node over its unresolved ancestors (states: 0 unknown, 1 moves, 2 static).
+static sinew_result mark_moving_descendants(sinewi_gltf_doc *d, const uint8_t *animated, uint8_t *include) {
+	uint32_t n = d->node_count;
+	uint8_t *state = (uint8_t *)sinewi_arena_alloc(d->arena, n ? n : 1);
+	uint32_t *path = (uint32_t *)sinewi_arena_array(d->arena, n ? n : 1, sizeof(uint32_t));
+	if (!state || !path) return sinewi_gltf_oom(d);
+	for (uint32_t i = 0; i < n; ++i) {
+		uint32_t len = 0;
+		int32_t k = (int32_t)i;
+		while (k >= 0 && state[k] == 0 && !(animated[k] & 1)) path[len++] = (uint32_t)k, k = d->parent[k];
+		uint8_t v = k < 0 ? 2 : (animated[k] & 1) ? 1 : state[k];
+		if (k >= 0 && (animated[k] & 1)) state[k] = 1;
+		while (len) state[path[--len]] = v;
+		if (state[i] == 1) include[i] = 1;
+	}
+	return SINEW_RESULT_OK;
+}
+
 static sinew_result build_skeleton(sinewi_gltf_doc *d, double unit_scale, gltf_skeleton *sk) {
 	uint32_t n = d->node_count;
 	uint8_t *include = (uint8_t *)sinewi_arena_alloc(d->arena, n ? n : 1);
@@ -464,6 +485,7 @@ static sinew_result build_skeleton(sinewi_gltf_doc *d, double unit_scale, gltf_s
 		if (ch->curve.path == SINEWI_GLTF_WEIGHTS) target_count[ch->node] = ch->curve.components;
 	}
 	SINEWI_TRY(mark_skin_joints(d, include));
+	SINEWI_TRY(mark_moving_descendants(d, animated, include));
 	for (uint32_t i = 0; i < n; ++i)
 		if (include[i])
 			for (int32_t p = d->parent[i]; p >= 0 && !include[p]; p = d->parent[p]) include[p] = 1;

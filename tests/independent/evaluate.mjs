@@ -10,11 +10,12 @@ export const FLOATS_PER_NODE = POINTS * 3;
 
 export class SceneEval {
 	// gltf: GLTFLoader result; json: its document (node names).
-	constructor(gltf, json, { shell = 0.03, shellMode = 'normalized' } = {}) {
+	constructor(gltf, json, { shell = 0.03, shellMode = 'normalized', plusOnly = false } = {}) {
 		this.gltf = gltf;
 		this.json = json;
 		this.shell = shell;
 		this.shellMode = shellMode;
+		this.plusOnly = plusOnly; // only origin + d * axis (sinew's C metric), the -d points then repeat the origin
 		const assoc = gltf.parser.associations;
 		const byIndex = new Map();
 		const roots = gltf.scenes?.length ? gltf.scenes : [gltf.scene];
@@ -84,7 +85,8 @@ export class SceneEval {
 				}
 				const q = o + 3 + 6 * axis;
 				pts[q] = px + ax; pts[q + 1] = py + ay; pts[q + 2] = pz + az;
-				pts[q + 3] = px - ax; pts[q + 4] = py - ay; pts[q + 5] = pz - az;
+				if (this.plusOnly) { pts[q + 3] = px; pts[q + 4] = py; pts[q + 5] = pz; }
+				else { pts[q + 3] = px - ax; pts[q + 4] = py - ay; pts[q + 5] = pz - az; }
 			}
 			const w = this.weights[k];
 			let at = 0;
@@ -181,21 +183,23 @@ export class SinewPlayer {
 }
 
 // Check times of a source clip: every key time of every track, the midpoint between consecutive
-// keys of each track, and the midpoints of the sorted union of key times. keysOnly: key times only.
+// keys of each track, and the midpoints of the sorted union of key times. keysOnly: key times only;
+// subdiv N > 2: the N - 1 evenly spaced times inside each interval instead of the midpoint alone.
 // Returns { times: Float64Array sorted, keyMask: Uint8Array (1 = a key time), subsampled }.
-export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity } = {}) {
+export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity, subdiv = 2 } = {}) {
 	const keys = new Set(), all = new Set();
+	const inner = (a, b) => { for (let j = 1; j < subdiv; j++) all.add(j * 2 === subdiv ? (a + b) / 2 : a + ((b - a) * j) / subdiv); };
 	for (const track of clip.tracks) {
 		const t = track.times;
 		for (let i = 0; i < t.length; i++) {
 			keys.add(t[i]);
 			all.add(t[i]);
-			if (!keysOnly && i + 1 < t.length) all.add((t[i] + t[i + 1]) / 2);
+			if (!keysOnly && i + 1 < t.length) inner(t[i], t[i + 1]);
 		}
 	}
 	if (!keysOnly) {
 		const sorted = [...keys].sort((a, b) => a - b);
-		for (let i = 0; i + 1 < sorted.length; i++) all.add((sorted[i] + sorted[i + 1]) / 2);
+		for (let i = 0; i + 1 < sorted.length; i++) inner(sorted[i], sorted[i + 1]);
 	}
 	let times = Float64Array.from(all).sort();
 	let subsampled = false;

@@ -9,6 +9,19 @@ import { dirname, resolve } from 'node:path';
 
 import { GLTFLoader } from '../../web/browser-test/node_modules/three/examples/jsm/loaders/GLTFLoader.js';
 
+// three's FileLoader (used for data: URI buffers) reports progress with ProgressEvent, which node
+// 20 does not define.
+if (typeof globalThis.ProgressEvent === 'undefined') {
+	globalThis.ProgressEvent = class ProgressEvent extends Event {
+		constructor(type, init = {}) {
+			super(type);
+			this.lengthComputable = !!init.lengthComputable;
+			this.loaded = init.loaded ?? 0;
+			this.total = init.total ?? 0;
+		}
+	};
+}
+
 const GLB_MAGIC = 0x46546c67, CHUNK_JSON = 0x4e4f534a, CHUNK_BIN = 0x004e4942;
 
 // { json, bin } of a .glb or .gltf file (bin: the GLB BIN chunk or null).

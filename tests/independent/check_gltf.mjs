@@ -1,0 +1,413 @@
+#!/usr/bin/env node
+// Independent judge of sinew's error guarantee (DESIGN §4), in node with three.js r187:
+// compresses each file with the sinew CLI, decompresses it, loads the source and the result with
+// three's GLTFLoader, plays every clip with three's AnimationMixer and compares, at every source key
+// time and halfway between keys, the world position of every glTF node's origin and of its 6 shell
+// points (± d along the normalized columns of matrixWorld), plus morph weights. It shares no code
+// with sinew's C error metric. See tests/independent/README.md.
+//
+//   node tests/independent/check_gltf.mjs [--cli PATH] [--error-cm 0.01] [--shell-cm 3] [--packed]
+//        [--json] [--jobs N] [--import-args "ARGS"] FILE...
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+import { loadGltf } from './gltf_node.mjs';
+import { FLOATS_PER_NODE, POINTS, SceneEval, SinewPlayer, ThreePlayer, checkTimes } from './evaluate.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '../..');
+
+// Float32 slack (README "Slack"): a fixed part plus a part relative to the node's distance from
+// the scene origin (shell included), both in centimetres.
+const DEFAULT_SLACK_CM = 1e-5;
+const DEFAULT_SLACK_REL = 2e-7;
+const DEFAULT_WEIGHT_PRECISION = 1e-4;
+const DEFAULT_WEIGHT_SLACK = 1e-6;
+const DEFAULT_MAX_TIMES = 50000;
+
+const USAGE = `usage: node tests/independent/check_gltf.mjs [options] FILE...
+  FILE              .gltf/.glb (compared against sinew decompress --source), or .bvh/.amc/.acl.sjson
+                    (sinew convert vs sinew decompress, key times only)
+  --cli PATH        sinew CLI (default: $SINEW_CLI, else ${join(REPO, 'build/sinew')})
+  --error-cm E      threshold (default 0.01)
+  --shell-cm D      shell distance (default 3)
+  --packed          also check 'sinew pack' played through web/sinew.mjs (glTF only)
+  --web PATH        sinew.mjs for --packed (default ${join(REPO, 'web/sinew.mjs')})
+  --import-args S   extra CLI import options (e.g. "--unit-cm 5.644") for the FILEs after it
+  --slack-cm X      fixed float32 slack in cm (default ${DEFAULT_SLACK_CM})
+  --slack-rel X     slack per cm of distance from the scene origin (default ${DEFAULT_SLACK_REL})
+  --weight-precision X  morph weight precision (default ${DEFAULT_WEIGHT_PRECISION})
+  --shell-mode M    normalized (default: d along the unit world axes) | scaled (d * matrixWorld columns)
+  --keys-only       check key times only (no midpoints)
+  --subdiv N        check N - 1 evenly spaced times inside each key interval (default 2: the midpoint)
+  --plus-only       shell points at +d only (3 + origin, like sinew's C metric) instead of ±d
+  --max-times N     per clip, subsample evenly above N check times (default ${DEFAULT_MAX_TIMES})
+  --convert-only    compare each glTF with 'sinew convert' of itself (no compression: measures the slack)
+  --jobs N          files checked in parallel (default 1)
+  --json            one JSON object on stdout
+  --verbose         per-clip lines`;
+
+function parseArgs(argv) {
+	const o = {
+		cli: process.env.SINEW_CLI || join(REPO, 'build/sinew'), errorCm: 0.01, shellCm: 3, packed: false,
+		web: join(REPO, 'web/sinew.mjs'), slackCm: DEFAULT_SLACK_CM, slackRel: DEFAULT_SLACK_REL,
+		weightPrecision: DEFAULT_WEIGHT_PRECISION, weightSlack: DEFAULT_WEIGHT_SLACK, shellMode: 'normalized',
+		keysOnly: false, plusOnly: false, subdiv: 2, maxTimes: DEFAULT_MAX_TIMES, convertOnly: false, jobs: 1, json: false, verbose: false, files: [],
+	};
+	let importArgs = [];
+	const num = (s, name) => { const v = Number(s); if (!Number.isFinite(v)) throw new Error(`${name}: not a number: ${s}`); return v; };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i], next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
+		switch (a) {
+			case '--cli': o.cli = next(); break;
+			case '--error-cm': o.errorCm = num(next(), a); break;
+			case '--shell-cm': o.shellCm = num(next(), a); break;
+			case '--packed': o.packed = true; break;
+			case '--web': o.web = resolve(next()); break;
+			case '--import-args': importArgs = next().split(/\s+/).filter(Boolean); break;
+			case '--slack-cm': o.slackCm = num(next(), a); break;
+			case '--slack-rel': o.slackRel = num(next(), a); break;
+			case '--weight-precision': o.weightPrecision = num(next(), a); break;
+			case '--shell-mode': o.shellMode = next(); if (!['normalized', 'scaled'].includes(o.shellMode)) throw new Error(`--shell-mode ${o.shellMode}`); break;
+			case '--keys-only': o.keysOnly = true; break;
+			case '--plus-only': o.plusOnly = true; break;
+			case '--subdiv': o.subdiv = Math.max(2, num(next(), a) | 0); break;
+			case '--max-times': o.maxTimes = num(next(), a); break;
+			case '--convert-only': o.convertOnly = true; break;
+			case '--jobs': o.jobs = Math.max(1, num(next(), a) | 0); break;
+			case '--json': o.json = true; break;
+			case '--verbose': o.verbose = true; break;
+			case '-h': case '--help': console.log(USAGE); process.exit(0); break;
+			default:
+				if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${USAGE}`);
+				o.files.push({ path: a, importArgs });
+		}
+	}
+	return o;
+}
+
+const isGltf = (p) => /\.(gltf|glb)$/i.test(p);
+
+function runCli(o, args) {
+	const r = spawnSync(o.cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+	if (r.error) throw new Error(`cannot run ${o.cli}: ${r.error.message}`);
+	return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr.trim(), status: r.status };
+}
+
+// ---- comparison of two evaluated scenes ----
+
+// Accumulates, over times, the largest node error and the largest morph weight difference between
+// a reference SceneEval and a test SceneEval (glTF node indices matched).
+class Comparison {
+	constructor(ref, test, o) {
+		this.ref = ref;
+		this.test = test;
+		this.o = o;
+		this.pair = ref.indices.map((n) => test.slot.get(n) ?? -1);
+		this.missing = ref.indices.filter((n, k) => this.pair[k] < 0);
+		this.thr = o.errorCm / 100;
+		this.max = 0; this.maxKey = 0; this.maxMid = 0;
+		this.worst = null;          // { node, time, key }
+		this.over = 0;              // (node, time) pairs above threshold + slack
+		this.worstExcessCm = -Infinity; // largest error - (threshold + slack), cm
+		this.maxOriginCm = 0;       // origin-only error (for information)
+		this.maxRel = 0;            // largest error / (distance from the scene origin + shell), for the slack
+		this.wMax = 0; this.wWorst = null; this.wOver = 0; this.wCount = 0;
+		this.wMissing = 0;
+		this.nodesCompared = ref.indices.length - this.missing.length;
+	}
+
+	add(t, isKey) {
+		const rp = this.ref.points, tp = this.test.points, o = this.o;
+		for (let k = 0; k < this.pair.length; k++) {
+			const m = this.pair[k];
+			if (m < 0) continue;
+			const a = k * FLOATS_PER_NODE, b = m * FLOATS_PER_NODE;
+			let e2 = 0;
+			for (let p = 0; p < POINTS; p++) {
+				const dx = rp[a + 3 * p] - tp[b + 3 * p], dy = rp[a + 3 * p + 1] - tp[b + 3 * p + 1], dz = rp[a + 3 * p + 2] - tp[b + 3 * p + 2];
+				const d2 = dx * dx + dy * dy + dz * dz;
+				if (p === 0 && Math.sqrt(d2) * 100 > this.maxOriginCm) this.maxOriginCm = Math.sqrt(d2) * 100;
+				if (d2 > e2 || Number.isNaN(d2)) e2 = Number.isNaN(d2) ? Infinity : d2;
+			}
+			const e = Math.sqrt(e2);
+			const distCm = Math.hypot(rp[a], rp[a + 1], rp[a + 2]) * 100 + o.shellCm;
+			const slackCm = o.slackCm + o.slackRel * distCm;
+			const excess = e * 100 - (o.errorCm + slackCm);
+			if ((e * 100) / distCm > this.maxRel) this.maxRel = (e * 100) / distCm;
+			if (excess > 0) this.over++;
+			if (excess > this.worstExcessCm) this.worstExcessCm = excess;
+			if (e > this.max || this.worst === null) {
+				this.max = e;
+				this.worst = { node: this.ref.indices[k], time: t, key: !!isKey, slackCm };
+			}
+			if (isKey) { if (e > this.maxKey) this.maxKey = e; } else if (e > this.maxMid) this.maxMid = e;
+		}
+		// morph weights
+		for (let k = 0; k < this.pair.length; k++) {
+			const m = this.pair[k];
+			const rw = this.ref.weights[k];
+			if (!rw.length) continue;
+			if (m < 0 || this.test.weights[m].length !== rw.length) { this.wMissing++; continue; }
+			const tw = this.test.weights[m];
+			for (let i = 0; i < rw.length; i++) {
+				let d = Math.abs(rw[i] - tw[i]);
+				if (Number.isNaN(d)) d = Infinity;
+				this.wCount++;
+				if (d > o.weightPrecision + o.weightSlack) this.wOver++;
+				if (d > this.wMax || this.wWorst === null) {
+					this.wMax = d;
+					this.wWorst = { node: this.ref.indices[k], target: i % (this.ref.morphs[k][0]?.rest.length || 1), time: t };
+				}
+			}
+		}
+	}
+
+	result() {
+		const w = this.worst;
+		return {
+			max_error_cm: this.max * 100,
+			max_error_at_keys_cm: this.maxKey * 100,
+			max_error_at_midpoints_cm: this.maxMid * 100,
+			max_origin_error_cm: this.maxOriginCm,
+			max_relative_error: this.maxRel,
+			worst_node: w ? w.node : null,
+			worst_node_name: w ? this.ref.nodeName(w.node) : null,
+			worst_time: w ? w.time : null,
+			worst_at_key: w ? w.key : null,
+			worst_slack_cm: w ? w.slackCm : null,
+			worst_excess_cm: Number.isFinite(this.worstExcessCm) ? this.worstExcessCm : null,
+			over: this.over,
+			nodes: this.nodesCompared,
+			missing_nodes: this.missing,
+			weights: this.wCount,
+			max_weight_error: this.wMax,
+			worst_weight: this.wWorst ? { ...this.wWorst, node_name: this.ref.nodeName(this.wWorst.node) } : null,
+			weights_over: this.wOver,
+			weights_missing: this.wMissing,
+			pass: this.over === 0 && this.wOver === 0 && this.missing.length === 0 && this.wMissing === 0,
+		};
+	}
+}
+
+function matchClip(list, index, name) {
+	if (list[index] && list[index].name === name) return list[index];
+	return list.find((c) => c.name === name) ?? null;
+}
+
+// ---- one file ----
+
+async function checkFile(spec, o) {
+	const path = spec.path, gltf = isGltf(path);
+	const res = { file: path, kind: gltf ? 'gltf' : 'keys', import_args: spec.importArgs, clips: [], pass: false, skipped: false, error: null };
+	const started = Date.now();
+	const dir = mkdtempSync(join(tmpdir(), 'sinew-judge-'));
+	try {
+		if (!existsSync(path)) throw new Error('no such file');
+		const thr = ['--error-cm', String(o.errorCm), '--shell-cm', String(o.shellCm)];
+		const blob = join(dir, 'out.sinew'), out = join(dir, 'out.glb'), ref = join(dir, 'ref.glb'), packed = join(dir, 'packed.glb');
+		let reported = null, refPath, outPath;
+		if (o.convertOnly) {
+			const c = runCli(o, ['convert', path, '-o', out, '-q', ...spec.importArgs]);
+			if (!c.ok) { res.skipped = true; res.error = `sinew convert: ${c.stderr}`; return res; }
+			refPath = path; outPath = out;
+		} else {
+			const c = runCli(o, ['compress', path, '-o', blob, '--json', '-q', ...thr, ...spec.importArgs]);
+			if (!c.ok) { res.skipped = true; res.error = `sinew compress: ${c.stderr}`; return res; }
+			reported = JSON.parse(c.stdout);
+			const d = runCli(o, ['decompress', blob, '-o', out, '-q', ...(gltf ? ['--source', path] : [])]);
+			if (!d.ok) throw new Error(`sinew decompress: ${d.stderr}`);
+			if (gltf) refPath = path;
+			else {
+				const r = runCli(o, ['convert', path, '-o', ref, '-q', ...spec.importArgs]);
+				if (!r.ok) throw new Error(`sinew convert: ${r.stderr}`);
+				refPath = ref;
+			}
+			outPath = out;
+			if (o.packed && gltf) {
+				const p = runCli(o, ['pack', path, '-o', packed, '-q', ...thr, ...spec.importArgs]);
+				if (!p.ok) throw new Error(`sinew pack: ${p.stderr}`);
+			}
+		}
+		res.reported_max_error_cm = reported ? reported.max_error_cm : null;
+		const evalOpts = { shell: o.shellCm / 100, shellMode: o.shellMode, plusOnly: o.plusOnly };
+		const srcL = await loadGltf(refPath), outL = await loadGltf(outPath);
+		const warnings = [...srcL.warnings.map((w) => `source: ${w}`), ...outL.warnings.map((w) => `output: ${w}`)];
+		const src = new SceneEval(srcL.gltf, srcL.json, evalOpts), dst = new SceneEval(outL.gltf, outL.json, evalOpts);
+		let pk = null, anim = null;
+		if (o.packed && gltf && !o.convertOnly) {
+			const Sinew = (await import(pathToFileURL(o.web).href)).default;
+			const bytes = readFileSync(packed);
+			const pl = await loadGltf(packed);
+			pk = new SceneEval(pl.gltf, pl.json, evalOpts);
+			anim = (await Sinew.loadPacked(bytes)).animation;
+			res.packed_clips = anim.clipCount;
+		}
+		const keysOnly = o.keysOnly || !gltf;
+		const srcClips = srcL.gltf.animations, outClips = outL.gltf.animations;
+		res.node_count = src.indices.length;
+		if (srcClips.length !== outClips.length) warnings.push(`clip count: source ${srcClips.length}, output ${outClips.length}`);
+		for (let ci = 0; ci < srcClips.length; ci++) {
+			const sc = srcClips[ci];
+			const clipRes = { index: ci, name: sc.name, duration: sc.duration };
+			res.clips.push(clipRes);
+			const oc = matchClip(outClips, ci, sc.name);
+			const rep = reported ? matchClip(reported.clips.map((c, i) => ({ ...c, name: c.name ?? `animation_${i}` })), ci, sc.name) : null;
+			clipRes.reported_max_error_cm = rep ? rep.max_error_cm : null;
+			if (!oc) { clipRes.error = 'clip missing in the output'; clipRes.pass = false; continue; }
+			const { times, keyMask, subsampled, keyCount } = checkTimes(sc, { keysOnly, maxTimes: o.maxTimes, subdiv: o.subdiv });
+			Object.assign(clipRes, { check_times: times.length, key_times: keyCount, subsampled });
+			const sp = new ThreePlayer(src, sc, warnings), op = new ThreePlayer(dst, oc, warnings);
+			const cmp = new Comparison(src, dst, o);
+			let pp = null, pcmp = null;
+			if (pk) {
+				let k = ci;
+				if (!(k < anim.clipCount && anim.clip(k).name === sc.name)) {
+					k = -1;
+					for (let i = 0; i < anim.clipCount; i++) if (anim.clip(i).name === sc.name) { k = i; break; }
+				}
+				if (k >= 0) { pp = new SinewPlayer(pk, anim, k); pcmp = new Comparison(src, pk, o); }
+				else clipRes.packed = { error: 'clip missing in the packed animation', pass: false };
+			}
+			for (let i = 0; i < times.length; i++) {
+				const t = times[i];
+				sp.at(t);
+				op.at(t);
+				cmp.add(t, keyMask[i]);
+				if (pp) { pp.at(t); pcmp.add(t, keyMask[i]); }
+			}
+			sp.dispose(); op.dispose();
+			Object.assign(clipRes, cmp.result());
+			if (clipRes.reported_max_error_cm !== null) clipRes.reported_diff_cm = Math.abs(clipRes.reported_max_error_cm - clipRes.max_error_cm);
+			if (pcmp) {
+				clipRes.packed = pcmp.result();
+				if (pp.missing.length) { clipRes.packed.pass = false; clipRes.packed.error = `joints map to absent nodes ${pp.missing.join(',')}`; }
+			}
+		}
+		// file summary
+		const ok = (c) => c.pass !== false && !c.error && (!c.packed || c.packed.pass);
+		const worstOf = (get) => {
+			let best = null;
+			for (const c of res.clips) { const r = get(c); if (r && r.max_error_cm !== undefined && (best === null || r.max_error_cm > best.max_error_cm)) best = { ...r, clip: c.name }; }
+			return best;
+		};
+		const w = worstOf((c) => c);
+		res.max_error_cm = w ? w.max_error_cm : 0;
+		res.worst = w ? { clip: w.clip, node: w.worst_node, node_name: w.worst_node_name, time: w.worst_time, at_key: w.worst_at_key } : null;
+		res.max_weight_error = Math.max(0, ...res.clips.map((c) => c.max_weight_error ?? 0));
+		res.weights_checked = res.clips.reduce((n, c) => n + (c.weights ?? 0), 0);
+		if (res.reported_max_error_cm !== null) res.reported_diff_cm = Math.abs(res.reported_max_error_cm - res.max_error_cm);
+		if (pk) {
+			const pw = worstOf((c) => c.packed);
+			res.packed = {
+				max_error_cm: pw ? pw.max_error_cm : 0,
+				worst: pw ? { clip: pw.clip, node: pw.worst_node, node_name: pw.worst_node_name, time: pw.worst_time } : null,
+				max_weight_error: Math.max(0, ...res.clips.map((c) => c.packed?.max_weight_error ?? 0)),
+				pass: res.clips.every((c) => !c.packed || c.packed.pass),
+			};
+		}
+		res.subsampled = res.clips.some((c) => c.subsampled);
+		res.check_times = res.clips.reduce((n, c) => n + (c.check_times ?? 0), 0);
+		res.warnings = [...new Set(warnings)].slice(0, 20);
+		res.pass = res.clips.every(ok) && srcClips.length === outClips.length && srcClips.length > 0;
+		if (srcClips.length === 0) res.error = 'no animation in the source';
+		if (anim) anim.dispose();
+	} catch (e) {
+		res.error = e.message;
+		res.pass = false;
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+		res.seconds = (Date.now() - started) / 1000;
+	}
+	return res;
+}
+
+// ---- output ----
+
+const f4 = (x) => (x === null || x === undefined ? '-' : x === 0 ? '0' : x < 1e-4 ? x.toExponential(2) : x.toFixed(x < 1 ? 5 : 3));
+
+function line(r, o) {
+	const name = r.file.length > 70 ? '...' + r.file.slice(-67) : r.file;
+	if (r.skipped) return `SKIP  ${name}: ${r.error}`;
+	if (r.error && !r.clips.length) return `FAIL  ${name}: ${r.error}`;
+	const w = r.worst;
+	let s = `${r.pass && (!r.packed || r.packed.pass) ? 'pass' : 'FAIL'}  ${name}: ${r.clips.length} clip(s), max ${f4(r.max_error_cm)} cm`;
+	if (w) s += ` at node ${w.node} '${w.node_name}' clip '${w.clip}' t=${w.time.toFixed(5)}${w.at_key ? ' (key)' : ' (mid)'}`;
+	s += `, reported ${f4(r.reported_max_error_cm)} cm`;
+	if (r.reported_diff_cm !== undefined) s += ` (|diff| ${f4(r.reported_diff_cm)})`;
+	if (r.weights_checked) s += `, weights max ${f4(r.max_weight_error)}`;
+	if (r.packed) s += `; packed max ${f4(r.packed.max_error_cm)} cm${r.packed.pass ? '' : ' FAIL'}`;
+	if (r.subsampled) s += ' [times subsampled]';
+	if (r.error) s += ` [${r.error}]`;
+	s += ` (${r.seconds.toFixed(1)} s)`;
+	if (o.verbose || !r.pass) {
+		for (const c of r.clips) {
+			const ok = c.pass && !c.error && (!c.packed || c.packed.pass);
+			if (!o.verbose && ok) continue;
+			s += `\n      ${ok ? 'ok  ' : 'FAIL'} clip ${c.index} '${c.name}': ${c.error ?? ''}`;
+			if (c.max_error_cm !== undefined) {
+				s += `max ${f4(c.max_error_cm)} cm (keys ${f4(c.max_error_at_keys_cm)}, mid ${f4(c.max_error_at_midpoints_cm)}) at node ${c.worst_node} '${c.worst_node_name}' t=${c.worst_time?.toFixed(5)}, `
+					+ `reported ${f4(c.reported_max_error_cm)}, over ${c.over}, times ${c.check_times}`;
+				if (c.weights) s += `, weights max ${f4(c.max_weight_error)} (over ${c.weights_over})`;
+				if (c.missing_nodes?.length) s += `, missing nodes ${c.missing_nodes.join(',')}`;
+			}
+			if (c.packed) s += `; packed ${c.packed.error ?? ''}${c.packed.max_error_cm !== undefined ? `max ${f4(c.packed.max_error_cm)} cm at node ${c.packed.worst_node} t=${c.packed.worst_time?.toFixed(5)}, weights ${f4(c.packed.max_weight_error)}` : ''}`;
+		}
+	}
+	return s;
+}
+
+async function runPool(o) {
+	const results = new Array(o.files.length);
+	if (o.jobs <= 1 || o.files.length <= 1) {
+		for (let i = 0; i < o.files.length; i++) {
+			results[i] = await checkFile(o.files[i], o);
+			if (!o.json) console.log(line(results[i], o));
+		}
+		return results;
+	}
+	let next = 0;
+	const worker = () => new Promise((done) => {
+		const w = new Worker(fileURLToPath(import.meta.url), { workerData: { o } });
+		const give = () => {
+			if (next >= o.files.length) { w.terminate(); done(); return; }
+			const i = next++;
+			w.once('message', (r) => { results[i] = r; if (!o.json) console.log(line(r, o)); give(); });
+			w.postMessage(i);
+		};
+		w.on('error', (e) => { console.error(`worker: ${e.message}`); done(); });
+		give();
+	});
+	await Promise.all(Array.from({ length: Math.min(o.jobs, o.files.length) }, worker));
+	return results;
+}
+
+async function main() {
+	let o;
+	try { o = parseArgs(process.argv.slice(2)); } catch (e) { console.error(e.message); process.exit(2); }
+	if (!o.files.length) { console.error(USAGE); process.exit(2); }
+	if (!existsSync(o.cli)) { console.error(`sinew CLI not found: ${o.cli} (--cli PATH or SINEW_CLI)`); process.exit(2); }
+	const results = await runPool(o);
+	const passed = results.filter((r) => r && !r.skipped && r.pass && (!r.packed || r.packed.pass)).length;
+	const skipped = results.filter((r) => r && r.skipped).length;
+	const failed = results.length - passed - skipped;
+	if (o.json) {
+		const settings = { cli: o.cli, error_cm: o.errorCm, shell_cm: o.shellCm, shell_mode: o.shellMode, plus_only: o.plusOnly, subdiv: o.subdiv, slack_cm: o.slackCm, slack_rel: o.slackRel,
+			weight_precision: o.weightPrecision, weight_slack: o.weightSlack, packed: o.packed, keys_only: o.keysOnly, convert_only: o.convertOnly };
+		console.log(JSON.stringify({ settings, files: results, passed, failed, skipped }, null, 1));
+	} else {
+		console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+	}
+	process.exitCode = failed ? 1 : 0;
+}
+
+if (isMainThread) {
+	main();
+} else {
+	const { o } = workerData;
+	parentPort.on('message', async (i) => parentPort.postMessage(await checkFile(o.files[i], o)));
+}
