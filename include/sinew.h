@@ -168,7 +168,9 @@ typedef struct sinew_clip {
 	double unit_scale;          /* clip units per metre: 1 for glTF (m), 100 for cm */
 	uint8_t looping;            /* 1: the clip loops; sampling wraps from the last sample to the first */
 	uint8_t rounding;           /* sinew_rounding for the whole clip (NONE by default) */
-	uint8_t reserved[6];
+	uint8_t check_midpoints;    /* 1: the guarantee also holds at the midpoint of every sample interval, against the
+	                               source samples interpolated as DESIGN §4 says (keyed sources: glTF) */
+	uint8_t reserved[5];
 	double resample_error;      /* importer: largest object-space error of playing the samples instead of the
 	                               source curves, at check_times (clip units; DESIGN §4 metric), 0 if none */
 	/* Keyed sources (glTF): the source evaluated exactly, with its own interpolation, at every key time
@@ -239,20 +241,35 @@ typedef struct sinew_error_stats {
 	uint64_t samples_over_threshold; /* (sample, joint) pairs whose error exceeds their threshold */
 	uint64_t measured;           /* number of (sample, joint) pairs measured */
 	uint32_t worst_joint;
-	uint32_t worst_sample;
+	uint32_t worst_sample;       /* the sample at or before worst_time */
+	double worst_time;           /* seconds: the time of the largest error (a sample, midpoint or check time) */
 	double max_scalar_error;     /* largest absolute scalar error divided by that track's precision */
 	uint64_t scalar_over_precision; /* scalar (sample, component) pairs above their precision */
 } sinew_error_stats;
 
 /* Object-space error of `test` against `reference` on the same skeleton and sample count:
  * for every sample and joint, both poses are composed from the root as affine transforms
- * (T = T_parent * T_local, p' = R(S p) + t, in double precision) and the three shell points
- * (d,0,0), (0,d,0), (0,0,d) are transformed; the joint's error is the largest distance between
- * the two images. Scalar tracks are compared per component. Allocates temporary memory through
+ * (T = T_parent * T_local, p' = R(S p) + t, in double precision); the joint's origin o and its six
+ * shell points o +- d u_i, with u_i its unit axes in clip (scene) units, so d is a scene distance
+ * whatever scale the ancestors carry, are placed in each pose; the joint's error is the largest
+ * distance between a point's two images. Scalar tracks are compared per component. Allocates temporary memory through
  * `allocator`. Errors: BAD_COUNT when the clips do not match, OUT_OF_MEMORY. */
 SINEW_API sinew_result sinew_measure_error(const sinew_clip *reference, const sinew_clip *test,
                                            const sinew_metric_options *options, const sinew_allocator *allocator,
                                            sinew_error_stats *out_stats, sinew_error *error);
+
+/* The guarantee as a user sees it (DESIGN §4): the error of clip `clip` of a validated blob against
+ * `source`, the clip it was compressed from, sampled through a sampling context (the real decoder) at
+ * every source sample time, at the midpoint of every sample interval when source->check_midpoints (against
+ * the source samples interpolated), and at every source check time (against source->check_transforms:
+ * the source file's own evaluation, resampling included). Same metric as sinew_measure_error; `measured`
+ * counts (time, joint) pairs; scalar tracks are compared at samples and midpoints. worst_time names the
+ * time. Allocates the context and temporaries through `allocator`. Errors: BAD_COUNT when the blob's clip
+ * does not match `source` (joints, samples, scalar components), OUT_OF_RANGE, OUT_OF_MEMORY, and
+ * sinew_context_init's. */
+SINEW_API sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob, size_t size, uint32_t clip,
+                                                const sinew_metric_options *options, const sinew_allocator *allocator,
+                                                sinew_error_stats *out_stats, sinew_error *error);
 
 /* Error of one pose: `out_errors[joint]` receives the object-space shell error of each joint
  * (clip units). `shell_distances` is [joint_count] (NULL: every joint uses `default_shell`).

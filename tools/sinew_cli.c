@@ -64,11 +64,14 @@ static double clip_threshold_units(const cli_options *o, const sinew_clip *c) {
 	return (o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM) * 0.01 * c->unit_scale;
 }
 
-static bool measure(const cli_options *o, const sinew_clip *ref, const sinew_clip *test, sinew_error_stats *st) {
+// The error of clip `index` of a blob against its source clip, through the decoder at every sample,
+// sample midpoint and source check time (sinew_measure_blob_error).
+static bool measure(const cli_options *o, const sinew_clip *ref, const void *blob, size_t size, uint32_t index,
+                    sinew_error_stats *st) {
 	sinew_metric_options mo = {(o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * ref->unit_scale,
 	                           clip_threshold_units(o, ref)};
 	sinew_error err = {0};
-	if (sinew_measure_error(ref, test, &mo, NULL, st, &err) != SINEW_RESULT_OK) {
+	if (sinew_measure_blob_error(ref, blob, size, index, &mo, NULL, st, &err) != SINEW_RESULT_OK) {
 		cli_error("%s", err.message);
 		return false;
 	}
@@ -247,6 +250,11 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 	cli_json_number(j, "max_error", r->st.max_error);
 	cli_json_number(j, "p99_error", r->st.p99_error);
 	cli_json_uint(j, "samples_over_threshold", r->st.samples_over_threshold);
+	cli_json_uint(j, "measured", r->st.measured);
+	cli_json_string(j, "worst_joint_name", r->st.worst_joint < c->joint_count ? c->joints[r->st.worst_joint].name : NULL);
+	cli_json_number(j, "worst_time", r->st.worst_time);
+	cli_json_number(j, "resample_error_cm", units_to_cm(c->resample_error, c->unit_scale));
+	cli_json_uint(j, "check_points", c->check_count);
 	cli_json_number(j, "max_scalar_error_ratio", r->st.max_scalar_error);
 	cli_json_uint(j, "compress_ns", r->ns);
 	cli_json_end(j, '}');
@@ -269,10 +277,9 @@ static int cmd_compress(const cli_options *o) {
 		return 1;
 	}
 	int code = 0;
-	sinew_clip_set *dec = NULL;
 	clip_result *res = (clip_result *)calloc(set->clip_count, sizeof *res);
-	if (!res || sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) {
-		cli_error("decompress: %s", err.message);
+	if (!res) {
+		cli_error("out of memory");
 		code = 1;
 	}
 	// per-clip compression time: each clip alone (the whole-set time is reported too)
@@ -295,7 +302,7 @@ static int cmd_compress(const cli_options *o) {
 			if (sinew_compress(&one, &co, NULL, &b1, &s1, NULL) == SINEW_RESULT_OK) sinew_blob_free(b1, s1, NULL);
 			res[i].ns = cli_now_ns() - t1;
 		}
-		if (!measure(o, c, dec->clips[i], &res[i].st)) code = 1;
+		if (!measure(o, c, blob, size, i, &res[i].st)) code = 1;
 		over_total += res[i].st.samples_over_threshold;
 		double m = units_to_cm(res[i].st.max_error, c->unit_scale), p = units_to_cm(res[i].st.p99_error, c->unit_scale);
 		if (m > max_cm) max_cm = m;
@@ -342,7 +349,6 @@ static int cmd_compress(const cli_options *o) {
 		}
 	}
 	free(res);
-	sinew_clip_set_free(dec);
 	sinew_blob_free(blob, size, NULL);
 	sinew_clip_set_free(set);
 	return code;
@@ -357,14 +363,10 @@ static int cmd_error(const cli_options *o) {
 	void *blob;
 	size_t size;
 	if (!load_blob(o->positional[1], &blob, &size)) return sinew_clip_set_free(set), 1;
-	sinew_clip_set *dec = NULL;
-	sinew_error err = {0};
 	int code = 0;
-	if (sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) {
-		cli_error("%s", err.message);
-		code = 1;
-	} else if (dec->clip_count != set->clip_count) {
-		cli_error("%s has %u clips, %s has %u", o->positional[0], set->clip_count, o->positional[1], dec->clip_count);
+	uint32_t blob_clips = sinew_blob_clip_count(blob, size);
+	if (blob_clips != set->clip_count) {
+		cli_error("%s has %u clips, %s has %u", o->positional[0], set->clip_count, o->positional[1], blob_clips);
 		code = 1;
 	}
 	cli_json j = {0, {true}};
@@ -373,11 +375,12 @@ static int cmd_error(const cli_options *o) {
 	double worst = 0;
 	for (uint32_t i = 0; code == 0 && i < set->clip_count; ++i) {
 		sinew_error_stats st;
-		if (!measure(o, set->clips[i], dec->clips[i], &st)) {
+		if (!measure(o, set->clips[i], blob, size, i, &st)) {
 			code = 1;
 			break;
 		}
 		const sinew_clip *c = set->clips[i];
+		const char *worst_name = st.worst_joint < c->joint_count ? c->joints[st.worst_joint].name : NULL;
 		over += st.samples_over_threshold;
 		double m = units_to_cm(st.max_error, c->unit_scale);
 		if (m > worst) worst = m;
@@ -389,13 +392,17 @@ static int cmd_error(const cli_options *o) {
 			cli_json_number(&j, "max_error", st.max_error);
 			cli_json_uint(&j, "samples_over_threshold", st.samples_over_threshold);
 			cli_json_uint(&j, "worst_joint", st.worst_joint);
+			cli_json_string(&j, "worst_joint_name", worst_name);
 			cli_json_uint(&j, "worst_sample", st.worst_sample);
+			cli_json_number(&j, "worst_time", st.worst_time);
+			cli_json_uint(&j, "measured", st.measured);
 			cli_json_number(&j, "max_scalar_error_ratio", st.max_scalar_error);
 			cli_json_end(&j, '}');
 		} else {
-			printf("  '%s': max %.5f cm (joint %u, sample %u), p99 %.5f cm, %llu samples over threshold\n",
-			       c->name ? c->name : "", m, st.worst_joint, st.worst_sample, units_to_cm(st.p99_error, c->unit_scale),
-			       (unsigned long long)st.samples_over_threshold);
+			printf("  '%s': max %.5f cm at '%s' (joint %u), t = %.6g s, p99 %.5f cm, %llu of %llu over threshold\n",
+			       c->name ? c->name : "", m, worst_name ? worst_name : "", st.worst_joint, st.worst_time,
+			       units_to_cm(st.p99_error, c->unit_scale), (unsigned long long)st.samples_over_threshold,
+			       (unsigned long long)st.measured);
 		}
 	}
 	if (code == 0) {
@@ -403,7 +410,6 @@ static int cmd_error(const cli_options *o) {
 		    cli_json_uint(&j, "samples_over_threshold", over), cli_json_end(&j, '}');
 		else printf("max error %.5f cm, %llu samples over threshold\n", worst, (unsigned long long)over);
 	}
-	sinew_clip_set_free(dec);
 	sinew_clip_set_free(set);
 	free(blob);
 	return code;

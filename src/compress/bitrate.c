@@ -327,14 +327,23 @@ static double verify_segment(sinewi_work *w, seg_scratch *sc) {
 	return worst_ratio;
 }
 
-// The clip's check points strictly inside segment `seg` (times off its samples, decoder's key
-// arithmetic: docs/format.md §sampling), as local positions in w->check_u.
+// The positions of segment `seg` verified besides its samples, as local positions in w->check_u:
+// the midpoint of every sample interval (clip->check_midpoints), then the clip's check points strictly
+// inside the segment (decoder's key arithmetic: docs/format.md §sampling).
 static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi_arena *arena) {
 	const sinew_clip *clip = w->clip;
-	w->check_n = 0;
+	const bool explicit_checks = clip->check_count && clip->check_times && clip->check_transforms;
+	w->check_n = w->mid_n = 0;
 	w->check_first = 0;
 	w->check_u = NULL;
-	if (!clip->check_count || !clip->check_times || !clip->check_transforms || w->joint_count == 0) return true;
+	if (w->joint_count == 0 || (!explicit_checks && !clip->check_midpoints)) return true;
+	const uint32_t mids = clip->check_midpoints ? seg->length : 0;
+	w->check_u = (float *)sinewi_arena_array(arena, (size_t)mids + (explicit_checks ? clip->check_count : 0) + 1,
+	                                         sizeof(float));
+	if (!w->check_u) return false;
+	for (uint32_t k = 0; k < mids; ++k) w->check_u[w->check_n++] = (float)k + 0.5f;
+	w->mid_n = w->check_n;
+	if (!explicit_checks) return true;
 	const double lo = seg->first_sample, hi = (double)seg->first_sample + seg->length;
 	const double last = (double)(w->stored - 1);
 	uint32_t a = 0, b = clip->check_count; // first check with key > lo
@@ -343,8 +352,6 @@ static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi
 		if (clip->check_times[m] * clip->sample_rate <= lo) a = m + 1;
 		else b = m;
 	}
-	w->check_u = (float *)sinewi_arena_array(arena, clip->check_count - a + 1, sizeof(float));
-	if (!w->check_u) return false;
 	w->check_first = a;
 	for (uint32_t c = a; c < clip->check_count; ++c) {
 		double key = clip->check_times[c] * clip->sample_rate;
@@ -356,6 +363,35 @@ static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi
 		w->check_u[w->check_n++] = (float)((on_sample ? nearest : key) - lo);
 	}
 	return true;
+}
+
+// Source sample of stored sample s (the wrap sample of a looping clip is source sample 0).
+static uint32_t source_sample(const sinewi_work *w, uint32_t s) {
+	return (s >= w->clip->sample_count || (w->enc->looping && s == w->enc->sample_count)) ? 0 : s;
+}
+
+// The source's pose halfway between source samples a and b as sampling plays it: lerp, nlerp on the
+// shortest arc, held values for floor-rounded joints (ceil/nearest take b).
+static void interpolate_source(const sinewi_work *w, uint32_t a, uint32_t b, sinew_qvv *out) {
+	const uint32_t nj = w->joint_count;
+	const sinew_qvv *pa = &w->clip->transforms[(size_t)a * nj], *pb = &w->clip->transforms[(size_t)b * nj];
+	for (uint32_t j = 0; j < nj; ++j) {
+		uint8_t mode = w->rounding_mode[j];
+		if (mode != SINEW_ROUNDING_NONE) {
+			out[j] = mode == SINEW_ROUNDING_FLOOR ? pa[j] : pb[j];
+			continue;
+		}
+		double q[4], dot = 0.0;
+		for (int k = 0; k < 4; ++k) dot += (double)pa[j].rotation[k] * pb[j].rotation[k];
+		double sb = dot < 0.0 ? -0.5 : 0.5;
+		for (int k = 0; k < 4; ++k) q[k] = 0.5 * pa[j].rotation[k] + sb * pb[j].rotation[k];
+		sinewi_quat_normalize_d(q);
+		for (int k = 0; k < 4; ++k) out[j].rotation[k] = (float)q[k];
+		for (int k = 0; k < 3; ++k) {
+			out[j].translation[k] = (float)(0.5 * ((double)pa[j].translation[k] + pb[j].translation[k]));
+			out[j].scale[k] = (float)(0.5 * ((double)pa[j].scale[k] + pb[j].scale[k]));
+		}
+	}
 }
 
 static void search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc) {
@@ -508,16 +544,20 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 	}
 	// The reference is the source clip itself (not the normalized working copy), so the bound
 	// holds for exactly what sinew_measure_error compares; the wrap sample is source sample 0.
-	// Check points compare with the source's own evaluation at their times.
+	// Sample midpoints compare with the source samples interpolated (DESIGN §4 sampling semantics),
+	// check points with the source's own evaluation at their times.
 	sinewi_affine_d *obj = sc.obj; // free until build_object_cache
 	for (uint32_t u = 0; u < sc.positions; ++u) {
 		const sinew_qvv *ref;
 		if (u <= seg->length) {
-			uint32_t src = seg->first_sample + u;
-			if (src >= w->clip->sample_count || (enc->looping && src == enc->sample_count)) src = 0;
-			ref = &w->clip->transforms[(size_t)src * nj];
+			ref = &w->clip->transforms[(size_t)source_sample(w, seg->first_sample + u) * nj];
+		} else if (u <= seg->length + w->mid_n) {
+			uint32_t k = u - seg->length - 1;
+			interpolate_source(w, source_sample(w, seg->first_sample + k), source_sample(w, seg->first_sample + k + 1),
+			                   sc.pose);
+			ref = sc.pose;
 		} else {
-			ref = &w->clip->check_transforms[(size_t)(w->check_first + u - seg->length - 1) * nj];
+			ref = &w->clip->check_transforms[(size_t)(w->check_first + u - seg->length - 1 - w->mid_n) * nj];
 		}
 		sinewi_compose_pose_d(w->clip->joints, nj, ref, obj);
 		for (uint32_t j = 0; j < nj; ++j) sinewi_shell_frame_from_d(&obj[j], &sc.raw[(size_t)u * nj + j]);

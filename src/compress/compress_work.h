@@ -25,8 +25,9 @@ typedef struct sinewi_work {
 	float *shells_f;     // shell as float for the metric
 	double class_fraction; // share of a joint's budget a constant sub-track may use
 	uint8_t *rounding_mode; // [joint_count] effective sinew_rounding of each joint
-	// the current segment's check points (clip->check_times inside it): local positions
-	uint32_t check_first, check_n;
+	// the current segment's positions besides its samples: mid_n sample midpoints, then the clip's
+	// check points inside it (from clip check index check_first); local positions
+	uint32_t check_first, check_n, mid_n;
 	float *check_u;
 } sinewi_work;
 

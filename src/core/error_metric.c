@@ -82,7 +82,7 @@ void sinew_pose_error(const sinew_joint *joints, uint32_t joint_count, const sin
 }
 
 // k-th smallest (0-based) of v[0..n), reorders v.
-static double select_kth(double *v, size_t n, size_t k) {
+double sinewi_select_kth(double *v, size_t n, size_t k) {
 	size_t lo = 0, hi = n - 1;
 	while (lo < hi) {
 		double pivot = v[lo + (hi - lo) / 2];
@@ -157,6 +157,7 @@ sinew_result sinew_measure_error(const sinew_clip *reference, const sinew_clip *
 				out_stats->max_error = e;
 				out_stats->worst_joint = j;
 				out_stats->worst_sample = s;
+				out_stats->worst_time = (double)s / reference->sample_rate;
 			}
 			sum += e;
 			all[k++] = e;
@@ -166,7 +167,7 @@ sinew_result sinew_measure_error(const sinew_clip *reference, const sinew_clip *
 	if (pairs > 0) {
 		out_stats->mean_error = sum / (double)pairs;
 		size_t idx = (size_t)ceil(0.99 * (double)pairs) - 1;
-		out_stats->p99_error = select_kth(all, pairs, idx);
+		out_stats->p99_error = sinewi_select_kth(all, pairs, idx);
 	}
 
 	for (uint32_t i = 0; i < reference->scalar_track_count; ++i) {

@@ -20,4 +20,7 @@ double sinewi_shell_error_d(const sinewi_affine_d *a, const sinewi_affine_d *b, 
 double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, const sinewi_affine_d *b, double d);
 double sinewi_shell_error_frames_d(const sinewi_shell_frame_d *a, const sinewi_shell_frame_d *b, double d);
 
+// k-th smallest (0-based) of v[0..n), n > 0; reorders v.
+double sinewi_select_kth(double *v, size_t n, size_t k);
+
 #endif

@@ -1,8 +1,8 @@
 // sinew — see include/sinew.h for version and licence
 // Whole-blob decompression into clips (for export and for measuring error).
+#include <math.h>
 #include <string.h>
 
-#include <math.h>
 #include "../core/bits.h"
 #include "../core/quat.h"
 #include "../format/format_layout.h"

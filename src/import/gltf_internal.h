@@ -5,6 +5,7 @@
 
 #include "import_internal.h"
 #include "json.h"
+#include "../core/quat.h"
 
 #include <math.h>
 
@@ -64,6 +65,39 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 // A key within `snap` seconds of t is returned exactly; with equal key times the later key wins.
 // `cursor` (may be NULL) speeds up calls with non-decreasing t; start it at 0.
 void sinewi_gltf_curve_eval(const sinewi_gltf_curve *curve, double t, double snap, uint32_t *cursor, double *out);
+
+/* ---- the guarantee against the source (gltf_checks.c) ---- */
+
+// Check times x (curves + joints) evaluated per candidate rate, at most (bounds hostile files).
+#define SINEWI_GLTF_MAX_CHECK_VALUES ((size_t)1 << 27)
+
+typedef struct sinewi_gltf_checker {
+	const sinewi_gltf_clip_input *in;
+	double *times;  // check times: key times, key-interval midpoints, merged-key midpoints; sorted, distinct
+	uint32_t count;
+	double shell, threshold; // clip units
+	sinew_qvv *src, *play;   // [joint_count] scratch poses
+	sinewi_affine_d *src_obj, *play_obj;
+	uint8_t *animated;  // [joint_count] 1 when a TRS curve drives the joint
+	uint32_t *cursors;  // [binding_count]
+} sinewi_gltf_checker;
+
+// `merged` holds the clip's distinct key times, sorted (for the midpoints between them).
+sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_clip_input *in, const float *merged,
+                                      size_t merged_count, double threshold, sinewi_arena *scratch, sinew_error *error);
+// The source's pose at time t: every TRS curve evaluated exactly by the glTF rules, in clip units.
+// Uses c->cursors (reset them to 0 before a run of increasing times).
+void sinewi_gltf_source_pose(sinewi_gltf_checker *c, double t, sinew_qvv *out);
+// The pose the decoder plays at time t from exact samples `poses` ([count * joint_count] at `rate`).
+void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *animated, const uint8_t *joint_floor,
+                           const sinew_qvv *poses, uint32_t count, double rate, double t, sinew_qvv *out);
+// Largest object-space error (DESIGN §4 metric, 3 cm shell) of playing `poses` instead of the source at the check
+// times; stops once it exceeds `stop`. errors[k] receives the error at check time k when not NULL.
+double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const sinew_qvv *poses, uint32_t count, double rate,
+                                   const uint8_t *joint_floor, double stop, float *errors);
+// False when a rotation turns by more than 90 degrees between two consecutive samples.
+bool sinewi_gltf_turns_under_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
+                                const uint8_t *joint_floor);
 
 /* ---- document reader state, shared by import_gltf.c (animations, nodes) and gltf_accessor.c (containers,
    buffers, accessors) ---- */

@@ -9,18 +9,22 @@
 //    (the tail holds the last value).
 // 2. every key time of the clip lies on one uniform grid k / r (within 1e-3 of a grid step plus float
 //    rounding of the times): r is the coarsest such grid up to 1000 Hz, found from the smallest key spacing
-//    d as n / d (n = 1, 2, ...), snapped to integer, NTSC (x / 1.001) or small-denominator rates. Samples on
-//    the grid hit the keys exactly. Multiples of r reaching 30, 60 and 120 Hz are the fallbacks when r
-//    itself does not reproduce the curves between keys (CUBICSPLINE, slerp over large angles).
-// 3. otherwise the lowest of 30, 60 and 120 Hz, each nudged up so that a whole number of intervals ends
+//    d as n / d (n = 1, 2, ...), snapped to integer, NTSC (x / 1.001) or small-denominator rates. Failing
+//    that, a grid with jittered keys (within 5% of a step, any rate: 37.5, 29.97 Hz, float32-accumulated
+//    times), fitted by least squares. Samples on the grid take the keys' values. Multiples of r reaching
+//    30, 60, ... 960 Hz are the fallbacks when r itself does not reproduce the curves between keys
+//    (CUBICSPLINE, slerp over large angles).
+// 3. otherwise the lowest of 30, 60, ... 960 Hz, each nudged up so that a whole number of intervals ends
 //    exactly on the last key (the duration is kept; the rate may be fractional).
-// A candidate is accepted when the curves rebuilt from its samples (lerp; nlerp for rotations, as sinew
-// plays them back; floor for STEP joints) match the glTF curves at every key time and every interval
-// midpoint (also the quarter points of CUBICSPLINE intervals) within the threshold: translation distance,
-// scale difference times the 3 cm shell, rotation as the displacement of a point on the 3 cm shell
-// (2 d sin(angle / 2)), all against options->error_cm (0.01 cm) in clip units; morph weights against 1e-4.
-// The last candidate is used when none is accepted; clip->resample_error reports the largest transform
-// error of the chosen rate (clip units).
+// A candidate is accepted when the pose played from its samples (as the decoder plays them: lerp, nlerp on
+// the shortest arc, floor for STEP joints) is within RESAMPLE_SHARE (half) of the threshold of the source's
+// pose in object space (DESIGN §4 metric: every joint's origin and six shell points at 3 cm, scene units)
+// at every check time (gltf_checks.c: every key time and key-interval midpoint), when no rotation turns
+// more than 90 degrees between consecutive samples (so quantization cannot flip the arc the decoder takes),
+// and when morph weights stay within 1e-4 at key times and midpoints. Else the candidate that came closest
+// is used, with a warning. clip->resample_error reports the chosen rate's object-space error at the check
+// times (clip units); the check times where it is above float noise become the clip's check points (the
+// source's exact pose there), which the compressor verifies along with every sample and sample midpoint.
 //
 // STEP: sample k takes the key at or before k / rate (a key within the grid tolerance counts as on it), and
 // a joint whose animated sub-tracks are all STEP gets SINEW_ROUNDING_FLOOR, so playback holds each value
@@ -30,6 +34,7 @@
 #include "../core/quat.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +51,14 @@
 // Key times within this fraction of a grid step are on it (exporters accumulate float steps:
 // AnimatedMorphSphere drifts 1.6e-4 frames over 216 keys).
 #define GRID_TOL 1e-3
+// Jittered grids: keys within this fraction of a step of their grid point.
+#define JITTER_TOL 0.05
+// Share of the error threshold that resampling may use (object space, at the check times); the rest
+// is the compressor's.
+#define RESAMPLE_SHARE 0.5
+// Check times whose resampling error is below this share of the threshold are float noise: the
+// samples already play the source back there, and the compressor's check of sample midpoints covers them.
+#define CHECK_NOISE 1e-3
 
 static float to_float(double v) {
 	if (v > 3.4028234663852886e38) return INFINITY;
@@ -173,16 +186,68 @@ static double detect_grid(const float *times, size_t n, double max_rate) {
 	return 0.0;
 }
 
+static int compare_double(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// Key times on a uniform grid k / r with jitter beyond GRID_TOL (times accumulated in float32,
+// exporters rounding to milliseconds, rates such as 37.5 or 29.97 Hz): the step is the median key
+// spacing, refined by least squares through the origin, then snapped to a nearby integer, NTSC or
+// small-fraction rate when one fits as well. Accepted when every key lies within JITTER_TOL of a
+// step from its own grid point; *snap receives the largest offset (seconds), so sampling on the
+// grid takes each key's value. The object-space check of the candidate then measures the timing
+// difference at the exact key times. 0 when there is no such grid.
+static double detect_jittered_grid(const float *times, size_t n, double max_rate, double *snap) {
+	if (n < 3) return 0.0;
+	double *gaps = (double *)malloc((n - 1) * sizeof(double));
+	if (!gaps) return 0.0;
+	for (size_t i = 0; i + 1 < n; ++i) gaps[i] = (double)times[i + 1] - times[i];
+	qsort(gaps, n - 1, sizeof(double), compare_double);
+	double h = gaps[(n - 1) / 2];
+	free(gaps);
+	if (!(h > 0.0) || !(1.0 / h <= max_rate * 1.001)) return 0.0;
+	for (int pass = 0; pass < 2; ++pass) { // least squares: h = sum(k t) / sum(k^2)
+		double kt = 0.0, kk = 0.0;
+		for (size_t i = 0; i < n; ++i) {
+			double k = floor(times[i] / h + 0.5);
+			kt += k * times[i], kk += k * k;
+		}
+		if (!(kk > 0.0)) return 0.0;
+		h = kt / kk;
+	}
+	double r = 1.0 / h, variants[20];
+	int count = 0;
+	double nearest = floor(r + 0.5);
+	if (nearest >= 1.0) variants[count++] = nearest;
+	double ntsc = floor(r * 1.001 + 0.5);
+	if (ntsc >= 1.0) variants[count++] = ntsc / 1.001;
+	for (int q = 2; q <= 16; ++q) variants[count++] = floor(r * q + 0.5) / q;
+	variants[count++] = r;
+	for (int v = 0; v < count; ++v) {
+		double rate = variants[v];
+		if (!(rate > 0.0) || fabs(rate - r) > 2e-3 * r || rate > max_rate * 1.001) continue;
+		double worst = 0.0, prev = -1.0;
+		bool ok = true;
+		for (size_t i = 0; i < n && ok; ++i) {
+			double k = floor(times[i] * rate + 0.5), off = fabs(times[i] * rate - k);
+			ok = off <= JITTER_TOL && k > prev; // one key per grid point
+			prev = k;
+			if (off > worst) worst = off;
+		}
+		if (ok) {
+			*snap = (worst + GRID_TOL) / rate;
+			return rate;
+		}
+	}
+	return 0.0;
+}
+
 typedef struct candidate {
 	double rate;
 	uint32_t count;
 	double snap; // seconds: keys this close to a sample time count as on it
 } candidate;
-
-typedef struct clip_errors {
-	double transform; // clip units
-	double weight;
-} clip_errors;
 
 static void sample_curve(const sinewi_gltf_curve *curve, const candidate *cand, double *tmp, float *out) {
 	uint32_t cursor = 0, comps = curve->components;
@@ -219,41 +284,17 @@ static void playback(const sinewi_gltf_curve *curve, const candidate *cand, cons
 	}
 }
 
-static double value_error(const sinewi_gltf_curve *curve, const double *x, const double *y, double unit_scale) {
-	double shell = SHELL_M * unit_scale;
-	switch (curve->path) {
-	case SINEWI_GLTF_ROTATION: {
-		// Half the rotation angle between x and y is the 4D angle phi = 2 atan2(|a - b|, |a + b|) of the unit
-		// quaternions (stable for tiny angles, unlike acos of the dot product); a shell point moves 2 d sin(phi).
-		double a[4] = {x[0], x[1], x[2], x[3]}, b[4] = {y[0], y[1], y[2], y[3]};
-		sinewi_quat_normalize_d(a);
-		sinewi_quat_normalize_d(b);
-		double sign = sinewi_quat_dot_d(a, b) < 0.0 ? -1.0 : 1.0, diff = 0.0, sum = 0.0;
-		for (int i = 0; i < 4; ++i) {
-			double dm = a[i] - sign * b[i], dp = a[i] + sign * b[i];
-			diff += dm * dm, sum += dp * dp;
-		}
-		double phi = 2.0 * atan2(sqrt(diff), sqrt(sum));
-		return 2.0 * shell * sin(phi);
-	}
-	case SINEWI_GLTF_TRANSLATION:
-	case SINEWI_GLTF_SCALE: {
-		double dx = x[0] - y[0], dy = x[1] - y[1], dz = x[2] - y[2];
-		double dist = sqrt(dx * dx + dy * dy + dz * dz);
-		return curve->path == SINEWI_GLTF_TRANSLATION ? dist * unit_scale : dist * shell;
-	}
-	default: {
-		double worst = 0.0;
-		for (uint32_t c = 0; c < curve->components; ++c) worst = fmax(worst, fabs(x[c] - y[c]));
-		return worst;
-	}
-	}
+// Morph weights: the largest absolute difference of a component.
+static double value_error(const sinewi_gltf_curve *curve, const double *x, const double *y) {
+	double worst = 0.0;
+	for (uint32_t c = 0; c < curve->components; ++c) worst = fmax(worst, fabs(x[c] - y[c]));
+	return worst;
 }
 
 // Largest difference between the glTF curve and its playback from `samples` at key times, interval
 // midpoints and (CUBICSPLINE) quarter points.
 static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode,
-                          double unit_scale, double *src, double *rec) {
+                          double *src, double *rec) {
 	double worst = 0.0;
 	uint32_t cursor = 0;
 	bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
@@ -278,7 +319,7 @@ static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand,
 		for (int p = 0; p < count; ++p) {
 			sinewi_gltf_curve_eval(curve, points[p], 0.0, &cursor, src);
 			playback(curve, cand, samples, floor_mode, points[p], rec);
-			double e = value_error(curve, src, rec, unit_scale);
+			double e = value_error(curve, src, rec);
 			if (!(e <= worst)) worst = e; // NaN propagates as "worst"
 		}
 	}
@@ -296,27 +337,54 @@ static bool joint_all_step(const sinewi_gltf_clip_input *in, uint32_t joint) {
 	return any;
 }
 
-static bool binding_floor(const sinewi_gltf_clip_input *in, const sinewi_gltf_binding *b, const uint8_t *joint_floor) {
-	if (b->curve->path == SINEWI_GLTF_WEIGHTS) return b->curve->interpolation == SINEWI_GLTF_STEP;
-	(void)in;
-	return joint_floor[b->joint] != 0;
-}
-
-static void evaluate_candidate(const sinewi_gltf_clip_input *in, const candidate *cand, const uint8_t *joint_floor,
-                               double threshold, bool stop_early, float *samples, double *src, double *rec,
-                               clip_errors *out) {
-	out->transform = out->weight = 0.0;
+// Largest error of the morph weight curves (per curve, against WEIGHT_PRECISION: they do not move
+// nodes) when played back from `cand`'s samples.
+static double weights_error(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *src,
+                            double *rec) {
+	double worst = 0.0;
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
+		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) continue;
 		sample_curve(bind->curve, cand, src, samples);
-		double e =
-		    curve_error(bind->curve, cand, samples, binding_floor(in, bind, joint_floor), in->unit_scale, src, rec);
-		if (bind->curve->path == SINEWI_GLTF_WEIGHTS) {
-			if (!(e <= out->weight)) out->weight = e;
-		} else {
-			if (!(e <= out->transform)) out->transform = e;
+		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, src, rec);
+		if (!(e <= worst)) worst = e;
+		if (!(worst <= WEIGHT_PRECISION)) break;
+	}
+	return worst;
+}
+
+// Makes *poses hold at least `count` poses (contents not kept).
+static bool grow_poses(const sinewi_alloc *al, sinew_qvv **poses, size_t *bytes, size_t count) {
+	size_t need = (count ? count : 1) * sizeof(sinew_qvv);
+	if (*poses && *bytes >= need) return true;
+	sinewi_free(al, *poses, *bytes);
+	*poses = (sinew_qvv *)sinewi_malloc(al, need);
+	*bytes = *poses ? need : 0;
+	return *poses != NULL;
+}
+
+// Samples every TRS curve of the clip at `cand`'s times into poses[count * joint_count].
+static void sample_poses(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *tmp,
+                         sinew_qvv *poses) {
+	const uint32_t nj = in->joint_count;
+	for (uint32_t s = 0; s < cand->count; ++s)
+		for (uint32_t j = 0; j < nj; ++j) poses[(size_t)s * nj + j] = in->joints[j].default_pose;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		const sinewi_gltf_curve *curve = bind->curve;
+		if (curve->path == SINEWI_GLTF_WEIGHTS) continue;
+		sample_curve(curve, cand, tmp, samples);
+		for (uint32_t s = 0; s < cand->count; ++s) {
+			sinew_qvv *x = &poses[(size_t)s * nj + bind->joint];
+			const float *v = samples + (size_t)s * curve->components;
+			switch (curve->path) {
+			case SINEWI_GLTF_TRANSLATION:
+				for (int c = 0; c < 3; ++c) x->translation[c] = to_float(v[c] * in->unit_scale);
+				break;
+			case SINEWI_GLTF_ROTATION: memcpy(x->rotation, v, sizeof x->rotation); break;
+			default: memcpy(x->scale, v, sizeof x->scale); break;
+			}
 		}
-		if (stop_early && !(out->transform <= threshold && out->weight <= WEIGHT_PRECISION)) break;
 	}
 }
 
@@ -375,26 +443,31 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	double error_cm = opt->error_cm > 0.0 ? opt->error_cm : SINEW_DEFAULT_ERROR_CM;
 	double threshold = sinewi_cm_to_units(error_cm, in->unit_scale);
 
-	candidate cands[8];
+	float *merged = NULL; // the clip's distinct key times, sorted
+	size_t merged_count = 0;
+	SINEWI_TRY(gather_times(in, scratch, &merged, &merged_count, error));
+	candidate cands[12];
 	int cand_count = 0;
+	// multiples of a key grid (or plain rates) up to 960 Hz: CUBICSPLINE and slerp over large angles
+	// may need several samples per key interval to stay within the resampling share
+	const double targets[] = {0.0, 30.0, 60.0, 120.0, 240.0, 480.0, 960.0};
+	const int target_count = (int)(sizeof targets / sizeof targets[0]);
 	if (opt->sample_rate > 0.0) {
 		SINEWI_CHECK(isfinite(opt->sample_rate), error, SINEW_RESULT_BAD_SAMPLE_RATE, "sample rate %g is not finite",
 		             opt->sample_rate);
-		double intervals = ceil(t_end * opt->sample_rate - 1e-6);
+		double intervals = ceil(t_end * opt->sample_rate * (1.0 - TIME_EPS) - 1e-6); // float key times round up
 		SINEWI_CHECK(intervals + 1.0 <= (double)max_samples, error, SINEW_RESULT_UNSUPPORTED,
 		             "%.6g s at %g Hz needs more than %zu samples", t_end, opt->sample_rate, max_samples);
 		add_candidate(cands, &cand_count, opt->sample_rate, (uint32_t)intervals + 1, 1e-9 + t_end * TIME_EPS);
 	} else if (t_end == 0.0) {
 		add_candidate(cands, &cand_count, DEFAULT_RATE, 1, 0.0);
 	} else {
-		float *times = NULL;
-		size_t time_count = 0;
-		SINEWI_TRY(gather_times(in, scratch, &times, &time_count, error));
-		double grid = detect_grid(times, time_count, fmin(MAX_GRID_RATE, (double)(max_samples - 1) / t_end));
+		double max_rate = fmin(MAX_GRID_RATE, (double)(max_samples - 1) / t_end);
+		double grid = detect_grid(merged, merged_count, max_rate);
+		double snap = (GRID_TOL + t_end * grid * TIME_EPS) / (grid > 0.0 ? grid : 1.0);
+		if (!(grid > 0.0)) grid = detect_jittered_grid(merged, merged_count, max_rate, &snap);
 		if (grid > 0.0) {
-			double snap = (GRID_TOL + t_end * grid * TIME_EPS) / grid;
-			const double targets[] = {0.0, 30.0, 60.0, 120.0};
-			for (int i = 0; i < 4; ++i) {
+			for (int i = 0; i < target_count; ++i) {
 				double multiple = targets[i] > grid ? ceil(targets[i] / grid - 1e-9) : 1.0;
 				double rate = grid * multiple;
 				double intervals = floor(t_end * rate + 0.5);
@@ -402,9 +475,8 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 				add_candidate(cands, &cand_count, rate, (uint32_t)intervals + 1, snap);
 			}
 		} else {
-			const double nominal[] = {30.0, 60.0, 120.0};
-			for (int i = 0; i < 3; ++i) {
-				double intervals = fmax(1.0, ceil(t_end * nominal[i] - 1e-6));
+			for (int i = 1; i < target_count; ++i) {
+				double intervals = fmax(1.0, ceil(t_end * targets[i] - 1e-6));
 				if (intervals + 1.0 > (double)max_samples) break;
 				add_candidate(cands, &cand_count, intervals / t_end, (uint32_t)intervals + 1, 1e-9 + t_end * TIME_EPS);
 			}
@@ -422,44 +494,74 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 
 	uint32_t max_count = 0;
 	for (int i = 0; i < cand_count; ++i) max_count = cands[i].count > max_count ? cands[i].count : max_count;
+	sinewi_gltf_checker checker;
+	SINEWI_TRY(sinewi_gltf_checker_init(&checker, in, merged, merged_count, threshold, scratch, error));
 	sinewi_alloc al = sinewi_alloc_from(ctx->allocator);
+	const size_t nj = in->joint_count;
 	size_t sample_bytes = (size_t)max_count * max_components * sizeof(float); // < 2^24 * components * 4
+	size_t pose_bytes = 0; // grown with the candidates tried (most clips stop at the first)
 	float *samples = (float *)sinewi_malloc(&al, sample_bytes);
+	sinew_qvv *poses = NULL;
+	float *check_errors = (float *)sinewi_arena_array(scratch, checker.count ? checker.count : 1, sizeof(float));
 	double *src = (double *)sinewi_arena_array(scratch, (size_t)max_components * 2, sizeof(double));
-	if (!samples || !src) {
+	if (!samples || !src || !check_errors) {
 		sinewi_free(&al, samples, sample_bytes);
+		sinewi_free(&al, poses, pose_bytes);
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	}
 	double *rec = src + max_components;
-	int chosen = cand_count - 1;
-	clip_errors errors = {0, 0};
-	for (int i = 0; i < cand_count; ++i) {
-		bool last = i == cand_count - 1;
-		evaluate_candidate(in, &cands[i], joint_floor, threshold, !last, samples, src, rec, &errors);
-		if (last || (errors.transform <= threshold && errors.weight <= WEIGHT_PRECISION)) {
-			chosen = i;
-			break;
+	// The first candidate whose samples play back within the resampling share of the threshold (in
+	// object space, at every check time), turn no rotation past 90 degrees between samples and keep
+	// the morph weights within their precision; else the one that came closest.
+	const double budget = threshold * RESAMPLE_SHARE;
+	int chosen = -1, fallback = cand_count - 1;
+	double fallback_error = INFINITY;
+	for (int i = 0; i < cand_count && chosen < 0; ++i) {
+		if (!grow_poses(&al, &poses, &pose_bytes, (size_t)cands[i].count * nj)) {
+			sinewi_free(&al, samples, sample_bytes);
+			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 		}
+		sample_poses(in, &cands[i], samples, src, poses);
+		bool turns = sinewi_gltf_turns_under_90(in, poses, cands[i].count, joint_floor);
+		double e = sinewi_gltf_check_candidate(&checker, poses, cands[i].count, cands[i].rate, joint_floor,
+		                                       turns ? budget : INFINITY, NULL);
+		double we = weights_error(in, &cands[i], samples, src, rec);
+		if (getenv("SINEW_DEBUG_RESAMPLE")) fprintf(stderr, "cand %g Hz: turns %d err %g budget %g weights %g\n", cands[i].rate, turns, e, budget, we);
+		if (turns && e <= budget && we <= WEIGHT_PRECISION) chosen = i;
+		else if (turns && e < fallback_error) fallback = i, fallback_error = e;
 	}
+	if (chosen < 0) chosen = fallback;
 	const candidate *cand = &cands[chosen];
+	if (!grow_poses(&al, &poses, &pose_bytes, (size_t)cand->count * nj)) {
+		sinewi_free(&al, samples, sample_bytes);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	sample_poses(in, cand, samples, src, poses);
+	double resample_error = sinewi_gltf_check_candidate(&checker, poses, cand->count, cand->rate, joint_floor, INFINITY,
+	                                                    check_errors);
+	if (!(resample_error <= budget))
+		sinewi_import_warn(ctx, "animation '%s': playing %g Hz samples instead of the source curves is off by %.4g cm "
+		                        "(more than %g%% of the %g cm threshold); try --rate",
+		                   in->name ? in->name : "", cand->rate, resample_error / in->unit_scale * 100.0,
+		                   RESAMPLE_SHARE * 100.0, error_cm);
 
 	sinew_clip_desc desc = {in->name, cand->rate, cand->count, in->joint_count, in->track_count, NULL};
 	sinew_clip *clip = NULL;
 	sinew_result r = sinew_clip_set_add_clip(set, &desc, &clip);
 	if (r != SINEW_RESULT_OK) {
 		sinewi_free(&al, samples, sample_bytes);
+		sinewi_free(&al, poses, pose_bytes);
 		return sinewi_fail(error, r, "cannot allocate the clip (%u samples x %u joints)", cand->count, in->joint_count);
 	}
 	clip->unit_scale = in->unit_scale;
-	clip->resample_error = errors.transform;
+	clip->resample_error = resample_error;
+	clip->check_midpoints = 1;
 	for (uint32_t j = 0; j < in->joint_count; ++j) {
 		clip->joints[j] = in->joints[j];
 		if (joint_floor[j]) clip->joints[j].rounding = SINEW_ROUNDING_FLOOR;
 	}
-	for (uint32_t s = 0; s < cand->count; ++s) {
-		sinew_qvv *pose = clip->transforms + (size_t)s * in->joint_count;
-		for (uint32_t j = 0; j < in->joint_count; ++j) pose[j] = in->joints[j].default_pose;
-	}
+	if (nj) memcpy(clip->transforms, poses, (size_t)cand->count * nj * sizeof(sinew_qvv));
+	sinewi_free(&al, poses, pose_bytes);
 	for (uint32_t t = 0; t < in->track_count; ++t) {
 		sinew_scalar_track *track = &clip->scalar_tracks[t];
 		float *values = track->values;
@@ -470,28 +572,32 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
 		const sinewi_gltf_curve *curve = bind->curve;
+		if (curve->path != SINEWI_GLTF_WEIGHTS) continue;
 		sample_curve(curve, cand, src, samples);
-		if (curve->path == SINEWI_GLTF_WEIGHTS) {
-			for (uint32_t c = 0; c < curve->components; ++c) {
-				sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c];
-				if (curve->interpolation == SINEWI_GLTF_STEP) track->rounding = SINEW_ROUNDING_FLOOR;
-				for (uint32_t s = 0; s < cand->count; ++s)
-					track->values[s] = samples[(size_t)s * curve->components + c];
-			}
-			continue;
-		}
-		for (uint32_t s = 0; s < cand->count; ++s) {
-			sinew_qvv *x = &clip->transforms[(size_t)s * in->joint_count + bind->joint];
-			const float *v = samples + (size_t)s * curve->components;
-			switch (curve->path) {
-			case SINEWI_GLTF_TRANSLATION:
-				for (int c = 0; c < 3; ++c) x->translation[c] = to_float(v[c] * in->unit_scale);
-				break;
-			case SINEWI_GLTF_ROTATION: memcpy(x->rotation, v, sizeof x->rotation); break;
-			default: memcpy(x->scale, v, sizeof x->scale); break;
-			}
+		for (uint32_t c = 0; c < curve->components; ++c) {
+			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c];
+			if (curve->interpolation == SINEWI_GLTF_STEP) track->rounding = SINEW_ROUNDING_FLOOR;
+			for (uint32_t s = 0; s < cand->count; ++s) track->values[s] = samples[(size_t)s * curve->components + c];
 		}
 	}
 	sinewi_free(&al, samples, sample_bytes);
+	// Check points: the check times where the samples do not already play the source back (beyond
+	// float noise), with the source's pose there, for the compressor to verify.
+	const double noise = threshold * CHECK_NOISE;
+	uint32_t kept = 0;
+	for (uint32_t k = 0; k < checker.count; ++k) kept += !(check_errors[k] <= noise);
+	if (kept && nj) {
+		clip->check_times = (double *)sinew_clip_set_alloc(set, (size_t)kept * sizeof(double));
+		clip->check_transforms = (sinew_qvv *)sinew_clip_set_alloc(set, (size_t)kept * nj * sizeof(sinew_qvv));
+		if (!clip->check_times || !clip->check_transforms)
+			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (%u check points)", kept);
+		memset(checker.cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
+		for (uint32_t k = 0; k < checker.count; ++k) {
+			if (check_errors[k] <= noise) continue;
+			clip->check_times[clip->check_count] = checker.times[k];
+			sinewi_gltf_source_pose(&checker, checker.times[k], clip->check_transforms + (size_t)clip->check_count * nj);
+			clip->check_count++;
+		}
+	}
 	return SINEW_RESULT_OK;
 }

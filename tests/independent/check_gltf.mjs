@@ -44,11 +44,18 @@ const USAGE = `usage: node tests/independent/check_gltf.mjs [options] FILE...
   --shell-mode M    normalized (default: d along the unit world axes) | scaled (d * matrixWorld columns)
   --keys-only       check key times only (no midpoints)
   --subdiv N        check N - 1 evenly spaced times inside each key interval (default 2: the midpoint)
+  --output-times    also check the decompressed clip's key times and the times between them
+  --three-raw       judge the poses as three composes them, float32 quaternions not normalized
+                    (default: judged with unit quaternions, the raw figure is reported; README "Slack")
   --plus-only       shell points at +d only (3 + origin, like sinew's C metric) instead of ±d
   --max-times N     per clip, subsample evenly above N check times (default ${DEFAULT_MAX_TIMES})
-  --convert-only    compare each glTF with 'sinew convert' of itself (no compression: measures the slack)
+  --compare REF TEST  compare two glTF files directly (no CLI): TEST's clips and nodes against REF's
+  --convert-only    compare each glTF with 'sinew convert' of itself (no compression)
+  --float32-floor   compare each glTF with itself after rounding every node's rest TRS to float32
+                    (quaternions normalized first), as a float32 writer must: measures the slack
   --jobs N          files checked in parallel (default 1)
   --json            one JSON object on stdout
+  --markdown        a markdown table of the results after the per-file lines
   --verbose         per-clip lines`;
 
 function parseArgs(argv) {
@@ -56,7 +63,7 @@ function parseArgs(argv) {
 		cli: process.env.SINEW_CLI || join(REPO, 'build/sinew'), errorCm: 0.01, shellCm: 3, packed: false,
 		web: join(REPO, 'web/sinew.mjs'), slackCm: DEFAULT_SLACK_CM, slackRel: DEFAULT_SLACK_REL,
 		weightPrecision: DEFAULT_WEIGHT_PRECISION, weightSlack: DEFAULT_WEIGHT_SLACK, shellMode: 'normalized',
-		keysOnly: false, plusOnly: false, subdiv: 2, maxTimes: DEFAULT_MAX_TIMES, convertOnly: false, jobs: 1, json: false, verbose: false, files: [],
+		keysOnly: false, plusOnly: false, threeRaw: false, subdiv: 2, outputTimes: false, maxTimes: DEFAULT_MAX_TIMES, convertOnly: false, float32Floor: false, jobs: 1, json: false, markdown: false, verbose: false, files: [],
 	};
 	let importArgs = [];
 	const num = (s, name) => { const v = Number(s); if (!Number.isFinite(v)) throw new Error(`${name}: not a number: ${s}`); return v; };
@@ -75,11 +82,16 @@ function parseArgs(argv) {
 			case '--shell-mode': o.shellMode = next(); if (!['normalized', 'scaled'].includes(o.shellMode)) throw new Error(`--shell-mode ${o.shellMode}`); break;
 			case '--keys-only': o.keysOnly = true; break;
 			case '--plus-only': o.plusOnly = true; break;
+			case '--three-raw': o.threeRaw = true; break;
+			case '--output-times': o.outputTimes = true; break;
 			case '--subdiv': o.subdiv = Math.max(2, num(next(), a) | 0); break;
 			case '--max-times': o.maxTimes = num(next(), a); break;
+			case '--compare': { const ref = next(), test = next(); o.files.push({ path: ref, against: test, importArgs }); break; }
 			case '--convert-only': o.convertOnly = true; break;
+			case '--float32-floor': o.float32Floor = true; break;
 			case '--jobs': o.jobs = Math.max(1, num(next(), a) | 0); break;
 			case '--json': o.json = true; break;
+			case '--markdown': o.markdown = true; break;
 			case '--verbose': o.verbose = true; break;
 			case '-h': case '--help': console.log(USAGE); process.exit(0); break;
 			default:
@@ -115,6 +127,7 @@ class Comparison {
 		this.over = 0;              // (node, time) pairs above threshold + slack
 		this.worstExcessCm = -Infinity; // largest error - (threshold + slack), cm
 		this.maxOriginCm = 0;       // origin-only error (for information)
+		this.maxRawCm = 0;          // the same error in the other view (three's raw quaternions by default)
 		this.maxRel = 0;            // largest error / (distance from the scene origin + shell), for the slack
 		this.wMax = 0; this.wWorst = null; this.wOver = 0; this.wCount = 0;
 		this.wMissing = 0;
@@ -122,11 +135,20 @@ class Comparison {
 	}
 
 	add(t, isKey) {
-		const rp = this.ref.points, tp = this.test.points, o = this.o;
+		const o = this.o;
+		const rp = o.threeRaw ? this.ref.raw : this.ref.points, tp = o.threeRaw ? this.test.raw : this.test.points;
+		const rr = o.threeRaw ? this.ref.points : this.ref.raw, tr = o.threeRaw ? this.test.points : this.test.raw;
 		for (let k = 0; k < this.pair.length; k++) {
 			const m = this.pair[k];
 			if (m < 0) continue;
 			const a = k * FLOATS_PER_NODE, b = m * FLOATS_PER_NODE;
+			let r2 = 0; // the other view (raw three when judging unit quaternions, and vice versa), reported only
+			for (let p = 0; p < 3 * POINTS; p += 3) {
+				const dx = rr[a + p] - tr[b + p], dy = rr[a + p + 1] - tr[b + p + 1], dz = rr[a + p + 2] - tr[b + p + 2];
+				const d2 = dx * dx + dy * dy + dz * dz;
+				if (d2 > r2) r2 = d2;
+			}
+			if (Math.sqrt(r2) * 100 > this.maxRawCm) this.maxRawCm = Math.sqrt(r2) * 100;
 			let e2 = 0;
 			for (let p = 0; p < POINTS; p++) {
 				const dx = rp[a + 3 * p] - tp[b + 3 * p], dy = rp[a + 3 * p + 1] - tp[b + 3 * p + 1], dz = rp[a + 3 * p + 2] - tp[b + 3 * p + 2];
@@ -175,6 +197,7 @@ class Comparison {
 			max_error_at_midpoints_cm: this.maxMid * 100,
 			max_origin_error_cm: this.maxOriginCm,
 			max_relative_error: this.maxRel,
+			[this.o.threeRaw ? 'max_error_unit_quat_cm' : 'max_error_three_raw_cm']: this.maxRawCm,
 			worst_node: w ? w.node : null,
 			worst_node_name: w ? this.ref.nodeName(w.node) : null,
 			worst_time: w ? w.time : null,
@@ -211,7 +234,12 @@ async function checkFile(spec, o) {
 		const thr = ['--error-cm', String(o.errorCm), '--shell-cm', String(o.shellCm)];
 		const blob = join(dir, 'out.sinew'), out = join(dir, 'out.glb'), ref = join(dir, 'ref.glb'), packed = join(dir, 'packed.glb');
 		let reported = null, refPath, outPath;
-		if (o.convertOnly) {
+		if (spec.against) {
+			if (!existsSync(spec.against)) throw new Error(`no such file: ${spec.against}`);
+			refPath = path; outPath = spec.against;
+		} else if (o.float32Floor) {
+			refPath = path; outPath = path;
+		} else if (o.convertOnly) {
 			const c = runCli(o, ['convert', path, '-o', out, '-q', ...spec.importArgs]);
 			if (!c.ok) { res.skipped = true; res.error = `sinew convert: ${c.stderr}`; return res; }
 			refPath = path; outPath = out;
@@ -238,8 +266,9 @@ async function checkFile(spec, o) {
 		const srcL = await loadGltf(refPath), outL = await loadGltf(outPath);
 		const warnings = [...srcL.warnings.map((w) => `source: ${w}`), ...outL.warnings.map((w) => `output: ${w}`)];
 		const src = new SceneEval(srcL.gltf, srcL.json, evalOpts), dst = new SceneEval(outL.gltf, outL.json, evalOpts);
+		if (o.float32Floor) dst.roundRestToFloat32();
 		let pk = null, anim = null;
-		if (o.packed && gltf && !o.convertOnly) {
+		if (o.packed && gltf && !o.convertOnly && !o.float32Floor && !spec.against) {
 			const Sinew = (await import(pathToFileURL(o.web).href)).default;
 			const bytes = readFileSync(packed);
 			const pl = await loadGltf(packed);
@@ -259,7 +288,7 @@ async function checkFile(spec, o) {
 			const rep = reported ? matchClip(reported.clips.map((c, i) => ({ ...c, name: c.name ?? `animation_${i}` })), ci, sc.name) : null;
 			clipRes.reported_max_error_cm = rep ? rep.max_error_cm : null;
 			if (!oc) { clipRes.error = 'clip missing in the output'; clipRes.pass = false; continue; }
-			const { times, keyMask, subsampled, keyCount } = checkTimes(sc, { keysOnly, maxTimes: o.maxTimes, subdiv: o.subdiv });
+			const { times, keyMask, subsampled, keyCount } = checkTimes(sc, { keysOnly, maxTimes: o.maxTimes, subdiv: o.subdiv, extra: o.outputTimes && !keysOnly ? [oc] : [] });
 			Object.assign(clipRes, { check_times: times.length, key_times: keyCount, subsampled });
 			const sp = new ThreePlayer(src, sc, warnings), op = new ThreePlayer(dst, oc, warnings);
 			const cmp = new Comparison(src, dst, o);
@@ -298,6 +327,8 @@ async function checkFile(spec, o) {
 		const w = worstOf((c) => c);
 		res.max_error_cm = w ? w.max_error_cm : 0;
 		res.worst = w ? { clip: w.clip, node: w.worst_node, node_name: w.worst_node_name, time: w.worst_time, at_key: w.worst_at_key } : null;
+		const other = o.threeRaw ? 'max_error_unit_quat_cm' : 'max_error_three_raw_cm';
+		res[other] = Math.max(0, ...res.clips.map((c) => c[other] ?? 0));
 		res.max_weight_error = Math.max(0, ...res.clips.map((c) => c.max_weight_error ?? 0));
 		res.weights_checked = res.clips.reduce((n, c) => n + (c.weights ?? 0), 0);
 		if (res.reported_max_error_cm !== null) res.reported_diff_cm = Math.abs(res.reported_max_error_cm - res.max_error_cm);
@@ -337,6 +368,8 @@ function line(r, o) {
 	const w = r.worst;
 	let s = `${r.pass && (!r.packed || r.packed.pass) ? 'pass' : 'FAIL'}  ${name}: ${r.clips.length} clip(s), max ${f4(r.max_error_cm)} cm`;
 	if (w) s += ` at node ${w.node} '${w.node_name}' clip '${w.clip}' t=${w.time.toFixed(5)}${w.at_key ? ' (key)' : ' (mid)'}`;
+	const other = o.threeRaw ? r.max_error_unit_quat_cm : r.max_error_three_raw_cm;
+	if (other !== undefined && Math.abs(other - r.max_error_cm) >= 5e-6) s += ` (${o.threeRaw ? 'unit quaternions' : 'three raw'} ${f4(other)})`;
 	s += `, reported ${f4(r.reported_max_error_cm)} cm`;
 	if (r.reported_diff_cm !== undefined) s += ` (|diff| ${f4(r.reported_diff_cm)})`;
 	if (r.weights_checked) s += `, weights max ${f4(r.max_weight_error)}`;
@@ -359,6 +392,18 @@ function line(r, o) {
 		}
 	}
 	return s;
+}
+
+function markdown(results, o) {
+	const rows = ['| file | clips | max error cm | worst node | clip, time | reported cm | abs(diff) cm | weights | packed cm | result |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+	for (const r of results) {
+		const name = basename(r.file) + (r.import_args?.length ? ` (${r.import_args.join(' ')})` : '');
+		if (r.skipped || (r.error && !r.clips.length)) { rows.push(`| ${name} | | | | | | | | | ${r.skipped ? 'skip' : 'FAIL'}: ${r.error} |`); continue; }
+		const w = r.worst;
+		rows.push(`| ${name} | ${r.clips.length} | ${f4(r.max_error_cm)} | ${w ? `${w.node} ${w.node_name}` : ''} | ${w ? `${w.clip}, ${w.time.toFixed(4)} ${w.at_key ? 'key' : 'mid'}` : ''} | ${f4(r.reported_max_error_cm)} | ${f4(r.reported_diff_cm)} | ${r.weights_checked ? f4(r.max_weight_error) : ''} | ${r.packed ? f4(r.packed.max_error_cm) : ''} | ${r.pass && (!r.packed || r.packed.pass) ? 'pass' : 'FAIL'} |`);
+	}
+	return rows.join('\n');
 }
 
 async function runPool(o) {
@@ -390,24 +435,27 @@ async function main() {
 	let o;
 	try { o = parseArgs(process.argv.slice(2)); } catch (e) { console.error(e.message); process.exit(2); }
 	if (!o.files.length) { console.error(USAGE); process.exit(2); }
-	if (!existsSync(o.cli)) { console.error(`sinew CLI not found: ${o.cli} (--cli PATH or SINEW_CLI)`); process.exit(2); }
+	if (!existsSync(o.cli) && !o.files.every((f) => f.against) && !o.float32Floor) { console.error(`sinew CLI not found: ${o.cli} (--cli PATH or SINEW_CLI)`); process.exit(2); }
 	const results = await runPool(o);
 	const passed = results.filter((r) => r && !r.skipped && r.pass && (!r.packed || r.packed.pass)).length;
 	const skipped = results.filter((r) => r && r.skipped).length;
 	const failed = results.length - passed - skipped;
 	if (o.json) {
-		const settings = { cli: o.cli, error_cm: o.errorCm, shell_cm: o.shellCm, shell_mode: o.shellMode, plus_only: o.plusOnly, subdiv: o.subdiv, slack_cm: o.slackCm, slack_rel: o.slackRel,
-			weight_precision: o.weightPrecision, weight_slack: o.weightSlack, packed: o.packed, keys_only: o.keysOnly, convert_only: o.convertOnly };
+		const settings = { cli: o.cli, error_cm: o.errorCm, shell_cm: o.shellCm, shell_mode: o.shellMode, plus_only: o.plusOnly, three_raw: o.threeRaw, subdiv: o.subdiv, output_times: o.outputTimes, slack_cm: o.slackCm, slack_rel: o.slackRel,
+			weight_precision: o.weightPrecision, weight_slack: o.weightSlack, packed: o.packed, keys_only: o.keysOnly, convert_only: o.convertOnly, float32_floor: o.float32Floor };
 		console.log(JSON.stringify({ settings, files: results, passed, failed, skipped }, null, 1));
 	} else {
+		if (o.markdown) console.log(markdown(results, o));
 		console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 	}
 	process.exitCode = failed ? 1 : 0;
 }
 
-if (isMainThread) {
-	main();
-} else {
+export { checkFile, parseArgs };
+
+if (!isMainThread) {
 	const { o } = workerData;
 	parentPort.on('message', async (i) => parentPort.postMessage(await checkFile(o.files[i], o)));
+} else if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+	main();
 }

@@ -42,6 +42,8 @@ export class SceneEval {
 			return list.map((m) => ({ mesh: m, rest: m.morphTargetInfluences.slice() }));
 		});
 		this.points = new Float64Array(this.objects.length * FLOATS_PER_NODE);
+		this.raw = new Float64Array(this.objects.length * FLOATS_PER_NODE);
+		this._savedQ = new Float64Array(this.objects.length * 4);
 		// Per node the weights of all its primitives one after the other.
 		this.weights = this.morphs.map((l) => new Float64Array(l.reduce((n, m) => n + m.rest.length, 0)));
 	}
@@ -49,6 +51,18 @@ export class SceneEval {
 	nodeName(index) {
 		const n = this.json.nodes?.[index];
 		return n && n.name !== undefined ? n.name : `node ${index}`;
+	}
+
+	// Calibration (--float32-floor): the rest TRS as a float32 writer stores it (quaternion
+	// normalized, then every component rounded to float32).
+	roundRestToFloat32() {
+		const f = Math.fround;
+		for (const r of this.rest) {
+			r.p.set(f(r.p.x), f(r.p.y), f(r.p.z));
+			r.q.normalize();
+			r.q.set(f(r.q.x), f(r.q.y), f(r.q.z), f(r.q.w));
+			r.s.set(f(r.s.x), f(r.s.y), f(r.s.z));
+		}
 	}
 
 	reset() {
@@ -65,9 +79,38 @@ export class SceneEval {
 	}
 
 	// World matrices from the current local TRS, then the 7 points per node and the morph weights.
+	// Two sets of points: `raw` as three composes the pose (three uses the stored quaternion as it
+	// is, and a float32 quaternion is not exactly unit: |q|^2 - 1 scales and shears the node), and
+	// `points` with every quaternion normalized first (glTF rotations are unit quaternions).
 	compute() {
+		const objs = this.objects, saved = this._savedQ;
+		this._points(this.raw);
+		let any = false;
+		for (let k = 0; k < objs.length; k++) {
+			const q = objs[k].quaternion;
+			saved[4 * k] = q.x; saved[4 * k + 1] = q.y; saved[4 * k + 2] = q.z; saved[4 * k + 3] = q.w;
+			if (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w !== 1) { q.normalize(); any = true; }
+		}
+		if (any) {
+			this._points(this.points);
+			for (let k = 0; k < objs.length; k++) objs[k].quaternion.set(saved[4 * k], saved[4 * k + 1], saved[4 * k + 2], saved[4 * k + 3]);
+			for (const root of this.roots) root.updateMatrixWorld(true);
+		} else {
+			this.points.set(this.raw);
+		}
+		for (let k = 0; k < objs.length; k++) {
+			const w = this.weights[k];
+			let at = 0;
+			for (const m of this.morphs[k]) {
+				const v = m.mesh.morphTargetInfluences;
+				for (let i = 0; i < v.length; i++) w[at++] = v[i];
+			}
+		}
+	}
+
+	_points(pts) {
 		for (const root of this.roots) root.updateMatrixWorld(true);
-		const pts = this.points, d = this.shell, normalized = this.shellMode === 'normalized';
+		const d = this.shell, normalized = this.shellMode === 'normalized';
 		for (let k = 0; k < this.objects.length; k++) {
 			const e = this.objects[k].matrixWorld.elements;
 			const o = k * FLOATS_PER_NODE;
@@ -87,12 +130,6 @@ export class SceneEval {
 				pts[q] = px + ax; pts[q + 1] = py + ay; pts[q + 2] = pz + az;
 				if (this.plusOnly) { pts[q + 3] = px; pts[q + 4] = py; pts[q + 5] = pz; }
 				else { pts[q + 3] = px - ax; pts[q + 4] = py - ay; pts[q + 5] = pz - az; }
-			}
-			const w = this.weights[k];
-			let at = 0;
-			for (const m of this.morphs[k]) {
-				const v = m.mesh.morphTargetInfluences;
-				for (let i = 0; i < v.length; i++) w[at++] = v[i];
 			}
 		}
 	}
@@ -186,7 +223,9 @@ export class SinewPlayer {
 // keys of each track, and the midpoints of the sorted union of key times. keysOnly: key times only;
 // subdiv N > 2: the N - 1 evenly spaced times inside each interval instead of the midpoint alone.
 // Returns { times: Float64Array sorted, keyMask: Uint8Array (1 = a key time), subsampled }.
-export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity, subdiv = 2 } = {}) {
+// extra: more clips (e.g. the decompressed one) whose key times and in-between times are added too
+// (counted as in-between times, not source keys), restricted to the source clip's time range.
+export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity, subdiv = 2, extra = [] } = {}) {
 	const keys = new Set(), all = new Set();
 	const inner = (a, b) => { for (let j = 1; j < subdiv; j++) all.add(j * 2 === subdiv ? (a + b) / 2 : a + ((b - a) * j) / subdiv); };
 	for (const track of clip.tracks) {
@@ -200,6 +239,20 @@ export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity, subdiv
 	if (!keysOnly) {
 		const sorted = [...keys].sort((a, b) => a - b);
 		for (let i = 0; i + 1 < sorted.length; i++) inner(sorted[i], sorted[i + 1]);
+	}
+	if (extra.length) {
+		const lo = Math.min(...keys), hi = Math.max(...keys);
+		const more = new Set();
+		for (const c of extra) {
+			for (const track of c.tracks) {
+				const t = track.times;
+				for (let i = 0; i < t.length; i++) {
+					more.add(t[i]);
+					if (i + 1 < t.length) for (let j = 1; j < subdiv; j++) more.add(j * 2 === subdiv ? (t[i] + t[i + 1]) / 2 : t[i] + ((t[i + 1] - t[i]) * j) / subdiv);
+				}
+			}
+		}
+		for (const t of more) if (t >= lo && t <= hi) all.add(t);
 	}
 	let times = Float64Array.from(all).sort();
 	let subsampled = false;

@@ -1,0 +1,160 @@
+// sinew — see include/sinew.h for version and licence
+// sinew_measure_blob_error: the guarantee measured the way a user sees it, through the real
+// decoder at the source's sample times, sample midpoints and check times (DESIGN §4).
+#include <math.h>
+#include <string.h>
+
+#include "../core/metric.h"
+#include "context.h"
+
+static uint8_t effective_rounding(uint8_t own, uint8_t clip) {
+	uint8_t r = own == SINEW_ROUNDING_CLIP ? clip : own;
+	return r <= SINEW_ROUNDING_NEAREST ? r : SINEW_ROUNDING_NONE;
+}
+
+// Source pose halfway between samples a and b (the sampling semantics: lerp, nlerp on the shortest
+// arc, floor-rounded joints hold a, ceil/nearest take b).
+static void halfway_pose(const sinew_clip *c, uint32_t a, uint32_t b, sinew_qvv *out) {
+	const uint32_t nj = c->joint_count;
+	const sinew_qvv *pa = &c->transforms[(size_t)a * nj], *pb = &c->transforms[(size_t)b * nj];
+	for (uint32_t j = 0; j < nj; ++j) {
+		uint8_t mode = effective_rounding(c->joints[j].rounding, c->rounding);
+		if (mode != SINEW_ROUNDING_NONE) {
+			out[j] = mode == SINEW_ROUNDING_FLOOR ? pa[j] : pb[j];
+			continue;
+		}
+		double q[4], dot = 0.0;
+		for (int k = 0; k < 4; ++k) dot += (double)pa[j].rotation[k] * pb[j].rotation[k];
+		double sb = dot < 0.0 ? -0.5 : 0.5;
+		for (int k = 0; k < 4; ++k) q[k] = 0.5 * pa[j].rotation[k] + sb * pb[j].rotation[k];
+		sinewi_quat_normalize_d(q);
+		for (int k = 0; k < 4; ++k) out[j].rotation[k] = (float)q[k];
+		for (int k = 0; k < 3; ++k) {
+			out[j].translation[k] = (float)(0.5 * ((double)pa[j].translation[k] + pb[j].translation[k]));
+			out[j].scale[k] = (float)(0.5 * ((double)pa[j].scale[k] + pb[j].scale[k]));
+		}
+	}
+}
+
+// Scalar values halfway between samples a and b (or at sample a when b == a).
+static void halfway_scalars(const sinew_clip *c, uint32_t a, uint32_t b, float *out) {
+	for (uint32_t i = 0; i < c->scalar_track_count; ++i) {
+		const sinew_scalar_track *t = &c->scalar_tracks[i];
+		uint8_t mode = effective_rounding(t->rounding, c->rounding);
+		const float *va = t->values + (size_t)a * t->components, *vb = t->values + (size_t)b * t->components;
+		for (uint32_t k = 0; k < t->components; ++k)
+			*out++ = a == b || mode == SINEW_ROUNDING_FLOOR ? va[k]
+			         : mode != SINEW_ROUNDING_NONE        ? vb[k]
+			                                              : (float)(0.5 * ((double)va[k] + vb[k]));
+	}
+}
+
+sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob, size_t size, uint32_t clip,
+                                      const sinew_metric_options *options, const sinew_allocator *allocator,
+                                      sinew_error_stats *out_stats, sinew_error *error) {
+	SINEWI_CHECK(source && blob && out_stats, error, SINEW_RESULT_INVALID_ARGUMENT, "measure_blob_error: NULL argument");
+	memset(out_stats, 0, sizeof *out_stats);
+	sinew_clip_info info;
+	SINEWI_TRY(sinew_blob_clip_info(blob, size, clip, &info, error));
+	const uint32_t nj = source->joint_count, ns = source->sample_count;
+	uint32_t scalar_values = 0;
+	for (uint32_t i = 0; i < source->scalar_track_count; ++i) scalar_values += source->scalar_tracks[i].components;
+	SINEWI_CHECK(info.joint_count == nj && info.sample_count == ns && info.scalar_track_count == source->scalar_track_count,
+	             error, SINEW_RESULT_BAD_COUNT,
+	             "measure_blob_error: clip %u has %u joints, %u samples, %u scalar tracks; the source %u, %u, %u", clip,
+	             info.joint_count, info.sample_count, info.scalar_track_count, nj, ns, source->scalar_track_count);
+	const double unit = source->unit_scale > 0.0 ? source->unit_scale : 1.0;
+	const double default_shell = options && options->shell_distance > 0.0 ? options->shell_distance
+	                                                                        : sinewi_cm_to_units(SINEW_DEFAULT_SHELL_CM, unit);
+	const double default_threshold = options && options->threshold > 0.0 ? options->threshold
+	                                                                      : sinewi_cm_to_units(SINEW_DEFAULT_ERROR_CM, unit);
+	const uint32_t mids = source->check_midpoints && ns > 1 ? ns - 1 : 0;
+	const uint32_t checks = source->check_times && source->check_transforms ? source->check_count : 0;
+	const size_t positions = (size_t)ns + mids + checks;
+	size_t pairs;
+	SINEWI_CHECK(sinewi_mul_size(positions, nj, &pairs), error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: too large");
+
+	sinewi_alloc al = sinewi_alloc_from(allocator);
+	size_t ctx_size = (sinew_context_size(blob, size, clip) + 15) & ~(size_t)15;
+	SINEWI_CHECK(ctx_size > 0, error, SINEW_RESULT_CORRUPT, "measure_blob_error: clip %u is invalid", clip);
+	const size_t njx = nj ? nj : 1;
+	size_t bytes = ctx_size + pairs * sizeof(double) + 4 * njx * sizeof(sinewi_affine_d) + 2 * njx * sizeof(sinew_qvv) +
+	               2 * ((size_t)scalar_values + 1) * sizeof(float) + 64;
+	unsigned char *mem = (unsigned char *)sinewi_malloc(&al, bytes);
+	SINEWI_CHECK(mem, error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: out of memory (%zu bytes)", bytes);
+	sinew_context *ctx = NULL;
+	sinew_result r = sinew_context_init(mem, ctx_size, blob, size, clip, NULL, &ctx, error);
+	if (r != SINEW_RESULT_OK) {
+		sinewi_free(&al, mem, bytes);
+		return r;
+	}
+	double *all = (double *)(void *)(mem + ctx_size);
+	sinewi_affine_d *ref_obj = (sinewi_affine_d *)(void *)(all + pairs), *dec_obj = ref_obj + njx;
+	sinew_qvv *half = (sinew_qvv *)(void *)(dec_obj + njx), *decoded = half + njx;
+	float *ref_scalars = (float *)(void *)(decoded + njx), *dec_scalars = ref_scalars + scalar_values + 1;
+
+	double sum = 0.0;
+	size_t n = 0;
+	for (size_t p = 0; p < positions; ++p) {
+		double t;
+		uint32_t floor_sample;
+		const sinew_qvv *ref;
+		bool scalars = true;
+		if (p < ns) { // samples
+			floor_sample = (uint32_t)p;
+			t = (double)p / source->sample_rate;
+			ref = &source->transforms[p * nj];
+			halfway_scalars(source, floor_sample, floor_sample, ref_scalars);
+		} else if (p < (size_t)ns + mids) { // sample midpoints
+			floor_sample = (uint32_t)(p - ns);
+			t = ((double)floor_sample + 0.5) / source->sample_rate;
+			halfway_pose(source, floor_sample, floor_sample + 1, half);
+			halfway_scalars(source, floor_sample, floor_sample + 1, ref_scalars);
+			ref = half;
+		} else { // the source's own evaluation at its check times
+			size_t c = p - ns - mids;
+			t = source->check_times[c];
+			double k = floor(t * source->sample_rate);
+			floor_sample = k <= 0.0 ? 0 : k >= (double)(ns - 1) ? ns - 1 : (uint32_t)k;
+			ref = &source->check_transforms[c * nj];
+			scalars = false;
+		}
+		sinew_sample_pose(ctx, t, decoded, NULL, scalars ? dec_scalars : NULL);
+		sinewi_compose_pose_d(source->joints, nj, ref, ref_obj);
+		sinewi_compose_pose_d(source->joints, nj, decoded, dec_obj);
+		for (uint32_t j = 0; j < nj; ++j) {
+			const sinew_joint *joint = &source->joints[j];
+			double d = joint->shell_distance > 0.0f ? joint->shell_distance : default_shell;
+			double e = sinewi_shell_error_d(&ref_obj[j], &dec_obj[j], d);
+			double thr = joint->precision > 0.0f ? joint->precision : default_threshold;
+			if (!(e <= thr)) out_stats->samples_over_threshold++;
+			if (!(e <= out_stats->max_error)) { // NaN counts as worst
+				out_stats->max_error = e;
+				out_stats->worst_joint = j;
+				out_stats->worst_sample = floor_sample;
+				out_stats->worst_time = t;
+			}
+			sum += e;
+			all[n++] = e;
+		}
+		if (!scalars) continue;
+		uint32_t v = 0;
+		for (uint32_t i = 0; i < source->scalar_track_count; ++i) {
+			const sinew_scalar_track *st = &source->scalar_tracks[i];
+			double precision = st->precision > 0.0f ? st->precision : 1e-4;
+			for (uint32_t k = 0; k < st->components; ++k, ++v) {
+				double e = fabs((double)ref_scalars[v] - (double)dec_scalars[v]);
+				if (!(e <= precision)) out_stats->scalar_over_precision++;
+				double rel = e / precision;
+				if (!(rel <= out_stats->max_scalar_error)) out_stats->max_scalar_error = rel;
+			}
+		}
+	}
+	out_stats->measured = n;
+	if (n > 0) {
+		out_stats->mean_error = sum / (double)n;
+		out_stats->p99_error = sinewi_select_kth(all, n, (size_t)ceil(0.99 * (double)n) - 1);
+	}
+	sinewi_free(&al, mem, bytes);
+	return SINEW_RESULT_OK;
+}

@@ -1,0 +1,195 @@
+// sinew — see include/sinew.h for version and licence
+// The guarantee against the source file (DESIGN §4) for resampled glTF clips:
+// - the check times of a clip: every key time of every curve, the midpoint of every key interval
+//   of every curve (and its quarter points for CUBICSPLINE), and the midpoints of the clip's merged
+//   key times;
+// - the object-space error of playing a candidate's samples (as the decoder interpolates them)
+//   instead of the curves at those times, on every joint's origin and six shell points;
+// - the rule that no rotation turns by more than 90 degrees between consecutive samples, so the
+//   shortest arc the decoder takes is the source's even after quantization.
+#include "gltf_internal.h"
+
+#include "../core/metric.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int compare_double(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// Adds the key times and key-interval midpoints of `times[0..n)` to out[*count]; CUBICSPLINE intervals
+// also get their quarter points (a Hermite segment can leave the chord between key and midpoint).
+static void add_times(const float *times, uint32_t n, bool cubic, double *out, size_t *count) {
+	for (uint32_t k = 0; k < n; ++k) {
+		out[(*count)++] = times[k];
+		if (k + 1 < n && times[k + 1] > times[k]) {
+			double t0 = times[k], t1 = times[k + 1];
+			out[(*count)++] = 0.5 * (t0 + t1);
+			if (cubic) out[(*count)++] = t0 + 0.25 * (t1 - t0), out[(*count)++] = t0 + 0.75 * (t1 - t0);
+		}
+	}
+}
+
+// Whether binding b is the first of the clip with its times array (channels sharing an input accessor
+// share it) and how many check times per key its curves need (2, or 4 with a CUBICSPLINE among them).
+static uint32_t times_weight(const sinewi_gltf_clip_input *in, uint32_t b, bool *cubic) {
+	const float *times = in->bindings[b].curve->times;
+	*cubic = false;
+	for (uint32_t p = 0; p < in->binding_count; ++p) {
+		if (in->bindings[p].curve->times != times) continue;
+		if (p < b) return 0;
+		if (in->bindings[p].curve->interpolation == SINEWI_GLTF_CUBICSPLINE) *cubic = true;
+	}
+	return *cubic ? 4 : 2;
+}
+
+sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_clip_input *in, const float *merged,
+                                      size_t merged_count, double threshold, sinewi_arena *scratch, sinew_error *error) {
+	memset(c, 0, sizeof *c);
+	c->in = in;
+	c->threshold = threshold;
+	c->shell = sinewi_cm_to_units(SINEW_DEFAULT_SHELL_CM, in->unit_scale);
+	size_t total = 2 * merged_count;
+	bool cubic;
+	for (uint32_t b = 0; b < in->binding_count; ++b)
+		total += (size_t)times_weight(in, b, &cubic) * in->bindings[b].curve->key_count;
+	// Bounds the work of hostile files: every check time evaluates every curve and composes every joint.
+	size_t per_time = (size_t)in->joint_count + in->binding_count;
+	SINEWI_CHECK(total <= SINEWI_GLTF_MAX_CHECK_VALUES / (per_time ? per_time : 1), error, SINEW_RESULT_UNSUPPORTED,
+	             "animation '%s': %zu key times x %zu curves and joints is more than this importer checks",
+	             in->name ? in->name : "", total / 2, per_time);
+	double *times = (double *)sinewi_arena_array(scratch, total ? total : 1, sizeof(double));
+	SINEWI_CHECK(times, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	size_t n = 0;
+	for (uint32_t b = 0; b < in->binding_count; ++b)
+		if (times_weight(in, b, &cubic)) add_times(in->bindings[b].curve->times, in->bindings[b].curve->key_count, cubic, times, &n);
+	for (size_t k = 0; k + 1 < merged_count; ++k) times[n++] = 0.5 * ((double)merged[k] + (double)merged[k + 1]);
+	qsort(times, n, sizeof(double), compare_double);
+	size_t unique = 0;
+	for (size_t i = 0; i < n; ++i)
+		if (unique == 0 || times[i] != times[unique - 1]) times[unique++] = times[i];
+	c->times = times;
+	c->count = (uint32_t)unique;
+	const uint32_t nj = in->joint_count ? in->joint_count : 1;
+	c->src = (sinew_qvv *)sinewi_arena_array(scratch, nj, sizeof(sinew_qvv));
+	c->play = (sinew_qvv *)sinewi_arena_array(scratch, nj, sizeof(sinew_qvv));
+	c->src_obj = (sinewi_affine_d *)sinewi_arena_array(scratch, nj, sizeof(sinewi_affine_d));
+	c->play_obj = (sinewi_affine_d *)sinewi_arena_array(scratch, nj, sizeof(sinewi_affine_d));
+	c->animated = (uint8_t *)sinewi_arena_alloc(scratch, nj);
+	c->cursors = (uint32_t *)sinewi_arena_array(scratch, in->binding_count ? in->binding_count : 1, sizeof(uint32_t));
+	SINEWI_CHECK(c->src && c->play && c->src_obj && c->play_obj && c->animated && c->cursors, error,
+	             SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	for (uint32_t b = 0; b < in->binding_count; ++b)
+		if (in->bindings[b].curve->path != SINEWI_GLTF_WEIGHTS) c->animated[in->bindings[b].joint] = 1;
+	return SINEW_RESULT_OK;
+}
+
+void sinewi_gltf_source_pose(sinewi_gltf_checker *c, double t, sinew_qvv *out) {
+	const sinewi_gltf_clip_input *in = c->in;
+	for (uint32_t j = 0; j < in->joint_count; ++j) out[j] = in->joints[j].default_pose;
+	double v[4];
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		const sinewi_gltf_curve *curve = bind->curve;
+		if (curve->path == SINEWI_GLTF_WEIGHTS) continue;
+		sinewi_gltf_curve_eval(curve, t, 0.0, &c->cursors[b], v);
+		sinew_qvv *x = &out[bind->joint];
+		switch (curve->path) {
+		case SINEWI_GLTF_TRANSLATION:
+			for (int k = 0; k < 3; ++k) x->translation[k] = sinewi_gltf_to_float(v[k] * in->unit_scale);
+			break;
+		case SINEWI_GLTF_ROTATION:
+			for (int k = 0; k < 4; ++k) x->rotation[k] = (float)v[k];
+			break;
+		default:
+			for (int k = 0; k < 3; ++k) x->scale[k] = sinewi_gltf_to_float(v[k]);
+			break;
+		}
+	}
+}
+
+// The decoder's key for time t (docs/format.md §sampling): t * rate clamped to the samples, snapped
+// onto a sample within 1e-6.
+static double playback_key(double t, double rate, uint32_t count) {
+	double key = t * rate, last = (double)(count - 1);
+	if (!(key > 0.0)) return 0.0;
+	if (key > last) return last;
+	double nearest = floor(key + 0.5);
+	if (fabs(key - nearest) <= 1e-6 * (nearest > 1.0 ? nearest : 1.0)) key = nearest;
+	return key;
+}
+
+void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *animated, const uint8_t *joint_floor,
+                           const sinew_qvv *poses, uint32_t count, double rate, double t, sinew_qvv *out) {
+	const uint32_t nj = in->joint_count;
+	double key = playback_key(t, rate, count);
+	uint32_t i = (uint32_t)key;
+	if (i >= count - 1) i = count > 1 ? count - 2 : 0;
+	double f = count > 1 ? key - i : 0.0;
+	const sinew_qvv *a = poses + (size_t)i * nj, *b = count > 1 ? a + nj : a;
+	for (uint32_t j = 0; j < nj; ++j) {
+		if (f >= 1.0) { // the last sample
+			out[j] = b[j];
+			continue;
+		}
+		if (!animated[j] || f <= 0.0 || joint_floor[j]) { // floor rounding holds sample i
+			out[j] = a[j];
+			continue;
+		}
+		// lerp, and nlerp on the shortest arc for rotations (DESIGN §4 sampling semantics)
+		double q[4], dot = 0.0;
+		for (int k = 0; k < 4; ++k) dot += (double)a[j].rotation[k] * b[j].rotation[k];
+		double s = dot < 0.0 ? -f : f;
+		for (int k = 0; k < 4; ++k) q[k] = a[j].rotation[k] * (1.0 - f) + b[j].rotation[k] * s;
+		sinewi_quat_normalize_d(q);
+		for (int k = 0; k < 4; ++k) out[j].rotation[k] = (float)q[k];
+		for (int k = 0; k < 3; ++k) {
+			out[j].translation[k] = (float)(a[j].translation[k] + ((double)b[j].translation[k] - a[j].translation[k]) * f);
+			out[j].scale[k] = (float)(a[j].scale[k] + ((double)b[j].scale[k] - a[j].scale[k]) * f);
+		}
+	}
+}
+
+double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const sinew_qvv *poses, uint32_t count, double rate,
+                                   const uint8_t *joint_floor, double stop, float *errors) {
+	const sinewi_gltf_clip_input *in = c->in;
+	const uint32_t nj = in->joint_count;
+	double worst = 0.0;
+	memset(c->cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
+	for (uint32_t k = 0; k < c->count; ++k) {
+		double t = c->times[k];
+		sinewi_gltf_source_pose(c, t, c->src);
+		sinewi_gltf_play_pose(in, c->animated, joint_floor, poses, count, rate, t, c->play);
+		sinewi_compose_pose_d(in->joints, nj, c->src, c->src_obj);
+		sinewi_compose_pose_d(in->joints, nj, c->play, c->play_obj);
+		double e = 0.0;
+		for (uint32_t j = 0; j < nj; ++j) {
+			double ej = sinewi_shell_error_d(&c->src_obj[j], &c->play_obj[j], c->shell);
+			if (!(ej <= e)) e = ej; // NaN counts as worst
+		}
+		if (errors) errors[k] = (float)e;
+		if (!(e <= worst)) worst = e;
+		if (!(worst <= stop)) break;
+	}
+	return worst;
+}
+
+bool sinewi_gltf_turns_under_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
+                                const uint8_t *joint_floor) {
+	const uint32_t nj = in->joint_count;
+	// |dot| of unit quaternions >= cos(45 degrees): at most 90 degrees between consecutive samples
+	const double limit = 0.70710678118654752;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		if (bind->curve->path != SINEWI_GLTF_ROTATION || joint_floor[bind->joint]) continue;
+		for (uint32_t s = 0; s + 1 < count; ++s) {
+			const float *qa = poses[(size_t)s * nj + bind->joint].rotation, *qb = poses[(size_t)(s + 1) * nj + bind->joint].rotation;
+			double dot = (double)qa[0] * qb[0] + (double)qa[1] * qb[1] + (double)qa[2] * qb[2] + (double)qa[3] * qb[3];
+			if (fabs(dot) < limit) return false;
+		}
+	}
+	return true;
+}
