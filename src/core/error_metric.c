@@ -26,43 +26,6 @@ void sinewi_compose_pose_d(const sinew_joint *joints, uint32_t joint_count, cons
 	}
 }
 
-// Shell frame of a node (DESIGN §4): its origin and unit axes in scene space. The axes are the
-// normalized columns of the object-space linear map, so the shell points o +- d u_i lie d scene
-// units from the node whatever scale its ancestors carry; a degenerate (zero-scale) axis keeps
-// its points on the origin.
-void sinewi_shell_frame_from_d(const sinewi_affine_d *a, sinewi_shell_frame_d *out) {
-	for (int axis = 0; axis < 3; ++axis) {
-		double n2 = a->m[0][axis] * a->m[0][axis] + a->m[1][axis] * a->m[1][axis] + a->m[2][axis] * a->m[2][axis];
-		double inv = n2 > 1e-300 ? 1.0 / sqrt(n2) : 0.0;
-		for (int i = 0; i < 3; ++i) out->u[axis][i] = a->m[i][axis] * inv;
-	}
-	for (int i = 0; i < 3; ++i) out->t[i] = a->t[i];
-}
-
-// Largest distance between the images of the origin and the six points o +- d u_i of two frames.
-// The origin needs no test of its own: |dt + d du| and |dt - d du| cannot both be below |dt|.
-double sinewi_shell_error_frames_d(const sinewi_shell_frame_d *a, const sinewi_shell_frame_d *b, double d) {
-	double dt[3] = {a->t[0] - b->t[0], a->t[1] - b->t[1], a->t[2] - b->t[2]};
-	double worst = dt[0] * dt[0] + dt[1] * dt[1] + dt[2] * dt[2];
-	for (int axis = 0; axis < 3; ++axis) {
-		double p2 = 0.0, m2 = 0.0;
-		for (int i = 0; i < 3; ++i) {
-			double du = d * (a->u[axis][i] - b->u[axis][i]);
-			p2 += (dt[i] + du) * (dt[i] + du);
-			m2 += (dt[i] - du) * (dt[i] - du);
-		}
-		if (p2 > worst) worst = p2;
-		if (m2 > worst) worst = m2;
-	}
-	return sqrt(worst);
-}
-
-double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, const sinewi_affine_d *b, double d) {
-	sinewi_shell_frame_d fb;
-	sinewi_shell_frame_from_d(b, &fb);
-	return sinewi_shell_error_frames_d(a, &fb, d);
-}
-
 double sinewi_shell_error_d(const sinewi_affine_d *a, const sinewi_affine_d *b, double d) {
 	sinewi_shell_frame_d fa;
 	sinewi_shell_frame_from_d(a, &fa);

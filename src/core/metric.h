@@ -5,20 +5,52 @@
 
 #include "quat.h"
 
+#include <math.h>
+
 // Object-space affine transforms of one pose; parents come before children.
 void sinewi_compose_pose_d(const sinew_joint *joints, uint32_t joint_count, const sinew_qvv *pose, sinewi_affine_d *out);
-// A node's origin and unit axes in scene space (normalized columns of its object-space map).
+// A node's origin and unit axes in scene space (DESIGN §4): the normalized columns of its object-space
+// linear map, so the shell points o +- d u_i lie d scene units from the node whatever scale its
+// ancestors carry; a degenerate (zero-scale) axis keeps its points on the origin.
 typedef struct sinewi_shell_frame_d {
 	double t[3];
 	double u[3][3]; // u[axis]: unit vector, or zero for a degenerate axis
 } sinewi_shell_frame_d;
-void sinewi_shell_frame_from_d(const sinewi_affine_d *a, sinewi_shell_frame_d *out);
+
+static inline void sinewi_shell_frame_from_d(const sinewi_affine_d *a, sinewi_shell_frame_d *out) {
+	for (int axis = 0; axis < 3; ++axis) {
+		double n2 = a->m[0][axis] * a->m[0][axis] + a->m[1][axis] * a->m[1][axis] + a->m[2][axis] * a->m[2][axis];
+		double inv = n2 > 1e-300 ? 1.0 / sqrt(n2) : 0.0;
+		for (int i = 0; i < 3; ++i) out->u[axis][i] = a->m[i][axis] * inv;
+	}
+	for (int i = 0; i < 3; ++i) out->t[i] = a->t[i];
+}
+
+// Largest distance between the images of the origin and the six shell points o +- d u_i under two
+// frames. Per axis max(|dt + d du|^2, |dt - d du|^2) = |dt|^2 + d^2 |du|^2 + 2 d |dt . du|, which is
+// never below |dt|^2: the origin needs no test of its own.
+static inline double sinewi_shell_error_frames_d(const sinewi_shell_frame_d *a, const sinewi_shell_frame_d *b, double d) {
+	double dt[3] = {a->t[0] - b->t[0], a->t[1] - b->t[1], a->t[2] - b->t[2]};
+	double t2 = dt[0] * dt[0] + dt[1] * dt[1] + dt[2] * dt[2], worst = 0.0;
+	for (int axis = 0; axis < 3; ++axis) {
+		double du[3] = {a->u[axis][0] - b->u[axis][0], a->u[axis][1] - b->u[axis][1], a->u[axis][2] - b->u[axis][2]};
+		double u2 = du[0] * du[0] + du[1] * du[1] + du[2] * du[2], tu = dt[0] * du[0] + dt[1] * du[1] + dt[2] * du[2];
+		double e2 = d * d * u2 + 2.0 * d * fabs(tu);
+		if (e2 > worst) worst = e2;
+	}
+	return sqrt(t2 + worst);
+}
+
+// The error of one node (sinewi_shell_error_frames_d) with a's frame precomputed.
+static inline double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, const sinewi_affine_d *b, double d) {
+	sinewi_shell_frame_d fb;
+	sinewi_shell_frame_from_d(b, &fb);
+	return sinewi_shell_error_frames_d(a, &fb, d);
+}
+
 // DESIGN §4 error of one node: the largest distance between the images, under a and b, of its
-// origin and the six shell points o +- d u_i (d in scene units, whatever the ancestors' scale).
+// origin and its six shell points (d in scene units).
 double sinewi_shell_error_d(const sinewi_affine_d *a, const sinewi_affine_d *b, double d);
-// Same with a's frame precomputed (a reference pose checked many times).
-double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, const sinewi_affine_d *b, double d);
-double sinewi_shell_error_frames_d(const sinewi_shell_frame_d *a, const sinewi_shell_frame_d *b, double d);
 
 // k-th smallest (0-based) of v[0..n), n > 0; reorders v.
 double sinewi_select_kth(double *v, size_t n, size_t k);

@@ -24,7 +24,7 @@ const REPO = resolve(HERE, '../..');
 // Float32 slack (README "Slack"): a fixed part plus a part relative to the node's distance from
 // the scene origin (shell included), both in centimetres.
 const DEFAULT_SLACK_CM = 1e-5;
-const DEFAULT_SLACK_REL = 2e-7;
+const DEFAULT_SLACK_REL = 1e-7;
 const DEFAULT_WEIGHT_PRECISION = 1e-4;
 const DEFAULT_WEIGHT_SLACK = 1e-6;
 const DEFAULT_MAX_TIMES = 50000;

@@ -2,7 +2,8 @@
 // World transforms come from three's own Object3D.updateMatrixWorld; clips are played by three's
 // AnimationMixer. Per glTF node: its world origin and the 6 shell points origin ± d * axis, the
 // axes being the normalized columns of matrixWorld (d in scene units whatever the node's and its
-// ancestors' scale). Nothing here shares code with sinew's C metric.
+// ancestors' scale), computed with unit quaternions (`points`) and as three composes the stored
+// quaternions (`raw`). Nothing here shares code with sinew's C metric.
 import { AnimationMixer, LoopOnce } from '../../web/browser-test/node_modules/three/build/three.module.js';
 
 export const POINTS = 7;                 // origin, +x, -x, +y, -y, +z, -z
