@@ -173,10 +173,12 @@ typedef struct sinew_clip {
 	uint8_t reserved[5];
 	double resample_error;      /* importer: largest object-space error of playing the samples instead of the
 	                               source curves, at check_times (clip units; DESIGN §4 metric), 0 if none */
-	/* Keyed sources (glTF): the source evaluated exactly, with its own interpolation, at every key time
-	 * and interval midpoint that is not a sample time, so the guarantee holds against the source file
-	 * between samples too. sinew_compress verifies these poses; sinew_measure_blob_error measures them.
-	 * 0 / NULL for sampled sources (BVH, AMC, ACL), whose samples are the source. Owned by the set. */
+	/* Keyed sources (glTF): the source evaluated exactly, with its own interpolation, at the times where
+	 * playing the samples back would not reproduce it (key times, key-interval midpoints, CUBICSPLINE
+	 * quarter points and sample-interval midpoints off the samples and beyond float noise), so the
+	 * guarantee holds against the source file between samples too. sinew_compress verifies these poses;
+	 * sinew_measure_blob_error measures them. 0 / NULL for sampled sources (BVH, AMC, ACL), whose samples
+	 * are the source. Owned by the set. */
 	uint32_t check_count;
 	double *check_times;          /* [check_count] seconds, increasing, within [0, duration] */
 	sinew_qvv *check_transforms;  /* [check_count * joint_count] local transforms, pose-major like transforms */

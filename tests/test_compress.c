@@ -22,6 +22,18 @@ static void axis_angle(double ax, double ay, double az, double angle, float q[4]
 	q[0] = (float)(ax * s), q[1] = (float)(ay * s), q[2] = (float)(az * s), q[3] = (float)cos(angle * 0.5);
 }
 
+// Straightforward interpolation of two poses (lerp, nlerp on the shortest arc), in double.
+static void sinew_qvv_lerp_ref(const sinew_qvv *a, const sinew_qvv *b, double f, sinew_qvv *out) {
+	double q[4], dot = 0, n = 0;
+	for (int k = 0; k < 4; ++k) dot += (double)a->rotation[k] * b->rotation[k];
+	for (int k = 0; k < 4; ++k) q[k] = a->rotation[k] * (1 - f) + b->rotation[k] * (dot < 0 ? -f : f), n += q[k] * q[k];
+	for (int k = 0; k < 4; ++k) out->rotation[k] = (float)(q[k] / sqrt(n));
+	for (int k = 0; k < 3; ++k) {
+		out->translation[k] = (float)(a->translation[k] + (b->translation[k] - (double)a->translation[k]) * f);
+		out->scale[k] = (float)(a->scale[k] + (b->scale[k] - (double)a->scale[k]) * f);
+	}
+}
+
 // Smooth motion: every joint rotates with a few sines of random frequency and phase.
 static sinew_clip *generate(sinew_clip_set *set, test_rng *rng, const gen_params *p) {
 	uint32_t comps[8] = {1, 2, 3, 4, 1, 1, 2, 1};
@@ -124,6 +136,21 @@ static bool roundtrip(sinew_clip_set *set, const sinew_compress_options *opt, do
 			break;
 		}
 		if (st.max_error / threshold > *max_err) *max_err = st.max_error / threshold;
+		// through the decoder at samples, sample midpoints (check_midpoints) and check points
+		sinew_error_stats bst;
+		if (sinew_measure_blob_error(ref, blob, size, i, &mo, NULL, &bst, &err) != SINEW_RESULT_OK) {
+			snprintf(why, why_size, "measure_blob: %.200s", err.message);
+			ok = false;
+			break;
+		}
+		if (bst.max_error / threshold > *max_err) *max_err = bst.max_error / threshold;
+		if (bst.samples_over_threshold) {
+			snprintf(why, why_size, "clip %u: max error %.6g (threshold %.6g) at joint %u t = %.6g s, %llu of %llu over", i,
+			         bst.max_error, threshold, bst.worst_joint, bst.worst_time,
+			         (unsigned long long)bst.samples_over_threshold, (unsigned long long)bst.measured);
+			ok = false;
+			break;
+		}
 		if (st.samples_over_threshold || st.scalar_over_precision) {
 			snprintf(why, why_size, "clip %u: max error %.6g (threshold %.6g) at joint %u sample %u, %llu over; scalar over %llu",
 			         i, st.max_error, threshold, st.worst_joint, st.worst_sample,
@@ -154,7 +181,9 @@ static void run_property(const gen_params *p, int trials, unsigned long long see
 		sinew_clip_set *set = NULL;
 		sinew_error err = {0};
 		CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
-		CHECK(generate(set, &rng, p));
+		sinew_clip *clip = generate(set, &rng, p);
+		CHECK(clip);
+		clip->check_midpoints = (uint8_t)(trial % 2); // the guarantee between samples too, on every other trial
 		sinew_compress_options opt = {.error_cm = error_cm};
 		char why[300] = "";
 		double ratio;
@@ -286,6 +315,99 @@ static void test_compress_rejects_invalid_clips(void) {
 	sinew_clip_set_free(set);
 }
 
+
+// Compresses `set` and measures clip 0 through the decoder (samples, midpoints, check points).
+static bool compress_and_measure(sinew_clip_set *set, const sinew_compress_options *opt, sinew_error_stats *st,
+                                 size_t *size_out) {
+	void *blob = NULL;
+	size_t size = 0;
+	sinew_error err = {0};
+	if (sinew_compress(set, opt, NULL, &blob, &size, &err) != SINEW_RESULT_OK) {
+		test_fail(__FILE__, __LINE__, "compress: %s", err.message);
+		return false;
+	}
+	if (size_out) *size_out = size;
+	bool ok = sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, st, &err) == SINEW_RESULT_OK;
+	if (!ok) test_fail(__FILE__, __LINE__, "measure: %s", err.message);
+	sinew_blob_free(blob, size, NULL);
+	return ok;
+}
+
+// Check points carry the source's pose between samples (a curve the samples do not follow): the
+// compressor meets the threshold there too, and sinew_measure_blob_error measures exactly there.
+static void test_compress_guarantee_at_check_points(void) {
+	test_rng rng = {0x5eed};
+	gen_params p = {.joints = 12, .samples = 40, .translation_scale = 15, .unit_scale = 100, .chain = true};
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	sinew_clip *clip = generate(set, &rng, &p);
+	CHECK(clip);
+	const uint32_t nj = clip->joint_count, n = 39;
+	clip->check_midpoints = 1;
+	clip->check_count = n;
+	clip->check_times = (double *)sinew_clip_set_alloc(set, n * sizeof(double));
+	clip->check_transforms = (sinew_qvv *)sinew_clip_set_alloc(set, (size_t)n * nj * sizeof(sinew_qvv));
+	CHECK(clip->check_times && clip->check_transforms);
+	// at u = k + 0.3: the samples' interpolation plus a bend of the root and of joint 3 of 0.4 threshold
+	// on the 3 cm shell (what a cubic segment does between samples)
+	for (uint32_t k = 0; k < n; ++k) {
+		clip->check_times[k] = (k + 0.3) / 30.0;
+		for (uint32_t j = 0; j < nj; ++j) {
+			const sinew_qvv *a = &clip->transforms[(size_t)k * nj + j], *b = a + nj;
+			sinew_qvv *x = &clip->check_transforms[(size_t)k * nj + j];
+			sinew_qvv_lerp_ref(a, b, 0.3, x);
+			if (j == 0 || j == 3) x->translation[1] += 0.004f;
+		}
+	}
+	sinew_error_stats st;
+	CHECK(compress_and_measure(set, NULL, &st, NULL));
+	CHECK_MSG(st.max_error <= 0.01, "max %.6g cm at joint %u t = %.6g", st.max_error, st.worst_joint, st.worst_time);
+	CHECK_EQ(st.measured, (uint64_t)(40 + 39 + 39) * nj);
+	// A check pose off by 0.2 cm (resampling that used more than the threshold, as the importer reports in
+	// resample_error): compression still succeeds and the measurement finds that time.
+	clip->check_transforms[(size_t)17 * nj].translation[0] += 0.2f;
+	clip->resample_error = 0.2;
+	CHECK(compress_and_measure(set, NULL, &st, NULL));
+	CHECK_MSG(st.max_error > 0.19 && st.max_error < 0.2 + 0.01, "max %.6g", st.max_error);
+	CHECK_NEAR(st.worst_time, 17.3 / 30.0, 1e-12);
+	sinew_clip_set_free(set);
+}
+
+// The shell is in scene units: the same motion under an armature scaled by 0.001, 1 or 100 (child
+// translations divided to match, as exporters write them) meets the threshold in scene units and costs
+// about the same. With the shell in local units the 0.001 armature would get 0.003 cm shells and
+// 1000 times the precision, the 100 armature 3 m shells and errors over the threshold.
+static void test_compress_shell_in_scene_units(void) {
+	const float scales[] = {0.001f, 1.0f, 100.0f};
+	size_t sizes[3] = {0, 0, 0};
+	for (int i = 0; i < 3; ++i) {
+		test_rng rng = {777};
+		gen_params p = {.joints = 16, .samples = 60, .translation_scale = 12, .unit_scale = 100, .chain = true};
+		sinew_clip_set *set = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+		sinew_clip *clip = generate(set, &rng, &p);
+		CHECK(clip);
+		for (uint32_t s = 0; s < clip->sample_count; ++s)
+			for (uint32_t j = 0; j < clip->joint_count; ++j) {
+				sinew_qvv *x = &clip->transforms[(size_t)s * clip->joint_count + j];
+				for (int k = 0; k < 3; ++k) {
+					if (j == 0) x->scale[k] = scales[i];
+					else x->translation[k] /= scales[i];
+				}
+			}
+		sinew_compress_options opt = {.strip_metadata = 1};
+		sinew_error_stats st;
+		CHECK(compress_and_measure(set, &opt, &st, &sizes[i]));
+		sinew_clip_set_free(set);
+		CHECK_MSG(st.max_error <= 0.01, "armature scale %g: max %.6g cm", (double)scales[i], st.max_error);
+	}
+	for (int i = 0; i < 3; ++i)
+		CHECK_MSG((double)sizes[i] < (double)sizes[1] * 1.15 && (double)sizes[i] > (double)sizes[1] * 0.85, "armature scale %g: %zu bytes, %zu at 1",
+		          (double)scales[i], sizes[i], sizes[1]);
+}
+
 void suite_compress(void) {
 	RUN(test_compress_guarantee_on_random_hierarchies);
 	RUN(test_compress_guarantee_on_deep_chains);
@@ -299,4 +421,6 @@ void suite_compress(void) {
 	RUN(test_compress_scalar_tracks_keep_precision_and_zeros);
 	RUN(test_compress_constant_clip_is_small);
 	RUN(test_compress_rejects_invalid_clips);
+	RUN(test_compress_guarantee_at_check_points);
+	RUN(test_compress_shell_in_scene_units);
 }

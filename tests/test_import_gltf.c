@@ -1631,12 +1631,96 @@ static void gltf_corpus_magnum_invalid_animations(void) {
 	src_free(&d);
 }
 
+
+// A rotation of 170 degrees between two keys one second apart: its shortest arc is well defined, but
+// two samples 170 degrees apart would leave the arc to quantization (the direction flips near 180).
+// The importer adds samples until no rotation turns past 90 degrees between two, and the child node
+// (a bone tip 1 m out, hierarchy only) follows the source's arc at the midpoint: compressed, it is
+// within the threshold of the source's slerp there.
+static void gltf_rotation_past_90_degrees_gets_samples(void) {
+	const double half = 0.5 * 170.0 * 3.14159265358979 / 180.0;
+	float times[] = {0.0f, 1.0f};
+	float values[] = {0, 0, 0, 1, 0, (float)sin(half), 0, (float)cos(half)};
+	static char doc[DOC_CAP];
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(one_channel_doc(doc, "rotation", "LINEAR", times, 2, values, 4,
+	                                     ",\"children\":[1]},{\"name\":\"tip\",\"translation\":[1,0,0]"),
+	                     NULL, &set, &err),
+	         &err);
+	sinew_clip *clip = set->clips[0];
+	CHECK_EQ(clip->joint_count, 2);
+	CHECK(clip->joints[1].has_track == 0);
+	CHECK_MSG(clip->sample_count >= 3, "%u samples", clip->sample_count);
+	for (uint32_t s = 0; s + 1 < clip->sample_count; ++s) {
+		const float *a = pose_at(clip, s, 0)->rotation, *b = pose_at(clip, s + 1, 0)->rotation;
+		double dot = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+		CHECK_MSG(fabs(dot) >= 0.7071, "samples %u-%u turn by %.1f degrees", s, s + 1, 2 * acos(fabs(dot)) * 57.29578);
+	}
+	void *blob = NULL;
+	size_t size = 0;
+	CHECK_OK(sinew_compress(set, NULL, NULL, &blob, &size, &err), &err);
+	sinew_error_stats st;
+	CHECK_OK(sinew_measure_blob_error(clip, blob, size, 0, NULL, NULL, &st, &err), &err);
+	CHECK_MSG(st.max_error <= 0.0001, "max %.6g m at joint %u t = %g", st.max_error, st.worst_joint, st.worst_time);
+	// the tip at t = 0.5: the slerp midpoint turns it 85 degrees about +y, to (cos 85, 0, -sin 85)
+	size_t need = sinew_context_size(blob, size, 0);
+	void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+	sinew_context *ctx = NULL;
+	CHECK_OK(sinew_context_init(mem, need, blob, size, 0, NULL, &ctx, &err), &err);
+	sinew_qvv pose[2];
+	sinew_sample_pose(ctx, 0.5, pose, NULL, NULL);
+	const float *q = pose[0].rotation;
+	double x = 1 - 2 * ((double)q[1] * q[1] + (double)q[2] * q[2]), z = 2 * ((double)q[0] * q[2] - (double)q[3] * q[1]);
+	CHECK_MSG(fabs(x - cos(half)) < 1e-4 && fabs(z + sin(half)) < 1e-4, "tip at (%.5f, %.5f)", x, z);
+	free(mem);
+	sinew_blob_free(blob, size, NULL);
+	sinew_clip_set_free(set);
+}
+
+// Keys on a 37.5 Hz grid whose float times drift and jitter by up to 0.1 ms (accumulated float32 steps,
+// rounded exporter times): the grid is recognized, one sample per key, and the clip plays within the
+// threshold at the exact key times and midpoints. (Playback at a key time off its grid point is off by
+// velocity x offset: here 0.19 m/s x 0.1 ms, 0.002 cm; with 0.4 ms it would take more than the
+// resampling share and higher rates could not remove it.)
+static void gltf_jittered_grid_is_recognized(void) {
+	enum { N = 400 };
+	static float times[N], values[N * 3];
+	float t = 0.0f;
+	test_rng rng = {99};
+	for (int k = 0; k < N; ++k) {
+		times[k] = k == 0 ? 0.0f : t + (float)test_rand_range(&rng, -1e-4, 1e-4);
+		t += 1.0f / 37.5f;
+		for (int c = 0; c < 3; ++c) values[k * 3 + c] = (float)(0.1 * sin(0.05 * k + c));
+	}
+	for (int k = 1; k < N; ++k) CHECK(times[k] > times[k - 1]);
+	static char doc[DOC_CAP * 4];
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, N, values, 3, NULL), NULL, &set, &err),
+	         &err);
+	sinew_clip *clip = set->clips[0];
+	CHECK_MSG(fabs(clip->sample_rate - 37.5) < 1e-9, "%.9g Hz", clip->sample_rate);
+	CHECK_EQ(clip->sample_count, N);
+	CHECK_MSG(clip->resample_error <= 0.5e-4, "resampling error %g m", clip->resample_error);
+	void *blob = NULL;
+	size_t size = 0;
+	CHECK_OK(sinew_compress(set, NULL, NULL, &blob, &size, &err), &err);
+	sinew_error_stats st;
+	CHECK_OK(sinew_measure_blob_error(clip, blob, size, 0, NULL, NULL, &st, &err), &err);
+	CHECK_MSG(st.max_error <= 0.0001, "max %.6g m at t = %g", st.max_error, st.worst_time);
+	sinew_blob_free(blob, size, NULL);
+	sinew_clip_set_free(set);
+}
+
 void suite_import_gltf(void) {
 	RUN(gltf_linear_translation_exact_grid);
 	RUN(gltf_clip_starting_late_holds_first_key);
 	RUN(gltf_step_holds_until_next_key);
 	RUN(gltf_equal_times_make_a_step);
 	RUN(gltf_resamples_irregular_keys);
+	RUN(gltf_rotation_past_90_degrees_gets_samples);
+	RUN(gltf_jittered_grid_is_recognized);
 	RUN(gltf_unit_cm_scales_translations);
 	RUN(gltf_cubicspline_hits_keys);
 	RUN(gltf_rotation_slerp_and_cubic_normalized);

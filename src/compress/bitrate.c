@@ -246,6 +246,7 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 // (positions length + 1 ...): `positions` in all.
 typedef struct seg_scratch {
 	uint32_t positions;
+	uint32_t explicit_start;  // first position that is a clip check point
 	float **decoded;          // [track] -> [positions * 4]
 	sinewi_shell_frame_d *raw; // [positions * joints] the source's shell frames
 	sinewi_affine_d *dec;     // [joints]
@@ -266,6 +267,7 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	sinewi_arena *a = w->arena;
 	const size_t np = (size_t)length + 1 + w->check_n;
 	sc->positions = (uint32_t)np;
+	sc->explicit_start = length + 1 + w->mid_n;
 	sc->decoded = (float **)sinewi_arena_array(a, nt, sizeof(float *));
 	sc->raw = (sinewi_shell_frame_d *)sinewi_arena_array(a, np * nj, sizeof(sinewi_shell_frame_d));
 	sc->dec = (sinewi_affine_d *)sinewi_arena_array(a, nj, sizeof(sinewi_affine_d));
@@ -297,6 +299,15 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	return true;
 }
 
+// The bound at position u for joint j: the threshold, except at check points when resampling alone
+// already used more than half of it (the importer warned): there the bound is what resampling left plus
+// half the threshold, so compression still succeeds and the reported error says what was reached.
+static inline double position_threshold(const sinewi_work *w, const seg_scratch *sc, uint32_t u, uint32_t j) {
+	if (u < sc->explicit_start) return w->threshold[j];
+	double relaxed = w->clip->resample_error + 0.5 * w->threshold[j];
+	return relaxed > w->threshold[j] ? relaxed : w->threshold[j];
+}
+
 // Object-space error of every joint at every position of the segment (samples, then check points); returns the largest ratio
 // error / threshold.
 static double verify_segment(sinewi_work *w, seg_scratch *sc) {
@@ -320,7 +331,7 @@ static double verify_segment(sinewi_work *w, seg_scratch *sc) {
 		for (uint32_t j = 0; j < nj; ++j) {
 			double e = sinewi_shell_error_frame_d(&raw[j], &sc->dec[j], w->shell[j]);
 			if (e > sc->err[j]) sc->err[j] = e;
-			double r = e / w->threshold[j];
+			double r = e / position_threshold(w, sc, u, j);
 			if (!(r <= worst_ratio)) worst_ratio = r;
 		}
 	}
@@ -459,7 +470,8 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, int3
 				sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
 			else
 				trial[i] = local;
-			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell[i]) <= w->threshold[i])) return false;
+			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell[i]) <= position_threshold(w, sc, u, i)))
+				return false;
 		}
 	}
 	return true;

@@ -153,14 +153,25 @@ void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *anim
 	}
 }
 
-double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const sinew_qvv *poses, uint32_t count, double rate,
-                                   const uint8_t *joint_floor, double stop, float *errors) {
+uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, uint32_t count, double rate, double *out) {
+	uint32_t n = 0, a = 0, k = 0, mids = count > 1 ? count - 1 : 0;
+	while (a < c->count || k < mids) {
+		double ta = a < c->count ? c->times[a] : INFINITY, tk = k < mids ? ((double)k + 0.5) / rate : INFINITY;
+		if (ta <= tk) out[n++] = ta, ++a, k += ta == tk;
+		else out[n++] = tk, ++k;
+	}
+	return n;
+}
+
+double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, uint32_t time_count,
+                                   const sinew_qvv *poses, uint32_t count, double rate, const uint8_t *joint_floor,
+                                   double stop, float *errors) {
 	const sinewi_gltf_clip_input *in = c->in;
 	const uint32_t nj = in->joint_count;
 	double worst = 0.0;
 	memset(c->cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
-	for (uint32_t k = 0; k < c->count; ++k) {
-		double t = c->times[k];
+	for (uint32_t k = 0; k < time_count; ++k) {
+		double t = times[k];
 		sinewi_gltf_source_pose(c, t, c->src);
 		sinewi_gltf_play_pose(in, c->animated, joint_floor, poses, count, rate, t, c->play);
 		sinewi_compose_pose_d(in->joints, nj, c->src, c->src_obj);

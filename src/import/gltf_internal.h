@@ -91,10 +91,14 @@ void sinewi_gltf_source_pose(sinewi_gltf_checker *c, double t, sinew_qvv *out);
 // The pose the decoder plays at time t from exact samples `poses` ([count * joint_count] at `rate`).
 void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *animated, const uint8_t *joint_floor,
                            const sinew_qvv *poses, uint32_t count, double rate, double t, sinew_qvv *out);
-// Largest object-space error (DESIGN §4 metric, 3 cm shell) of playing `poses` instead of the source at the check
-// times; stops once it exceeds `stop`. errors[k] receives the error at check time k when not NULL.
-double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const sinew_qvv *poses, uint32_t count, double rate,
-                                   const uint8_t *joint_floor, double stop, float *errors);
+// The times a candidate is checked at: c->times merged with the midpoint of every sample interval
+// ((k + 0.5) / rate, k < count - 1), sorted, distinct; `out` holds c->count + count. Returns the number.
+uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, uint32_t count, double rate, double *out);
+// Largest object-space error (DESIGN §4 metric, 3 cm shell) of playing `poses` instead of the source at `times`
+// (increasing); stops once it exceeds `stop`. errors[k] receives the error at times[k] when not NULL.
+double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, uint32_t time_count,
+                                   const sinew_qvv *poses, uint32_t count, double rate, const uint8_t *joint_floor,
+                                   double stop, float *errors);
 // False when a rotation turns by more than 90 degrees between two consecutive samples.
 bool sinewi_gltf_turns_under_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
                                 const uint8_t *joint_floor);

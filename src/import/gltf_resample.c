@@ -19,7 +19,8 @@
 // A candidate is accepted when the pose played from its samples (as the decoder plays them: lerp, nlerp on
 // the shortest arc, floor for STEP joints) is within RESAMPLE_SHARE (half) of the threshold of the source's
 // pose in object space (DESIGN §4 metric: every joint's origin and six shell points at 3 cm, scene units)
-// at every check time (gltf_checks.c: every key time and key-interval midpoint), when no rotation turns
+// at every check time (gltf_checks.c: every key time, key-interval midpoint, CUBICSPLINE quarter point, and
+// the midpoint of every interval between the candidate's own samples), when no rotation turns
 // more than 90 degrees between consecutive samples (so quantization cannot flip the arc the decoder takes),
 // and when morph weights stay within 1e-4 at key times and midpoints. Else the candidate that came closest
 // is used, with a warning. clip->resample_error reports the chosen rate's object-space error at the check
@@ -34,7 +35,6 @@
 #include "../core/quat.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -502,9 +502,12 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	size_t pose_bytes = 0; // grown with the candidates tried (most clips stop at the first)
 	float *samples = (float *)sinewi_malloc(&al, sample_bytes);
 	sinew_qvv *poses = NULL;
-	float *check_errors = (float *)sinewi_arena_array(scratch, checker.count ? checker.count : 1, sizeof(float));
+	// check times of a candidate: the source's (keys, midpoints) and the samples' midpoints
+	const size_t max_times = (size_t)checker.count + max_count;
+	float *check_errors = (float *)sinewi_arena_array(scratch, max_times, sizeof(float));
+	double *check_times = (double *)sinewi_arena_array(scratch, max_times, sizeof(double));
 	double *src = (double *)sinewi_arena_array(scratch, (size_t)max_components * 2, sizeof(double));
-	if (!samples || !src || !check_errors) {
+	if (!samples || !src || !check_errors || !check_times) {
 		sinewi_free(&al, samples, sample_bytes);
 		sinewi_free(&al, poses, pose_bytes);
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
@@ -523,10 +526,10 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		}
 		sample_poses(in, &cands[i], samples, src, poses);
 		bool turns = sinewi_gltf_turns_under_90(in, poses, cands[i].count, joint_floor);
-		double e = sinewi_gltf_check_candidate(&checker, poses, cands[i].count, cands[i].rate, joint_floor,
-		                                       turns ? budget : INFINITY, NULL);
+		uint32_t nt = sinewi_gltf_candidate_times(&checker, cands[i].count, cands[i].rate, check_times);
+		double e = sinewi_gltf_check_candidate(&checker, check_times, nt, poses, cands[i].count, cands[i].rate,
+		                                       joint_floor, turns ? budget : INFINITY, NULL);
 		double we = weights_error(in, &cands[i], samples, src, rec);
-		if (getenv("SINEW_DEBUG_RESAMPLE")) fprintf(stderr, "cand %g Hz: turns %d err %g budget %g weights %g\n", cands[i].rate, turns, e, budget, we);
 		if (turns && e <= budget && we <= WEIGHT_PRECISION) chosen = i;
 		else if (turns && e < fallback_error) fallback = i, fallback_error = e;
 	}
@@ -537,8 +540,9 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	}
 	sample_poses(in, cand, samples, src, poses);
-	double resample_error = sinewi_gltf_check_candidate(&checker, poses, cand->count, cand->rate, joint_floor, INFINITY,
-	                                                    check_errors);
+	uint32_t time_count = sinewi_gltf_candidate_times(&checker, cand->count, cand->rate, check_times);
+	double resample_error = sinewi_gltf_check_candidate(&checker, check_times, time_count, poses, cand->count, cand->rate,
+	                                                    joint_floor, INFINITY, check_errors);
 	if (!(resample_error <= budget))
 		sinewi_import_warn(ctx, "animation '%s': playing %g Hz samples instead of the source curves is off by %.4g cm "
 		                        "(more than %g%% of the %g cm threshold); try --rate",
@@ -582,20 +586,21 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	}
 	sinewi_free(&al, samples, sample_bytes);
 	// Check points: the check times where the samples do not already play the source back (beyond
-	// float noise), with the source's pose there, for the compressor to verify.
+	// float noise), with the source's pose there, for the compressor to verify. Elsewhere (keys on
+	// samples, LINEAR midpoints) the samples or their interpolation are the source.
 	const double noise = threshold * CHECK_NOISE;
 	uint32_t kept = 0;
-	for (uint32_t k = 0; k < checker.count; ++k) kept += !(check_errors[k] <= noise);
+	for (uint32_t k = 0; k < time_count; ++k) kept += !(check_errors[k] <= noise);
 	if (kept && nj) {
 		clip->check_times = (double *)sinew_clip_set_alloc(set, (size_t)kept * sizeof(double));
 		clip->check_transforms = (sinew_qvv *)sinew_clip_set_alloc(set, (size_t)kept * nj * sizeof(sinew_qvv));
 		if (!clip->check_times || !clip->check_transforms)
 			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (%u check points)", kept);
 		memset(checker.cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
-		for (uint32_t k = 0; k < checker.count; ++k) {
+		for (uint32_t k = 0; k < time_count; ++k) {
 			if (check_errors[k] <= noise) continue;
-			clip->check_times[clip->check_count] = checker.times[k];
-			sinewi_gltf_source_pose(&checker, checker.times[k], clip->check_transforms + (size_t)clip->check_count * nj);
+			clip->check_times[clip->check_count] = check_times[k];
+			sinewi_gltf_source_pose(&checker, check_times[k], clip->check_transforms + (size_t)clip->check_count * nj);
 			clip->check_count++;
 		}
 	}
