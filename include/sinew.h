@@ -298,7 +298,8 @@ typedef struct sinew_import_options {
 	double unit_cm;          /* length of one source unit in cm; 0 = format default (BVH 1 cm, AMC from the
 	                            ASF `length` (2.54 / length cm), glTF 100 cm, ACL 1 cm) */
 	double sample_rate;      /* glTF: resample at this rate (Hz); 0 = keep a uniform grid or choose 30/60/120 */
-	double error_cm;         /* glTF: resampling tolerance for the automatic rate; 0 = 0.01 cm */
+	double error_cm;         /* glTF: the threshold the automatic rate is chosen for (resampling may use half
+	                            of it, object space, at key times and midpoints); 0 = 0.01 cm */
 	int bvh_skip_end_sites;  /* BVH: 1 = drop End Site joints (default keeps them as leaves without tracks) */
 	const char *asf_path;    /* AMC: skeleton file; NULL = asf_data, else the only .asf in the .amc's folder */
 	const char *base_path;   /* memory imports: folder for external glTF buffers; NULL = none allowed */
@@ -306,6 +307,7 @@ typedef struct sinew_import_options {
 	void *warning_user;
 	const void *asf_data;    /* AMC: the skeleton's bytes (memory imports; asf_path takes precedence) */
 	size_t asf_size;
+	double shell_cm;         /* glTF: shell distance of the resampling check (scene units, cm); 0 = 3 cm */
 } sinew_import_options;
 
 /* Reads an animation file into a new clip set (one clip per glTF animation / BVH / AMC / ACL file).

@@ -31,8 +31,8 @@ typedef struct opt_def {
 #define OFF(f) offsetof(cli_options, f)
 static const opt_def options[] = {
     {"-o", OPT_STRING, OFF(output), 0, 0, "output file (.sinew, .gltf, .glb)"},
-    {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "object-space error threshold in cm (default 0.01)"},
-    {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "virtual vertex (shell) distance in cm (default 3)"},
+    {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "error threshold in cm, scene units, every moving node (default 0.01)"},
+    {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "shell point distance from each node in cm, scene units (default 3)"},
     {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
     {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32)"},
     {"--rate", OPT_NUMBER, OFF(rate), 1e-3, 1e6, "glTF import: resample at this rate in Hz"},
@@ -58,7 +58,9 @@ void cli_print_help(FILE *f) {
 	           "                            for ACL's tools, --clip)\n"
 	           "  compress IN -o OUT.sinew  compress every clip of IN into one blob\n"
 	           "  decompress IN.sinew -o OUT.gltf|.glb [--source SRC]\n"
-	           "  error SOURCE IN.sinew     measure the error of a blob against its source\n"
+	           "  error SOURCE IN.sinew     measure the error of a blob against its source (every moving node,\n"
+	           "                            scene units, samples and the source's key times/midpoints; the\n"
+	           "                            worst node and time)\n"
 	           "  sample IN.sinew --time T  print one decompressed pose\n"
 	           "  validate IN.sinew         check a blob (structure and checksum)\n"
 	           "  bench IN.sinew            time pose and joint sampling against a raw copy\n"

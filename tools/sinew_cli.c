@@ -24,6 +24,7 @@ static void import_options(const cli_options *o, sinew_import_options *io) {
 	io->unit_cm = o->unit_cm;
 	io->sample_rate = o->rate;
 	io->error_cm = o->error_cm;
+	io->shell_cm = o->shell_cm;
 	io->bvh_skip_end_sites = o->no_end_sites;
 	io->warning = print_warning;
 	io->warning_user = (void *)o;

@@ -19,6 +19,7 @@ sinew_result sinew_pack_gltf(const char *source_path, const char *out_path, cons
 	             "pack: NULL or empty path");
 	sinew_import_options import = {0};
 	import.kind = SINEW_FILE_GLTF;
+	if (options) import.error_cm = options->error_cm, import.shell_cm = options->shell_cm; // resampling's share
 	sinew_clip_set *set = NULL;
 	sinew_error inner = {0};
 	sinew_result r = sinew_import_file(source_path, &import, allocator, &set, &inner);

@@ -47,11 +47,12 @@ static uint32_t times_weight(const sinewi_gltf_clip_input *in, uint32_t b, bool 
 }
 
 sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_clip_input *in, const float *merged,
-                                      size_t merged_count, double threshold, sinewi_arena *scratch, sinew_error *error) {
+                                      size_t merged_count, double threshold, double shell_cm, sinewi_arena *scratch,
+                                      sinew_error *error) {
 	memset(c, 0, sizeof *c);
 	c->in = in;
 	c->threshold = threshold;
-	c->shell = sinewi_cm_to_units(SINEW_DEFAULT_SHELL_CM, in->unit_scale);
+	c->shell = sinewi_cm_to_units(shell_cm > 0.0 ? shell_cm : SINEW_DEFAULT_SHELL_CM, in->unit_scale);
 	size_t total = 2 * merged_count;
 	bool cubic;
 	for (uint32_t b = 0; b < in->binding_count; ++b)

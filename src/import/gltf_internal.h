@@ -84,7 +84,8 @@ typedef struct sinewi_gltf_checker {
 
 // `merged` holds the clip's distinct key times, sorted (for the midpoints between them).
 sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_clip_input *in, const float *merged,
-                                      size_t merged_count, double threshold, sinewi_arena *scratch, sinew_error *error);
+                                      size_t merged_count, double threshold, double shell_cm, sinewi_arena *scratch,
+                                      sinew_error *error);
 // The source's pose at time t: every TRS curve evaluated exactly by the glTF rules, in clip units.
 // Uses c->cursors (reset them to 0 before a run of increasing times).
 void sinewi_gltf_source_pose(sinewi_gltf_checker *c, double t, sinew_qvv *out);

@@ -495,7 +495,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	uint32_t max_count = 0;
 	for (int i = 0; i < cand_count; ++i) max_count = cands[i].count > max_count ? cands[i].count : max_count;
 	sinewi_gltf_checker checker;
-	SINEWI_TRY(sinewi_gltf_checker_init(&checker, in, merged, merged_count, threshold, scratch, error));
+	SINEWI_TRY(sinewi_gltf_checker_init(&checker, in, merged, merged_count, threshold, opt->shell_cm, scratch, error));
 	sinewi_alloc al = sinewi_alloc_from(ctx->allocator);
 	const size_t nj = in->joint_count;
 	size_t sample_bytes = (size_t)max_count * max_components * sizeof(float); // < 2^24 * components * 4

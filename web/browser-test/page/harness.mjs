@@ -1,7 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 // Browser side of the adapter tests: for one asset and one engine, loads the glTF twice, plays
 // each clip with the engine's own player on copy A and with the sinew adapter on copy B, and
-// measures the root-space distance between every mapped node's origin and its 3 cm shell points
+// measures the root-space distance between every mapped node's origin and its six 3 cm shell points
 // (DESIGN §4) at 21 times per clip, plus morph weights. Also counts wasm calls per frame.
 import Sinew from '../../sinew.mjs';
 import { SinewMixer } from '../../adapters/three.mjs';
@@ -42,18 +42,22 @@ function sampleTimes(d) { // both ends plus times off the key grid
 	return out;
 }
 
-// DESIGN §4 shell points: the node's origin and its local points (d,0,0), (0,d,0), (0,0,d), d = 3 cm,
-// through the node's root-space transform (scale included), given as origin and axis columns.
+// DESIGN §4 shell points: the node's origin and the six points origin +- d along its root-space axes,
+// d = 3 cm in scene units: the axis columns of the node's root-space transform normalized, so the
+// armature's scale does not change d (a zero-length axis keeps its points on the origin).
 function shellPoints(o, ax, ay, az) {
 	const pts = [o];
-	for (const a of [ax, ay, az]) pts.push([o[0] + SHELL * a[0], o[1] + SHELL * a[1], o[2] + SHELL * a[2]]);
+	for (const a of [ax, ay, az]) {
+		const n = Math.hypot(a[0], a[1], a[2]), k = n > 0 ? SHELL / n : 0;
+		pts.push([o[0] + k * a[0], o[1] + k * a[1], o[2] + k * a[2]], [o[0] - k * a[0], o[1] - k * a[1], o[2] - k * a[2]]);
+	}
 	return pts;
 }
 
 function compare(stats, pa, pb) {
 	const d0 = Math.hypot(pa[0][0] - pb[0][0], pa[0][1] - pb[0][1], pa[0][2] - pb[0][2]);
 	let ds = 0;
-	for (let i = 1; i < 4; i++) ds = Math.max(ds, Math.hypot(pa[i][0] - pb[i][0], pa[i][1] - pb[i][1], pa[i][2] - pb[i][2]));
+	for (let i = 1; i < pa.length; i++) ds = Math.max(ds, Math.hypot(pa[i][0] - pb[i][0], pa[i][1] - pb[i][1], pa[i][2] - pb[i][2]));
 	stats.maxPosCm = Math.max(stats.maxPosCm, d0 * 100);
 	stats.maxShellCm = Math.max(stats.maxShellCm, ds * 100);
 }
