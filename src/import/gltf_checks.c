@@ -33,17 +33,32 @@ static void add_times(const float *times, uint32_t n, bool cubic, double *out, s
 	}
 }
 
-// Whether binding b is the first of the clip with its times array (channels sharing an input accessor
-// share it) and how many check times per key its curves need (2, or 4 with a CUBICSPLINE among them).
-static uint32_t times_weight(const sinewi_gltf_clip_input *in, uint32_t b, bool *cubic) {
-	const float *times = in->bindings[b].curve->times;
-	*cubic = false;
-	for (uint32_t p = 0; p < in->binding_count; ++p) {
-		if (in->bindings[p].curve->times != times) continue;
-		if (p < b) return 0;
-		if (in->bindings[p].curve->interpolation == SINEWI_GLTF_CUBICSPLINE) *cubic = true;
+// One key-time array of the clip (channels sharing an input accessor share it): its keys, and whether
+// a CUBICSPLINE curve uses it (then its intervals need quarter points too).
+typedef struct time_source {
+	const float *times;
+	uint32_t count;
+	bool cubic;
+} time_source;
+
+static int compare_source(const void *a, const void *b) {
+	uintptr_t x = (uintptr_t)((const time_source *)a)->times, y = (uintptr_t)((const time_source *)b)->times;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// The clip's distinct time arrays, sorted by address; returns how many (O(n log n) for 30k channels).
+static uint32_t time_sources(const sinewi_gltf_clip_input *in, time_source *out) {
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_curve *c = in->bindings[b].curve;
+		out[b] = (time_source){c->times, c->key_count, c->interpolation == SINEWI_GLTF_CUBICSPLINE};
 	}
-	return *cubic ? 4 : 2;
+	qsort(out, in->binding_count, sizeof *out, compare_source);
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		if (n > 0 && out[n - 1].times == out[b].times) out[n - 1].cubic |= out[b].cubic;
+		else out[n++] = out[b];
+	}
+	return n;
 }
 
 sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_clip_input *in, const float *merged,
@@ -53,10 +68,12 @@ sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_
 	c->in = in;
 	c->threshold = threshold;
 	c->shell = sinewi_cm_to_units(shell_cm > 0.0 ? shell_cm : SINEW_DEFAULT_SHELL_CM, in->unit_scale);
+	time_source *sources = (time_source *)sinewi_arena_array(scratch, in->binding_count ? in->binding_count : 1,
+	                                                         sizeof(time_source));
+	SINEWI_CHECK(sources, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	uint32_t source_count = time_sources(in, sources);
 	size_t total = 2 * merged_count;
-	bool cubic;
-	for (uint32_t b = 0; b < in->binding_count; ++b)
-		total += (size_t)times_weight(in, b, &cubic) * in->bindings[b].curve->key_count;
+	for (uint32_t i = 0; i < source_count; ++i) total += (sources[i].cubic ? 4u : 2u) * (size_t)sources[i].count;
 	// Bounds the work of hostile files: every check time evaluates every curve and composes every joint.
 	size_t per_time = (size_t)in->joint_count + in->binding_count;
 	SINEWI_CHECK(total <= SINEWI_GLTF_MAX_CHECK_VALUES / (per_time ? per_time : 1), error, SINEW_RESULT_UNSUPPORTED,
@@ -65,8 +82,7 @@ sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_
 	double *times = (double *)sinewi_arena_array(scratch, total ? total : 1, sizeof(double));
 	SINEWI_CHECK(times, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	size_t n = 0;
-	for (uint32_t b = 0; b < in->binding_count; ++b)
-		if (times_weight(in, b, &cubic)) add_times(in->bindings[b].curve->times, in->bindings[b].curve->key_count, cubic, times, &n);
+	for (uint32_t i = 0; i < source_count; ++i) add_times(sources[i].times, sources[i].count, sources[i].cubic, times, &n);
 	for (size_t k = 0; k + 1 < merged_count; ++k) times[n++] = 0.5 * ((double)merged[k] + (double)merged[k + 1]);
 	qsort(times, n, sizeof(double), compare_double);
 	size_t unique = 0;

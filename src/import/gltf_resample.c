@@ -198,14 +198,13 @@ static int compare_double(const void *a, const void *b) {
 // step from its own grid point; *snap receives the largest offset (seconds), so sampling on the
 // grid takes each key's value. The object-space check of the candidate then measures the timing
 // difference at the exact key times. 0 when there is no such grid.
-static double detect_jittered_grid(const float *times, size_t n, double max_rate, double *snap) {
+static double detect_jittered_grid(const float *times, size_t n, double max_rate, sinewi_arena *scratch, double *snap) {
 	if (n < 3) return 0.0;
-	double *gaps = (double *)malloc((n - 1) * sizeof(double));
-	if (!gaps) return 0.0;
+	double *gaps = (double *)sinewi_arena_array(scratch, n - 1, sizeof(double));
+	if (!gaps) return 0.0; // no grid: the plain rates follow
 	for (size_t i = 0; i + 1 < n; ++i) gaps[i] = (double)times[i + 1] - times[i];
 	qsort(gaps, n - 1, sizeof(double), compare_double);
 	double h = gaps[(n - 1) / 2];
-	free(gaps);
 	if (!(h > 0.0) || !(1.0 / h <= max_rate * 1.001)) return 0.0;
 	for (int pass = 0; pass < 2; ++pass) { // least squares: h = sum(k t) / sum(k^2)
 		double kt = 0.0, kk = 0.0;
@@ -465,7 +464,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		double max_rate = fmin(MAX_GRID_RATE, (double)(max_samples - 1) / t_end);
 		double grid = detect_grid(merged, merged_count, max_rate);
 		double snap = (GRID_TOL + t_end * grid * TIME_EPS) / (grid > 0.0 ? grid : 1.0);
-		if (!(grid > 0.0)) grid = detect_jittered_grid(merged, merged_count, max_rate, &snap);
+		if (!(grid > 0.0)) grid = detect_jittered_grid(merged, merged_count, max_rate, scratch, &snap);
 		if (grid > 0.0) {
 			for (int i = 0; i < target_count; ++i) {
 				double multiple = targets[i] > grid ? ceil(targets[i] / grid - 1e-9) : 1.0;
