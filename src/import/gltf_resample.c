@@ -20,12 +20,13 @@
 // the shortest arc, floor for STEP joints) is within RESAMPLE_SHARE (half) of the threshold of the source's
 // pose in object space (DESIGN §4 metric: every joint's origin and six shell points at 3 cm, scene units)
 // at every check time (gltf_checks.c: every key time, key-interval midpoint, CUBICSPLINE quarter point, and
-// the midpoint of every interval between the candidate's own samples), when no rotation turns
-// more than 90 degrees between consecutive samples (so quantization cannot flip the arc the decoder takes),
-// and when morph weights stay within 1e-4 at key times and midpoints. Else the candidate that came closest
-// is used, with a warning. clip->resample_error reports the chosen rate's object-space error at the check
-// times (clip units); the check times where it is above float noise become the clip's check points (the
-// source's exact pose there), which the compressor verifies along with every sample and sample midpoint.
+// the midpoint of every interval between the candidate's own samples), when no rotation turns more than 90
+// degrees between consecutive samples (so quantization cannot flip the arc the decoder takes), and when
+// morph weights stay within half their 1e-4 precision at key times and midpoints. Else the candidate that
+// came closest is used, with a warning. clip->resample_error reports the chosen rate's object-space error
+// at the check times (clip units); the check times where it is above float noise become the clip's check
+// points (the source's exact pose there), which the compressor verifies along with every sample and sample
+// midpoint.
 //
 // STEP: sample k takes the key at or before k / rate (a key within the grid tolerance counts as on it), and
 // a joint whose animated sub-tracks are all STEP gets SINEW_ROUNDING_FLOOR, so playback holds each value
@@ -347,7 +348,7 @@ static double weights_error(const sinewi_gltf_clip_input *in, const candidate *c
 		sample_curve(bind->curve, cand, src, samples);
 		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, src, rec);
 		if (!(e <= worst)) worst = e;
-		if (!(worst <= WEIGHT_PRECISION)) break;
+		if (!(worst <= WEIGHT_PRECISION * RESAMPLE_SHARE)) break;
 	}
 	return worst;
 }
@@ -529,7 +530,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		double e = sinewi_gltf_check_candidate(&checker, check_times, nt, poses, cands[i].count, cands[i].rate,
 		                                       joint_floor, turns ? budget : INFINITY, NULL);
 		double we = weights_error(in, &cands[i], samples, src, rec);
-		if (turns && e <= budget && we <= WEIGHT_PRECISION) chosen = i;
+		if (turns && e <= budget && we <= WEIGHT_PRECISION * RESAMPLE_SHARE) chosen = i;
 		else if (turns && e < fallback_error) fallback = i, fallback_error = e;
 	}
 	if (chosen < 0) chosen = fallback;
