@@ -1,6 +1,6 @@
 // sinew — see include/sinew.h for version and licence
 // libFuzzer target: glTF 2.0 reader (JSON, GLB container, data: URIs, accessors, sparse, node hierarchy,
-// resampling) on arbitrary bytes. No base path is given, so external buffers are refused without touching
+// resampling and its check points, skin shells from meshes) on arbitrary bytes. No base path is given, so external buffers are refused without touching
 // the file system.
 // clang -fsanitize=fuzzer,address,undefined -Iinclude fuzz/fuzz_import_gltf.c src/*/*.c -lm
 // Run: ./a.out -dict=fuzz/gltf.dict -max_total_time=120 corpus_dir fuzz/seeds/gltf
@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	case 3: options.error_cm = 1.0; break;
 	default: break;
 	}
+	options.skin_shells = (size / 4) % 2; // meshes read for shells in half the runs
 	sinew_clip_set *set = NULL;
 	sinew_error error;
 	error.message[0] = 0;
@@ -44,6 +45,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 				abort();
 			if (!(clip->resample_error >= 0.0) || !isfinite(clip->resample_error)) abort();
 			if (!clip->name) abort();
+			// check points: increasing times within the clip, finite poses
+			double duration = sinew_clip_duration(clip);
+			for (uint32_t k = 0; k < clip->check_count; ++k) {
+				double t = clip->check_times[k];
+				if (!(t >= 0.0) || t > duration + 1e-6 * (1.0 + duration) || (k > 0 && !(t > clip->check_times[k - 1])))
+					abort();
+				const float *v = &clip->check_transforms[(size_t)k * clip->joint_count].rotation[0];
+				for (size_t i = 0; i < (size_t)clip->joint_count * 10; ++i)
+					if (!isfinite(v[i])) abort();
+			}
+			for (uint32_t j = 0; j < clip->joint_count; ++j)
+				if (!(clip->joints[j].shell_distance >= 0.0f) || !isfinite(clip->joints[j].shell_distance)) abort();
 			for (uint32_t j = 0; j < clip->joint_count; ++j)
 				if (clip->joints[j].source_index != first->joints[j].source_index) abort();
 			for (uint32_t t = 0; t < clip->scalar_track_count; ++t)

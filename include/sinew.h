@@ -308,6 +308,10 @@ typedef struct sinew_import_options {
 	const void *asf_data;    /* AMC: the skeleton's bytes (memory imports; asf_path takes precedence) */
 	size_t asf_size;
 	double shell_cm;         /* glTF: shell distance of the resampling check (scene units, cm); 0 = 3 cm */
+	int skin_shells;         /* glTF: 1 = each skin joint's shell_distance is the scene distance, at the rest pose, of
+	                            the farthest vertex it moves (weight > 0.05) when that exceeds shell_cm (at most
+	                            1 m): the bound then covers the skinned vertices. Trusted meshes only widen shells;
+	                            unusable ones are skipped with a warning */
 } sinew_import_options;
 
 /* Reads an animation file into a new clip set (one clip per glTF animation / BVH / AMC / ACL file).

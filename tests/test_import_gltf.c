@@ -1713,6 +1713,85 @@ static void gltf_jittered_grid_is_recognized(void) {
 	sinew_clip_set_free(set);
 }
 
+// Skin shells (sinew_import_options.skin_shells): fuzz/seeds/gltf/skin_shells.gltf skins 4 vertices to
+// 2 joints; by hand, the root's farthest vertex with weight > 0.05 is |(0.04, 0.4, 0.02)| = 0.40249 m
+// away, the child's |(0.1, -0.2, 0)| = 0.22361 m (through its inverse bind matrix). Without the option,
+// or with broken skin data (a joint index past the skin, a missing WEIGHTS_0), shells stay default.
+static void gltf_skin_shells_from_meshes(void) {
+	char path[1024];
+	test_repo_path("fuzz/seeds/gltf/skin_shells.gltf", path, sizeof path);
+	size_t size = 0;
+	char *text = (char *)test_slurp(path, &size);
+	CHECK(text);
+	sinew_import_options o = gltf_options();
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_import_memory(text, size, &o, NULL, &set, &err), &err);
+	CHECK(set->clips[0]->joints[0].shell_distance == 0.0f && set->clips[0]->joints[1].shell_distance == 0.0f);
+	sinew_clip_set_free(set);
+	o.skin_shells = 1;
+	CHECK_OK(sinew_import_memory(text, size, &o, NULL, &set, &err), &err);
+	const sinew_clip *clip = set->clips[0];
+	CHECK_EQ(clip->joint_count, 2);
+	CHECK_NEAR(clip->joints[0].shell_distance, 0.40249, 1e-5);
+	CHECK_NEAR(clip->joints[1].shell_distance, 0.22361, 1e-5);
+	CHECK_EQ(warnings, 0);
+	// the compressor and the metric use them: measured within the threshold on the wider shells
+	void *blob = NULL;
+	size_t bytes = 0;
+	CHECK_OK(sinew_compress(set, NULL, NULL, &blob, &bytes, &err), &err);
+	sinew_error_stats st;
+	CHECK_OK(sinew_measure_blob_error(clip, blob, bytes, 0, NULL, NULL, &st, &err), &err);
+	CHECK_MSG(st.max_error <= 0.0001, "max %.6g m", st.max_error);
+	sinew_blob_free(blob, bytes, NULL);
+	sinew_clip_set_free(set);
+	// broken skin data: skipped with a warning, the animation imports with default shells
+	const char *broken[][2] = {{"\"JOINTS_0\":1", "\"JOINTS_0\":7"}, {"\"WEIGHTS_0\":2", "\"WEIGHTS_X\":2"}};
+	for (int b = 0; b < 2; ++b) {
+		char *doc = (char *)malloc(size + 1);
+		memcpy(doc, text, size);
+		doc[size] = 0;
+		char *at = strstr(doc, broken[b][0]);
+		CHECK(at);
+		memcpy(at, broken[b][1], strlen(broken[b][1]));
+		o = gltf_options();
+		o.skin_shells = 1;
+		CHECK_OK(sinew_import_memory(doc, size, &o, NULL, &set, &err), &err);
+		CHECK_MSG(warnings >= 1 && strstr(last_warning, "default shell"), "warning: %s", last_warning);
+		CHECK(set->clips[0]->joints[0].shell_distance == 0.0f);
+		sinew_clip_set_free(set);
+		free(doc);
+	}
+	free(text);
+}
+
+// The same on a real character: CesiumMan's 19 joints whose vertices lie beyond 3 cm get shells of
+// 14.9 to 40.5 cm (computed independently from the file by a Python script, tests/independent
+// README), every one within the [3 cm, 1 m] limits.
+static void gltf_corpus_skin_shells(void) {
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	bool skipped;
+	char path[1024];
+	if (!test_corpus_path("gltf/khronos/CesiumMan/CesiumMan.gltf", path, sizeof path)) return;
+	sinew_import_options o = gltf_options();
+	o.skin_shells = 1;
+	sinew_result r = sinew_import_file(path, &o, NULL, &set, &err);
+	(void)skipped;
+	CHECK_OK(r, &err);
+	const sinew_clip *clip = set->clips[0];
+	uint32_t own = 0;
+	double lo = 1e9, hi = 0;
+	for (uint32_t j = 0; j < clip->joint_count; ++j) {
+		double d = clip->joints[j].shell_distance;
+		if (d == 0.0) continue;
+		own++, lo = fmin(lo, d), hi = fmax(hi, d);
+	}
+	sinew_clip_set_free(set);
+	CHECK_EQ(own, 19);
+	CHECK_MSG(fabs(lo - 0.149) < 5e-4 && fabs(hi - 0.405) < 5e-4, "shells %.4f-%.4f m", lo, hi);
+}
+
 void suite_import_gltf(void) {
 	RUN(gltf_linear_translation_exact_grid);
 	RUN(gltf_clip_starting_late_holds_first_key);
@@ -1721,6 +1800,8 @@ void suite_import_gltf(void) {
 	RUN(gltf_resamples_irregular_keys);
 	RUN(gltf_rotation_past_90_degrees_gets_samples);
 	RUN(gltf_jittered_grid_is_recognized);
+	RUN(gltf_skin_shells_from_meshes);
+	RUN(gltf_corpus_skin_shells);
 	RUN(gltf_unit_cm_scales_translations);
 	RUN(gltf_cubicspline_hits_keys);
 	RUN(gltf_rotation_slerp_and_cubic_normalized);

@@ -44,6 +44,7 @@ static const opt_def options[] = {
     {"--json", OPT_FLAG, OFF(json), 0, 0, "print one JSON object on stdout"},
     {"--strip", OPT_FLAG, OFF(strip), 0, 0, "compress: leave out names, hierarchy and default poses"},
     {"--no-end-sites", OPT_FLAG, OFF(no_end_sites), 0, 0, "BVH/AMC import: drop End Site joints"},
+    {"--skin-shells", OPT_FLAG, OFF(skin_shells), 0, 0, "glTF import: shells reach each joint's farthest skinned vertex"},
     {"--scalar", OPT_FLAG, OFF(scalar_kernel), 0, 0, "force the scalar decoding kernel"},
     {"--random-access", OPT_FLAG, OFF(random_access), 0, 0, "bench: contexts precompute every segment (any order, same cost)"},
     {"-q", OPT_FLAG, OFF(quiet), 0, 0, "quiet: errors only"},

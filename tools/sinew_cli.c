@@ -26,6 +26,7 @@ static void import_options(const cli_options *o, sinew_import_options *io) {
 	io->error_cm = o->error_cm;
 	io->shell_cm = o->shell_cm;
 	io->bvh_skip_end_sites = o->no_end_sites;
+	io->skin_shells = o->skin_shells;
 	io->warning = print_warning;
 	io->warning_user = (void *)o;
 }
@@ -142,6 +143,15 @@ static int cmd_info(const cli_options *o) {
 		uint64_t raw = sinew_clip_raw_size(c);
 		total += raw;
 		double resample_cm = units_to_cm(c->resample_error, c->unit_scale);
+		// joints with their own shell (--skin-shells): the range, in cm
+		double shell_lo = INFINITY, shell_hi = 0;
+		uint32_t own_shells = 0;
+		for (uint32_t jn = 0; jn < c->joint_count; ++jn) {
+			double d = c->joints[jn].shell_distance;
+			if (!(d > 0)) continue;
+			own_shells++;
+			shell_lo = fmin(shell_lo, d), shell_hi = fmax(shell_hi, d);
+		}
 		if (o->json) {
 			cli_json_key(&j, NULL), cli_json_begin(&j, '{');
 			cli_json_string(&j, "name", c->name);
@@ -157,6 +167,12 @@ static int cmd_info(const cli_options *o) {
 			cli_json_number(&j, "unit_scale", c->unit_scale);
 			cli_json_uint(&j, "raw_bytes", raw);
 			cli_json_number(&j, "resample_error_cm", resample_cm);
+			cli_json_uint(&j, "check_points", c->check_count);
+			cli_json_uint(&j, "joints_with_own_shell", own_shells);
+			if (own_shells) {
+				cli_json_number(&j, "own_shell_min_cm", units_to_cm(shell_lo, c->unit_scale));
+				cli_json_number(&j, "own_shell_max_cm", units_to_cm(shell_hi, c->unit_scale));
+			}
 			cli_json_end(&j, '}');
 		} else {
 			printf("  clip %u '%s': %.3f s, %u samples @ %g Hz, %u joints (%u with tracks), changing sub-tracks: %u rotation, "
@@ -164,6 +180,10 @@ static int cmd_info(const cli_options *o) {
 			       i, c->name ? c->name : "", sinew_clip_duration(c), c->sample_count, c->sample_rate, c->joint_count,
 			       with_tracks, changing[0], changing[1], changing[2], c->scalar_track_count, (unsigned long long)raw);
 			if (c->resample_error > 0) printf("; resampled, max %.4g cm", resample_cm);
+			if (c->check_count) printf(", %u check points", c->check_count);
+			if (own_shells)
+				printf("; %u joints with own shells, %.3g-%.3g cm", own_shells, units_to_cm(shell_lo, c->unit_scale),
+				       units_to_cm(shell_hi, c->unit_scale));
 			printf("\n");
 		}
 	}

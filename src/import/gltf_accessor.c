@@ -504,7 +504,7 @@ static sinew_result decode_sparse(sinewi_gltf_doc *d, uint32_t index, const sine
 	return SINEW_RESULT_OK;
 }
 
-// Decodes an accessor (SCALAR/VECn, any component type) to floats once; later calls return the cache.
+// Decodes an accessor (SCALAR/VECn of any component type, MAT4 of floats) to floats once; later calls return the cache.
 sinew_result sinewi_gltf_decode_accessor(sinewi_gltf_doc *d, uint32_t index, sinewi_gltf_accessor **out) {
 	sinewi_gltf_accessor *a = &d->accessor_cache[index];
 	*out = a;
@@ -534,7 +534,9 @@ sinew_result sinewi_gltf_decode_accessor(sinewi_gltf_doc *d, uint32_t index, sin
 	uint32_t components = type_components(type);
 	if (!components)
 		return sinewi_gltf_fail(d, SINEW_RESULT_CORRUPT, "accessor %u: unknown type \"%.16s\"", index, type);
-	if (components > 4)
+	// MAT4 of floats (skins' inverseBindMatrices, read for skin shells) has no padding; other matrices
+	// hold nothing this importer reads
+	if (components > 4 && !(components == 16 && ctype == 5126))
 		return sinewi_gltf_fail(d, SINEW_RESULT_CORRUPT, "accessor %u: type %s cannot hold animation data", index,
 		                        type);
 	if (has_offset && !has_view)
@@ -558,8 +560,8 @@ sinew_result sinewi_gltf_decode_accessor(sinewi_gltf_doc *d, uint32_t index, sin
 		if (!elements_fit(length, offset, stride ? stride : element, count, element))
 			return sinewi_gltf_fail(
 			    d, SINEW_RESULT_CORRUPT,
-			    "accessor %u: %u elements of %zu bytes at byte %u (stride %u) exceed bufferView %u (%zu bytes)", index,
-			    count, element, offset, stride ? stride : (uint32_t)element, view, length);
+			    "accessor %u: %u elements (%s) of %zu bytes at byte %u (stride %u) exceed bufferView %u (%zu bytes)", index,
+			    count, type, element, offset, stride ? stride : (uint32_t)element, view, length);
 	} else if (values > MAX_ZERO_FILLED_VALUES) {
 		return sinewi_gltf_fail(d, SINEW_RESULT_UNSUPPORTED,
 		                        "accessor %u: %u elements without a bufferView (limit %zu values)", index, count,

@@ -104,6 +104,15 @@ double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, 
 bool sinewi_gltf_turns_under_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
                                 const uint8_t *joint_floor);
 
+/* ---- shells from skinned meshes (gltf_skin_shells.c) ---- */
+
+struct sinewi_gltf_doc;
+// Sets joints[j].shell_distance (clip units) to the scene distance, at the rest pose, of the farthest
+// vertex joint j moves in any skinned mesh, when that is beyond the default shell (options->shell_cm).
+// Unusable meshes are skipped with a warning.
+sinew_result sinewi_gltf_skin_shells(struct sinewi_gltf_doc *d, sinew_joint *joints, uint32_t joint_count,
+                                     const int32_t *node_to_joint, double unit_scale);
+
 /* ---- document reader state, shared by import_gltf.c (animations, nodes) and gltf_accessor.c (containers,
    buffers, accessors) ---- */
 

@@ -697,6 +697,8 @@ static sinew_result import_document(sinewi_gltf_doc *d, const unsigned char *dat
 	gltf_skeleton sk;
 	memset(&sk, 0, sizeof sk);
 	SINEWI_TRY(build_skeleton(d, unit_scale, &sk));
+	if (d->ctx->options->skin_shells)
+		SINEWI_TRY(sinewi_gltf_skin_shells(d, sk.joints, sk.joint_count, sk.node_to_joint, unit_scale));
 	SINEWI_TRY(own_names(d, set, &sk));
 	return build_clips(d, &sk, unit_scale, set);
 }
