@@ -37,7 +37,7 @@ sanitize:
 	$(BUILD)-sanitize/sinew_tests
 
 # Decoder-only objects (the wasm runtime's subset) must link without the compressor.
-DECODE_SOURCES = src/core/*.c src/clip/*.c src/format/format_read.c src/decompress/*.c
+DECODE_SOURCES = src/core/*.c src/clip/*.c src/format/format_read.c src/format/format_sizes.c src/decompress/*.c
 ALL_SOURCES = src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude
 FUZZ_TARGETS = decode roundtrip import_bvh import_gltf import_acl import_amc

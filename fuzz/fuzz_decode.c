@@ -1,5 +1,5 @@
 // sinew — see include/sinew.h for version and licence
-// libFuzzer target: arbitrary bytes through sinew_validate, then (when valid) every clip's
+// libFuzzer target: arbitrary bytes through sinew_blob_sizes and sinew_validate, then (when valid) every clip's
 // context and sampler at many times, into output arrays that end exactly at their allocation
 // so ASan catches any overrun. Inputs whose first byte is odd get their checksum repaired, so
 // the fuzzer explores the structural checks and the sampler, not just the hash.
@@ -29,6 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	if (!blob) return 0;
 	memcpy(blob, data + 1, size);
 	if (repair && size >= 16) sinewi_wr32(blob + 12, sinewi_xxh32(blob + 16, size - 16, 0));
+	// the size breakdown reads any bytes; on a structurally valid blob its parts add up to the size
+	sinew_size_breakdown parts;
+	if (sinew_blob_sizes(blob, size, SINEW_ALL_CLIPS, &parts, NULL) == SINEW_RESULT_OK) {
+		uint64_t bits = parts.bits_rotation + parts.bits_translation + parts.bits_scale + parts.bits_scalar + parts.bit_padding;
+		uint64_t sum = parts.blob_header + parts.clip_headers + parts.descriptors + parts.constants + parts.clip_ranges +
+		               parts.segment_table + parts.segment_descriptors + parts.segment_ranges + parts.group_offsets +
+		               bits / 8 + parts.metadata + parts.padding;
+		if (sum != size || bits % 8 != 0) abort();
+	}
 	if (sinew_validate(blob, size, NULL) == SINEW_RESULT_OK) {
 		uint32_t clips = sinew_blob_clip_count(blob, size);
 		for (uint32_t c = 0; c < clips && c < 8; ++c) {

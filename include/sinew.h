@@ -421,6 +421,35 @@ SINEW_API void sinew_sample_scalar(sinew_context *context, double t, uint32_t tr
 /* Name of the kernel a context uses ("scalar", "sse2", "avx2", ...). */
 SINEW_API const char *sinew_context_kernel(const sinew_context *context);
 
+/* Where the bytes of a blob go, by the parts of docs/format.md (sinew info --sizes). Byte counts
+ * (bits_* and bit_padding are bits) that add up: total = blob_header +
+ * clip_headers + descriptors + constants + clip_ranges + segment_table + segment_descriptors +
+ * segment_ranges + group_offsets + (bits_rotation + bits_translation + bits_scale + bits_scalar +
+ * bit_padding) / 8 + metadata + padding. */
+typedef struct sinew_size_breakdown {
+	uint64_t total;               /* bytes described: one clip, or the whole blob */
+	uint64_t blob_header;         /* whole blob only: 32-byte header + clip offset table */
+	uint64_t clip_headers;        /* 64 bytes per clip */
+	uint64_t descriptors;         /* 2 bytes per joint and per scalar track (+ alignment) */
+	uint64_t constants;           /* values of constant and default sub-tracks */
+	uint64_t clip_ranges;         /* per animated track: minima and extents over the clip */
+	uint64_t segment_table;       /* 4 bytes per segment + 4 */
+	uint64_t segment_descriptors; /* 3 bytes per animated track per segment (widths, decimation) */
+	uint64_t segment_ranges;      /* 2 bytes per stored component per segment */
+	uint64_t group_offsets;       /* 4 bytes per 8 animated tracks per segment */
+	uint64_t bits_rotation, bits_translation, bits_scale, bits_scalar; /* knot bits by sub-track kind */
+	uint64_t bit_padding;         /* bits rounding each segment's stream up to a byte */
+	uint64_t metadata;            /* names, hierarchy, default poses, shells */
+	uint64_t padding;             /* alignment: before the metadata, between clips, the 8-byte tail */
+	uint32_t segments, animated_tracks, knots;
+} sinew_size_breakdown;
+#define SINEW_ALL_CLIPS 0xFFFFFFFFu
+/* Fills `out` for clip `clip` of a blob, or for the whole blob with SINEW_ALL_CLIPS. Safe on any bytes
+ * (structure checked as sinew_validate does, checksum not needed). Errors: those of sinew_validate,
+ * OUT_OF_RANGE for a clip index past the last. Does not allocate. */
+SINEW_API sinew_result sinew_blob_sizes(const void *blob, size_t size, uint32_t clip, sinew_size_breakdown *out,
+                                        sinew_error *error);
+
 /* Decompresses every clip of a validated blob at its sample times into a new clip set (names,
  * hierarchy and default poses come from the metadata when present). For export and measurement. */
 SINEW_API sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_allocator *allocator,

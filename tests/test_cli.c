@@ -162,6 +162,12 @@ static void test_cli_info_sample_and_bench_json(void) {
 	test_tmp_path("cli_platformer.sinew", blob, sizeof blob);
 	snprintf(args, sizeof args, "compress '%s' -o '%s' -q", data, blob);
 	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	// --sizes: the byte breakdown per clip and for the whole blob
+	snprintf(args, sizeof args, "info '%s' --sizes --json", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	static const char *parts[] = {"\"sizes\":{", "\"clip_headers\"", "\"constants\"", "\"clip_ranges\"", "\"segment_ranges\"",
+	                              "\"rotation_bits\"", "\"metadata\"", "\"blob_header\""};
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i) CHECK_MSG(strstr(out, parts[i]), "info --sizes lacks %s", parts[i]);
 	snprintf(args, sizeof args, "sample '%s' --time 0.25 --clip 1 --json", blob);
 	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
 	CHECK(strstr(out, "\"rotation\":[") && strstr(out, "\"translation\":["));

@@ -211,7 +211,50 @@ static void test_format_golden_v1_decodes(void) {
 	sinew_clip_set_free(dec);
 }
 
+static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
+	uint64_t bits = b->bits_rotation + b->bits_translation + b->bits_scale + b->bits_scalar + b->bit_padding;
+	return b->blob_header + b->clip_headers + b->descriptors + b->constants + b->clip_ranges + b->segment_table +
+	       b->segment_descriptors + b->segment_ranges + b->group_offsets + bits / 8 + b->metadata + b->padding;
+}
+
+// sinew_blob_sizes: the parts add up to the clip and to the blob, each part has the size the format
+// gives it for this clip (5 joints, 1 scalar, one 39-interval segment of 32 + one of 7), and hostile
+// bytes get the validator's errors.
+static void test_format_size_breakdown(void) {
+	unsigned char *blob;
+	size_t size;
+	CHECK(make_blob(&blob, &size));
+	sinew_error err = {0};
+	sinew_size_breakdown c, all;
+	CHECK_OK(sinew_blob_sizes(blob, size, 0, &c, &err), &err);
+	sinew_clip_info info;
+	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
+	CHECK_EQ(c.total, info.size);
+	CHECK_EQ(breakdown_sum(&c), c.total);
+	CHECK(c.padding < 4); // the metadata starts 4-byte aligned after the last segment
+	CHECK_EQ(c.blob_header, 0);
+	CHECK_EQ(c.clip_headers, 64);
+	CHECK_EQ(c.descriptors, 12); // 2 x (5 + 1)
+	CHECK_EQ(c.segments, 2);
+	CHECK_EQ(c.segment_table, 12);
+	CHECK_EQ(c.segment_descriptors, 2ull * 3 * c.animated_tracks);
+	CHECK(c.group_offsets == 2ull * 4 * ((c.animated_tracks + 7) / 8));
+	CHECK(c.bits_rotation > 0 && c.bits_translation > 0 && c.bits_scalar > 0 && c.bits_scale == 0);
+	CHECK(c.bit_padding < 2 * 8);
+	CHECK(c.metadata > 0);
+	CHECK_OK(sinew_blob_sizes(blob, size, SINEW_ALL_CLIPS, &all, &err), &err);
+	CHECK_EQ(all.total, size);
+	CHECK_EQ(breakdown_sum(&all), size);
+	CHECK_EQ(all.blob_header, 36);
+	CHECK_RESULT(sinew_blob_sizes(blob, size, 1, &c, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
+	CHECK_RESULT(sinew_blob_sizes(blob, size - 16, 0, &c, &err), SINEW_RESULT_TRUNCATED, &err);
+	blob[0] = 'X';
+	CHECK_RESULT(sinew_blob_sizes(blob, size, 0, &c, &err), SINEW_RESULT_BAD_MAGIC, &err);
+	sinew_blob_free(blob, size, NULL);
+}
+
 void suite_format(void) {
+	RUN(test_format_size_breakdown);
 	RUN(test_format_validates_and_describes);
 	RUN(test_format_rejects_every_truncation);
 	RUN(test_format_checksum_catches_every_byte_change);

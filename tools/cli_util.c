@@ -43,6 +43,7 @@ static const opt_def options[] = {
     {"--repeat", OPT_UINT, OFF(repeat), 1, 1e6, "bench: repetitions per measurement (default 15)"},
     {"--json", OPT_FLAG, OFF(json), 0, 0, "print one JSON object on stdout"},
     {"--strip", OPT_FLAG, OFF(strip), 0, 0, "compress: leave out names, hierarchy and default poses"},
+    {"--sizes", OPT_FLAG, OFF(sizes), 0, 0, "info on a .sinew: where every byte goes (docs/format.md parts)"},
     {"--no-end-sites", OPT_FLAG, OFF(no_end_sites), 0, 0, "BVH/AMC import: drop End Site joints"},
     {"--skin-shells", OPT_FLAG, OFF(skin_shells), 0, 0, "glTF import: shells reach each joint's farthest skinned vertex"},
     {"--scalar", OPT_FLAG, OFF(scalar_kernel), 0, 0, "force the scalar decoding kernel"},
@@ -54,7 +55,7 @@ void cli_print_help(FILE *f) {
 	fprintf(f, "sinew %s - animation compression (format version 1)\n\n"
 	           "usage: sinew <command> [options]\n\n"
 	           "commands:\n"
-	           "  info FILE                 describe an animation file or a .sinew blob\n"
+	           "  info FILE                 describe an animation file or a .sinew blob (--sizes: byte breakdown)\n"
 	           "  convert IN -o OUT.gltf    import and write glTF without compression (.acl.sjson: one clip\n"
 	           "                            for ACL's tools, --clip)\n"
 	           "  compress IN -o OUT.sinew  compress every clip of IN into one blob\n"

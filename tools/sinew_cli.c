@@ -82,6 +82,42 @@ static bool measure(const cli_options *o, const sinew_clip *ref, const void *blo
 
 /* ---- info ---- */
 
+// The parts of a size breakdown as (name, bytes) rows; knot bits in bytes (fractional).
+static void size_rows(const sinew_size_breakdown *b, const char **names, double *bytes, int *count) {
+	const char *n[] = {"blob_header", "clip_headers", "descriptors", "constants", "clip_ranges", "segment_table",
+	                   "segment_descriptors", "segment_ranges", "group_offsets", "rotation_bits", "translation_bits",
+	                   "scale_bits", "scalar_bits", "bit_padding", "metadata", "padding"};
+	double v[] = {(double)b->blob_header, (double)b->clip_headers, (double)b->descriptors, (double)b->constants,
+	              (double)b->clip_ranges, (double)b->segment_table, (double)b->segment_descriptors,
+	              (double)b->segment_ranges, (double)b->group_offsets, (double)b->bits_rotation / 8.0, (double)b->bits_translation / 8.0,
+	              (double)b->bits_scale / 8.0, (double)b->bits_scalar / 8.0, (double)b->bit_padding / 8.0, (double)b->metadata,
+	              (double)b->padding};
+	*count = (int)(sizeof v / sizeof v[0]);
+	for (int i = 0; i < *count; ++i) names[i] = n[i], bytes[i] = v[i];
+}
+
+static void print_sizes(cli_json *j, const cli_options *o, const char *label, const sinew_size_breakdown *b) {
+	const char *names[16];
+	double bytes[16];
+	int n;
+	size_rows(b, names, bytes, &n);
+	if (o->json) {
+		cli_json_key(j, "sizes"), cli_json_begin(j, '{');
+		cli_json_uint(j, "total", b->total);
+		for (int i = 0; i < n; ++i) cli_json_number(j, names[i], bytes[i]);
+		cli_json_uint(j, "segments", b->segments);
+		cli_json_uint(j, "animated_tracks", b->animated_tracks);
+		cli_json_uint(j, "knots", b->knots);
+		cli_json_end(j, '}');
+		return;
+	}
+	printf("    %s: %llu bytes, %u segments, %u animated tracks, %u knots\n", label, (unsigned long long)b->total,
+	       b->segments, b->animated_tracks, b->knots);
+	for (int i = 0; i < n; ++i)
+		if (bytes[i] > 0)
+			printf("      %-20s %12.1f  %5.1f %%\n", names[i], bytes[i], 100.0 * bytes[i] / (double)(b->total ? b->total : 1));
+}
+
 static int cmd_info(const cli_options *o) {
 	const char *path = o->positional[0];
 	if (!path) return cli_error("info needs a FILE"), 2;
@@ -109,14 +145,22 @@ static int cmd_info(const cli_options *o) {
 				cli_json_uint(&j, "segments", info.segment_count);
 				cli_json_uint(&j, "bytes", info.size);
 				cli_json_bool(&j, "looping", info.looping);
-				cli_json_end(&j, '}');
 			} else {
 				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %g Hz (%.3f s), %u segments, %u bytes%s\n", i,
 				       info.name ? info.name : "", info.joint_count, info.scalar_track_count, info.sample_count,
 				       info.sample_rate, info.duration, info.segment_count, info.size, info.looping ? ", looping" : "");
 			}
+			sinew_size_breakdown sizes;
+			if (o->sizes && sinew_blob_sizes(blob, size, i, &sizes, &err) == SINEW_RESULT_OK)
+				print_sizes(&j, o, "sizes", &sizes);
+			if (o->json) cli_json_end(&j, '}');
 		}
-		if (o->json) cli_json_end(&j, ']'), cli_json_end(&j, '}');
+		if (o->json) cli_json_end(&j, ']');
+		sinew_size_breakdown all;
+		sinew_error err;
+		if (o->sizes && sinew_blob_sizes(blob, size, SINEW_ALL_CLIPS, &all, &err) == SINEW_RESULT_OK)
+			print_sizes(&j, o, "whole blob", &all);
+		if (o->json) cli_json_end(&j, '}');
 		free(blob);
 		return 0;
 	}

@@ -1,0 +1,105 @@
+// sinew — see include/sinew.h for version and licence
+// sinew_blob_sizes: where every byte of a blob goes, by the parts of docs/format.md, so a clip's size
+// can be explained (headers, descriptors, constants, ranges, segment overhead, knot bits by kind).
+#include <string.h>
+
+#include "../core/bits.h"
+#include "../core/codec_math.h"
+#include "format_layout.h"
+#include "format_read.h"
+
+static void add(sinew_size_breakdown *to, const sinew_size_breakdown *from) {
+	to->total += from->total, to->blob_header += from->blob_header, to->clip_headers += from->clip_headers;
+	to->descriptors += from->descriptors, to->constants += from->constants, to->clip_ranges += from->clip_ranges;
+	to->segment_table += from->segment_table, to->segment_descriptors += from->segment_descriptors;
+	to->segment_ranges += from->segment_ranges, to->group_offsets += from->group_offsets;
+	to->bits_rotation += from->bits_rotation, to->bits_translation += from->bits_translation;
+	to->bits_scale += from->bits_scale, to->bits_scalar += from->bits_scalar, to->bit_padding += from->bit_padding;
+	to->metadata += from->metadata, to->padding += from->padding;
+	to->segments += from->segments, to->animated_tracks += from->animated_tracks, to->knots += from->knots;
+}
+
+// Bits of one animated track in one segment (docs/format.md §segment): type 0..2 joint sub-track, 3 scalar.
+static uint64_t track_bits(const unsigned char *seg, uint32_t t, uint32_t type, uint32_t comps, uint32_t length,
+                           uint32_t *knots) {
+	const unsigned char *p = seg + (size_t)t * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+	uint32_t d = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16);
+	uint32_t w[4] = {d & 31u, (d >> 5) & 31u, (d >> 10) & 31u, (d >> 15) & 31u}, knot_bits = 0;
+	if (type == 0 && w[0] == SINEWI_WIDTH_RAW) knot_bits = 128; // raw rotation: x, y, z, w
+	else
+		for (uint32_t c = 0; c < comps; ++c) knot_bits += sinewi_width_bits(w[c]);
+	*knots = sinewi_knot_count(length, (d >> 20) & 3u);
+	return (uint64_t)*knots * knot_bits;
+}
+
+static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t index, sinew_size_breakdown *out,
+                               sinew_error *error) {
+	sinewi_clip_view v;
+	SINEWI_TRY(sinewi_read_clip(blob, size, index, &v, error));
+	memset(out, 0, sizeof *out);
+	out->total = v.size;
+	out->clip_headers = SINEW_FMT_CLIP_HEADER_SIZE;
+	out->descriptors = (uint64_t)(v.constants - v.descriptors);
+	out->constants = (uint64_t)(v.ranges - v.constants);
+	out->clip_ranges = (uint64_t)(v.segment_table - v.ranges);
+	out->segment_table = 4ull * (v.segment_count + 1);
+	out->segments = v.segment_count;
+	out->animated_tracks = v.track_count;
+	uint64_t *bits[4] = {&out->bits_rotation, &out->bits_translation, &out->bits_scale, &out->bits_scalar};
+	const uint64_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	for (uint32_t s = 0; s < v.segment_count; ++s) {
+		const unsigned char *seg = v.clip + sinewi_rd32(v.segment_table + 4 * s);
+		uint32_t seg_size = sinewi_rd32(v.segment_table + 4 * (s + 1)) - sinewi_rd32(v.segment_table + 4 * s);
+		uint32_t first = s * v.segment_length, length = v.stored_sample_count - 1 - first;
+		if (length > v.segment_length) length = v.segment_length;
+		uint64_t head = (uint64_t)SINEW_FMT_TRACK_DESCRIPTOR_SIZE * v.track_count + 2ull * v.stored_components + 4 * groups;
+		out->segment_descriptors += (uint64_t)SINEW_FMT_TRACK_DESCRIPTOR_SIZE * v.track_count;
+		out->segment_ranges += 2ull * v.stored_components;
+		out->group_offsets += 4 * groups;
+		// animated tracks in stream order: each joint's rotation, translation, scale of kind 3, then scalars
+		uint64_t seg_bits = 0;
+		uint32_t t = 0, knots = 0;
+		for (uint32_t j = 0; j < v.joint_count; ++j)
+			for (uint32_t sub = 0; sub < 3; ++sub) {
+				if (((v.descriptors[2 * j] >> (2 * sub)) & 3u) != 3u) continue;
+				uint64_t b = track_bits(seg, t++, sub, 3, length, &knots);
+				*bits[sub] += b, seg_bits += b, out->knots += knots;
+			}
+		for (uint32_t i = 0; i < v.scalar_count; ++i) {
+			uint32_t d = v.descriptors[2 * ((size_t)v.joint_count + i)];
+			if ((d & 3u) != 3u) continue;
+			uint64_t b = track_bits(seg, t++, 3, ((d >> 2) & 3u) + 1u, length, &knots);
+			*bits[3] += b, seg_bits += b, out->knots += knots;
+		}
+		out->bit_padding += (seg_size - head) * 8 - seg_bits; // read_clip checked seg_size = head + ceil(bits / 8)
+	}
+	if (v.metadata) out->metadata = (uint64_t)(v.clip + v.size - v.metadata);
+	uint64_t stream_bytes = (out->bits_rotation + out->bits_translation + out->bits_scale + out->bits_scalar +
+	                         out->bit_padding) / 8;
+	out->padding = out->total - out->clip_headers - out->descriptors - out->constants - out->clip_ranges -
+	               out->segment_table - out->segment_descriptors - out->segment_ranges - out->group_offsets -
+	               stream_bytes - out->metadata;
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinew_blob_sizes(const void *blob, size_t size, uint32_t clip, sinew_size_breakdown *out,
+                              sinew_error *error) {
+	SINEWI_CHECK(blob && out, error, SINEW_RESULT_INVALID_ARGUMENT, "blob_sizes: NULL argument");
+	memset(out, 0, sizeof *out);
+	const unsigned char *b = (const unsigned char *)blob;
+	uint32_t count = 0;
+	SINEWI_TRY(sinewi_read_header(b, size, false, &count, error));
+	if (clip != SINEW_ALL_CLIPS) {
+		SINEWI_CHECK(clip < count, error, SINEW_RESULT_OUT_OF_RANGE, "blob_sizes: clip %u of %u", clip, count);
+		return clip_sizes(b, size, clip, out, error);
+	}
+	for (uint32_t i = 0; i < count; ++i) {
+		sinew_size_breakdown one;
+		SINEWI_TRY(clip_sizes(b, size, i, &one, error));
+		add(out, &one);
+	}
+	out->blob_header = SINEW_FMT_HEADER_SIZE + 4ull * count;
+	out->padding += size - out->total - out->blob_header; // clip alignment and the 8-byte tail
+	out->total = size;
+	return SINEW_RESULT_OK;
+}
