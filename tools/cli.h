@@ -13,7 +13,7 @@
 typedef struct cli_options {
 	const char *output;   // -o
 	const char *source;   // --source
-	const char *positional[4];
+	const char *positional[256];
 	int positional_count;
 	double error_cm, shell_cm, rate, unit_cm, time;
 	bool has_time;
@@ -21,7 +21,12 @@ typedef struct cli_options {
 	uint32_t segment_length, clip;
 	bool json, strip, quiet, no_end_sites, skin_shells, sizes, scalar_kernel, random_access;
 	int repeat;
+	uint32_t jobs; // -j: worker threads of a batch compress
 } cli_options;
+
+// Batch compress (tools/cli_batch.c): several inputs, or a folder, into -o OUTDIR.
+bool cli_is_batch(const cli_options *o);
+int cli_compress_batch(const cli_options *o);
 
 // Parses argv[first..argc) into `o`; prints a one-line error and returns false on bad input.
 bool cli_parse(int argc, char **argv, int first, cli_options *o);

@@ -34,6 +34,7 @@ static const opt_def options[] = {
     {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "error threshold in cm, scene units, every moving node (default 0.01)"},
     {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "shell point distance from each node in cm, scene units (default 3)"},
     {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
+    {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress of several files or folders: worker threads (default 1)"},
     {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32)"},
     {"--rate", OPT_NUMBER, OFF(rate), 1e-3, 1e6, "glTF import: resample at this rate in Hz"},
     {"--unit-cm", OPT_NUMBER, OFF(unit_cm), 1e-9, 1e9, "length of one source unit in cm (BVH default 1)"},
@@ -59,6 +60,8 @@ void cli_print_help(FILE *f) {
 	           "  convert IN -o OUT.gltf    import and write glTF without compression (.acl.sjson: one clip\n"
 	           "                            for ACL's tools, --clip)\n"
 	           "  compress IN -o OUT.sinew  compress every clip of IN into one blob\n"
+	           "  compress IN... -o OUTDIR  files and folders (walked for .gltf .glb .bvh .amc .acl.sjson), one blob\n"
+	           "                            each under OUTDIR; -j N threads, output identical whatever N\n"
 	           "  decompress IN.sinew -o OUT.gltf|.glb [--source SRC]\n"
 	           "  error SOURCE IN.sinew     measure the error of a blob against its source (every moving node,\n"
 	           "                            scene units, samples and the source's key times/midpoints; the\n"
@@ -78,7 +81,7 @@ bool cli_parse(int argc, char **argv, int first, cli_options *o) {
 	for (int i = first; i < argc; ++i) {
 		const char *a = argv[i];
 		if (a[0] != '-' || a[1] == '\0') {
-			if (o->positional_count >= 4) {
+			if (o->positional_count >= (int)(sizeof o->positional / sizeof o->positional[0])) {
 				cli_error("too many arguments ('%s')", a);
 				return false;
 			}

@@ -326,6 +326,7 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 }
 
 static int cmd_compress(const cli_options *o) {
+	if (cli_is_batch(o)) return cli_compress_batch(o);
 	if (!o->positional[0] || !o->output) return cli_error("compress needs IN and -o OUT.sinew"), 2;
 	sinew_clip_set *set = load(o->positional[0], o);
 	if (!set) return 1;
