@@ -22,6 +22,11 @@ cmake -S "$repo/tests/consumer" -B "$work/find_package" -DCMAKE_PREFIX_PATH="$pr
 cmake --build "$work/find_package" > /dev/null
 LD_LIBRARY_PATH="$(dirname "$(ls "$prefix"/lib*/libsinew.so | head -1)")" "$work/find_package/consumer_shared" "$clip"
 "$work/find_package/consumer_static" "$clip"
+[ -f "$work/find_package/animations/acl_09_02.sinew" ] || { echo "sinew_add_animations wrote nothing"; exit 1; }
+"$prefix/bin/sinew" validate "$work/find_package/animations/acl_09_02.sinew"
+stamp=$(stat -c %y "$work/find_package/animations/acl_09_02.sinew")
+cmake --build "$work/find_package" > /dev/null # nothing changed: not compressed again
+[ "$(stat -c %y "$work/find_package/animations/acl_09_02.sinew")" = "$stamp" ] || { echo "sinew_add_animations is not incremental"; exit 1; }
 # 2. pkg-config
 pc=$(dirname "$(ls "$prefix"/lib*/pkgconfig/sinew.pc | head -1)")
 cc -std=c11 "$repo/tests/consumer/main.c" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs sinew) -lm -o "$work/pkg_config_consumer"
@@ -31,4 +36,4 @@ cmake -S "$repo/tests/consumer" -B "$work/subdirectory" -DSINEW_SOURCE="$repo" >
 cmake --build "$work/subdirectory" > /dev/null
 [ ! -e "$work/subdirectory/sinew/sinew_tests" ] || { echo "add_subdirectory built the tests"; exit 1; }
 "$work/subdirectory/consumer_static" "$clip"
-echo "consumers: find_package (shared, static), pkg-config, add_subdirectory ok"
+echo "consumers: find_package (shared, static, sinew_add_animations), pkg-config, add_subdirectory ok"

@@ -1,0 +1,31 @@
+# sinew_add_animations(<target> FILES <file>... [OUTPUT_DIR <dir>] [OPTIONS <sinew compress options>...])
+#
+# Compression as an incremental build step: one `sinew compress` per animation file (.gltf .glb .bvh
+# .amc .acl.sjson), rerun only when that file (or the sinew CLI) changes, into OUTPUT_DIR (default
+# ${CMAKE_CURRENT_BINARY_DIR}/animations) as <name>.sinew. <target> builds them all (part of ALL);
+# its SINEW_OUTPUTS property lists the blobs. Needs the CLI target sinew::cli (installed package, or
+# add_subdirectory with SINEW_BUILD_CLI=ON).
+function(sinew_add_animations target)
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR" "FILES;OPTIONS" ${ARGN})
+  if(NOT TARGET sinew::cli)
+    message(FATAL_ERROR "sinew_add_animations: the sinew CLI (sinew::cli) is not available")
+  endif()
+  if(NOT ARG_OUTPUT_DIR)
+    set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/animations)
+  endif()
+  set(outputs "")
+  foreach(file IN LISTS ARG_FILES)
+    get_filename_component(input ${file} ABSOLUTE)
+    get_filename_component(name ${file} NAME)
+    string(REGEX REPLACE "(\\.acl\\.sjson|\\.gltf|\\.glb|\\.bvh|\\.amc)$" "" stem "${name}")
+    set(output ${ARG_OUTPUT_DIR}/${stem}.sinew)
+    add_custom_command(OUTPUT ${output}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
+      COMMAND sinew::cli compress ${input} -o ${output} -q ${ARG_OPTIONS}
+      DEPENDS ${input} $<TARGET_FILE:sinew::cli>
+      COMMENT "sinew: compressing ${name}" VERBATIM)
+    list(APPEND outputs ${output})
+  endforeach()
+  add_custom_target(${target} ALL DEPENDS ${outputs})
+  set_property(TARGET ${target} PROPERTY SINEW_OUTPUTS ${outputs})
+endfunction()
