@@ -1373,8 +1373,8 @@ static const corpus_case corpus_cases[] = {
     {"gltf/playcanvas/lumberjack.glb", SINEW_RESULT_OK, 3, 59, 0, "Walk:120:121"},
     {"gltf/blender_io/03_all_animations/03_all_animations.gltf", SINEW_RESULT_OK, 3, 3, 0, "CubeAction:30:61"},
     {"gltf/blender_io/07_nla-anim/07_nla-anim.gltf", SINEW_RESULT_OK, 3, 3, 0, NULL},
-    {"gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf", SINEW_RESULT_BAD_COUNT, 0, 0, 0,
-     "no animation with node channels (1 animations, 70 channels skipped)"},
+    // KHR_animation_pointer: the 23 node TRS/weights pointers import, the 47 others are skipped
+    {"gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf", SINEW_RESULT_OK, 1, 24, 2, NULL},
     // malformed / edge cases (MANIFEST "Malformed and edge-case files")
     {"malformed/gltf_validator/animation/channel_duplicate_targets.gltf", SINEW_RESULT_OK, 1, 1, 0, "animation_0:30:1"},
     {"malformed/gltf_validator/animation/channel_node_matrix.gltf", SINEW_RESULT_OK, 1, 1, 0, NULL},
@@ -1792,6 +1792,49 @@ static void gltf_corpus_skin_shells(void) {
 	CHECK_MSG(fabs(lo - 0.149) < 5e-4 && fabs(hi - 0.405) < 5e-4, "shells %.4f-%.4f m", lo, hi);
 }
 
+// Replaces the first `from` in doc by `to` (doc has room for it: DOC_CAP).
+static void replace_in(char *doc, const char *from, const char *to) {
+	char *at = strstr(doc, from);
+	if (!at) return;
+	size_t tail = strlen(at + strlen(from));
+	memmove(at + strlen(to), at + strlen(from), tail + 1);
+	memcpy(at, to, strlen(to));
+}
+
+// KHR_animation_pointer channels to a node's TRS make the same clip as plain channels; pointers to
+// anything else, out-of-range nodes or malformed indices are skipped with a warning.
+static void gltf_animation_pointer_to_node_trs(void) {
+	float times[] = {0.0f, 0.5f, 1.0f};
+	float values[] = {0, 0, 0, 1, 0, 0.38268343f, 0, 0.92387953f, 0, 0.70710678f, 0, 0.70710678f};
+	static char plain[DOC_CAP], pointer[DOC_CAP];
+	one_channel_doc(plain, "rotation", "LINEAR", times, 3, values, 4, NULL);
+	memcpy(pointer, plain, sizeof pointer);
+	const char *plain_target = "\"target\":{\"node\":0,\"path\":\"rotation\"}";
+	CHECK(strstr(pointer, plain_target));
+	replace_in(pointer, plain_target,
+	           "\"target\":{\"path\":\"pointer\",\"extensions\":{\"KHR_animation_pointer\":{\"pointer\":\"/nodes/0/rotation\"}}}");
+	sinew_clip_set *a = NULL, *b = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(plain, NULL, &a, &err), &err);
+	CHECK_OK(import_text(pointer, NULL, &b, &err), &err);
+	CHECK_EQ(b->clips[0]->sample_count, a->clips[0]->sample_count);
+	CHECK(b->clips[0]->joints[0].has_track == 1);
+	CHECK(memcmp(a->clips[0]->transforms, b->clips[0]->transforms,
+	             (size_t)a->clips[0]->sample_count * a->clips[0]->joint_count * sizeof(sinew_qvv)) == 0);
+	sinew_clip_set_free(a);
+	sinew_clip_set_free(b);
+	const char *skipped[] = {"/materials/0/pbrMetallicRoughness/baseColorFactor", "/nodes/1/rotation", "/nodes/00/rotation",
+	                         "/nodes/-0/rotation", "/nodes/0/rotation/x", "/nodes/0/"};
+	for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; ++i) {
+		static char doc[DOC_CAP];
+		memcpy(doc, pointer, sizeof doc);
+		replace_in(doc, "/nodes/0/rotation", skipped[i]);
+		sinew_import_options o = gltf_options();
+		CHECK_RESULT(import_text(doc, &o, &a, &err), SINEW_RESULT_BAD_COUNT, &err); // its only channel is skipped
+		CHECK_MSG(strstr(last_warning, "KHR_animation_pointer"), "%s: warning %s", skipped[i], last_warning);
+	}
+}
+
 void suite_import_gltf(void) {
 	RUN(gltf_linear_translation_exact_grid);
 	RUN(gltf_clip_starting_late_holds_first_key);
@@ -1813,6 +1856,7 @@ void suite_import_gltf(void) {
 	RUN(gltf_skeleton_order_skins_and_uniform_clips);
 	RUN(gltf_morph_weights_become_uniform_scalar_tracks);
 	RUN(gltf_skips_unusable_channels);
+	RUN(gltf_animation_pointer_to_node_trs);
 	RUN(gltf_external_buffers);
 	RUN(gltf_percent_encoded_data_uri);
 	RUN(gltf_glb_container);

@@ -8,7 +8,8 @@
 // imports. Results: schema violations (wrong JSON types, missing required properties, indices out of range,
 // inconsistent counts, data outside its buffer) are CORRUPT with the JSON path or accessor in the message,
 // JSON syntax errors PARSE, unreadable buffers IO, NaN/inf data NOT_FINITE. Channels that cannot become
-// joint or morph tracks (no target node, unknown path such as KHR_animation_pointer's "pointer",
+// joint or morph tracks (no target node, an unknown path, a KHR_animation_pointer to anything but a node's
+// translation/rotation/scale/weights (those map to the same tracks as plain channels),
 // zero keys, weights on a node without morph targets) are skipped with a warning; so are animations left
 // without channels. A file with no usable channel at all is BAD_COUNT "no animation with node channels".
 //
@@ -303,6 +304,35 @@ static sinew_result normalize_rotation_curve(sinewi_gltf_doc *d, uint32_t access
 	return SINEW_RESULT_OK;
 }
 
+// KHR_animation_pointer: target.extensions.KHR_animation_pointer.pointer (NULL when absent).
+static sinew_result animation_pointer(sinewi_gltf_doc *d, const sinewi_json *target, const char *where,
+                                      const char **out) {
+	const sinewi_json *ext = NULL, *ptr = NULL;
+	*out = NULL;
+	SINEWI_TRY(sinewi_gltf_prop_object(d, target, "extensions", false, where, &ext));
+	if (ext) SINEWI_TRY(sinewi_gltf_prop_object(d, ext, "KHR_animation_pointer", false, where, &ptr));
+	if (ptr) SINEWI_TRY(sinewi_gltf_prop_string(d, ptr, "pointer", false, where, out));
+	return SINEW_RESULT_OK;
+}
+
+// "/nodes/<index>/<translation|rotation|scale|weights>" -> node and path, the same tracks as plain
+// channels; false for every other pointer (materials, cameras, lights: not imported).
+static bool pointer_node_path(const sinewi_gltf_doc *d, const char *pointer, uint32_t *node, sinewi_gltf_path *path) {
+	static const char prefix[] = "/nodes/";
+	if (!pointer || strncmp(pointer, prefix, sizeof prefix - 1) != 0) return false;
+	const char *p = pointer + sizeof prefix - 1;
+	uint64_t index = 0;
+	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9')) return false; // no sign, no leading zero
+	for (; *p >= '0' && *p <= '9'; ++p) {
+		index = index * 10 + (uint64_t)(*p - '0');
+		if (index >= d->node_count) return false;
+	}
+	if (*p++ != '/') return false;
+	if (parse_path(p, path) != SINEW_RESULT_OK) return false;
+	*node = (uint32_t)index;
+	return true;
+}
+
 static sinew_result read_animation(sinewi_gltf_doc *d, uint32_t a_index) {
 	const sinewi_json *anim = NULL, *channels = NULL, *samplers = NULL;
 	SINEWI_TRY(sinewi_gltf_element(d, d->animations, a_index, "animation", &anim));
@@ -351,7 +381,17 @@ static sinew_result read_animation(sinewi_gltf_doc *d, uint32_t a_index) {
 		    sinewi_gltf_prop_uint(d, target, "node", false, d->node_count, "node", target_where, &has_node, &node));
 		SINEWI_TRY(sinewi_gltf_prop_string(d, target, "path", true, target_where, &path_text));
 		sinewi_gltf_path path;
-		if (parse_path(path_text, &path) != SINEW_RESULT_OK) {
+		if (strcmp(path_text, "pointer") == 0) {
+			const char *pointer = NULL;
+			SINEWI_TRY(animation_pointer(d, target, target_where, &pointer));
+			if (!pointer_node_path(d, pointer, &node, &path)) {
+				sinewi_import_warn(d->ctx, "%s: %s: KHR_animation_pointer \"%.80s\" is not a node's translation, rotation, "
+				                           "scale or weights; channel skipped", d->label, where, pointer ? pointer : "");
+				++d->skipped_channels;
+				continue;
+			}
+			has_node = true;
+		} else if (parse_path(path_text, &path) != SINEW_RESULT_OK) {
 			sinewi_import_warn(d->ctx, "%s: %s: target path \"%.32s\" is not supported, channel skipped", d->label,
 			                   where, path_text);
 			++d->skipped_channels;

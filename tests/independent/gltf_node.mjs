@@ -64,6 +64,16 @@ export function sanitize(json, baseDir) {
 			}
 		}
 	}
+	// KHR_animation_pointer: three r187's GLTFLoader has no support for it. A pointer to a node's
+	// translation/rotation/scale/weights is by the extension's spec the same as a plain channel, so it
+	// becomes one; other pointers (materials, cameras, lights) stay, ignored by three.
+	for (const anim of j.animations ?? []) {
+		for (const ch of anim.channels ?? []) {
+			const ptr = ch.target?.extensions?.KHR_animation_pointer?.pointer;
+			const m = ch.target?.path === 'pointer' && typeof ptr === 'string' ? /^\/nodes\/(\d+)\/(translation|rotation|scale|weights)$/.exec(ptr) : null;
+			if (m) ch.target = { node: Number(m[1]), path: m[2] };
+		}
+	}
 	for (const buffer of j.buffers ?? []) {
 		if (typeof buffer.uri === 'string' && !buffer.uri.startsWith('data:')) {
 			const file = resolve(baseDir, decodeURIComponent(buffer.uri));
