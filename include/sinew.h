@@ -290,7 +290,10 @@ typedef enum sinew_file_kind {
 	SINEW_FILE_GLTF = 1, /* .gltf (JSON) or .glb (binary); detected by content */
 	SINEW_FILE_BVH = 2,
 	SINEW_FILE_AMC = 3,  /* CMU .amc motion; the skeleton comes from an .asf (see asf_path) */
-	SINEW_FILE_ACL = 4   /* ACL's .acl.sjson raw clip or track list */
+	SINEW_FILE_ACL = 4,  /* ACL's .acl.sjson raw clip or track list */
+	SINEW_FILE_ASSIMP = 5 /* FBX, COLLADA and the other formats of assimp, when sinew was built with it
+	                         (sinew_import_has_assimp). For trusted pipeline input only: assimp is not
+	                         hardened against hostile files (the built-in readers are) */
 } sinew_file_kind;
 
 typedef struct sinew_import_options {
@@ -313,6 +316,9 @@ typedef struct sinew_import_options {
 	                            1 m): the bound then covers the skinned vertices. Trusted meshes only widen shells;
 	                            unusable ones are skipped with a warning */
 } sinew_import_options;
+
+/* The version of the assimp importer built in ("5.2.4"), or NULL when sinew was built without it. */
+SINEW_API const char *sinew_import_assimp_version(void);
 
 /* Reads an animation file into a new clip set (one clip per glTF animation / BVH / AMC / ACL file).
  * `options` may be NULL. On failure *out is NULL and `error` names the problem (with a line number

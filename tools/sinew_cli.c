@@ -627,6 +627,9 @@ int main(int argc, char **argv) {
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("sinew %s (format versions read 1..1, written 1)\n", sinew_version());
+		const char *assimp = sinew_import_assimp_version();
+		if (assimp) printf("importers: glTF, BVH, ASF/AMC, ACL; FBX, COLLADA, ... through assimp %s (trusted input only)\n", assimp);
+		else printf("importers: glTF, BVH, ASF/AMC, ACL (built without assimp: no FBX/COLLADA)\n");
 		return 0;
 	}
 	cli_options o;

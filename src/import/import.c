@@ -83,6 +83,10 @@ static sinew_file_kind kind_from_path(const char *path) {
 	if (ends_with(path, ".bvh")) return SINEW_FILE_BVH;
 	if (ends_with(path, ".amc")) return SINEW_FILE_AMC;
 	if (ends_with(path, ".sjson")) return SINEW_FILE_ACL;
+	static const char *assimp[] = {".fbx", ".dae", ".zae", ".x", ".3ds", ".b3d", ".ms3d", ".smd", ".md5mesh", ".md5anim",
+	                               ".ase", ".lws", ".ogex", ".irr", ".x3d", ".blend"};
+	for (size_t i = 0; i < sizeof assimp / sizeof assimp[0]; ++i)
+		if (ends_with(path, assimp[i])) return SINEW_FILE_ASSIMP;
 	return SINEW_FILE_AUTO;
 }
 
@@ -97,8 +101,10 @@ static sinew_result run_reader(sinew_file_kind kind, const sinewi_import_ctx *ct
 	case SINEW_FILE_BVH: r = sinewi_import_bvh(ctx, data, size, set, error); break;
 	case SINEW_FILE_AMC: r = sinewi_import_amc(ctx, data, size, set, error); break;
 	case SINEW_FILE_ACL: r = sinewi_import_acl(ctx, data, size, set, error); break;
+	case SINEW_FILE_ASSIMP: r = sinewi_import_assimp(ctx, data, size, set, error); break;
 	default:
-		r = sinewi_fail(error, SINEW_RESULT_UNSUPPORTED, "%s: unknown file type (expected .gltf, .glb, .bvh, .amc, .acl.sjson)",
+		r = sinewi_fail(error, SINEW_RESULT_UNSUPPORTED,
+		                "%s: unknown file type (expected .gltf, .glb, .bvh, .amc, .acl.sjson, or .fbx, .dae, ... with assimp)",
 		                ctx->path ? ctx->path : "input");
 		break;
 	}
@@ -155,4 +161,8 @@ sinew_result sinew_import_file(const char *path, const sinew_import_options *opt
 	sinew_result r = run_reader(kind, &ctx, data, size, out, error);
 	sinewi_free(&al, data, size + 1);
 	return r;
+}
+
+const char *sinew_import_assimp_version(void) {
+	return sinewi_assimp_version();
 }

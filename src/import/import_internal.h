@@ -23,6 +23,11 @@ sinew_result sinewi_import_amc(const sinewi_import_ctx *ctx, const unsigned char
                                sinew_error *error);
 sinew_result sinewi_import_acl(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size, sinew_clip_set *set,
                                sinew_error *error);
+// FBX, COLLADA, ... through assimp (import_assimp.c); UNSUPPORTED when built without it.
+sinew_result sinewi_import_assimp(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size,
+                                  sinew_clip_set *set, sinew_error *error);
+// "5.2.4" of the assimp linked in, or NULL without it.
+const char *sinewi_assimp_version(void);
 
 // Reads a whole file with a size limit (1 GiB). *out is allocated with `al`; free with sinewi_free(al, p, size).
 sinew_result sinewi_read_file(const char *path, const sinewi_alloc *al, unsigned char **out, size_t *out_size,

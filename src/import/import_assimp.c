@@ -1,0 +1,272 @@
+// sinew — see include/sinew.h for version and licence
+// FBX, COLLADA and the other formats assimp reads (SINEW_FILE_ASSIMP), through assimp's C API, when the
+// library was found at build time (SINEW_HAVE_ASSIMP); otherwise UNSUPPORTED.
+//
+// assimp is not hardened against hostile files: this importer is for trusted pipeline input (the
+// built-in readers are the hardened path). What it does with assimp's scene:
+// - hierarchy: the node tree, depth-first in child order; FBX pivots are baked by assimp
+//   (IMPORT_FBX_PRESERVE_PIVOTS off) so no "$AssimpFbx$" helper nodes appear and the hierarchy stays the
+//   user's. Joints: every animated node, every bone of every mesh, their ancestors, and every node below
+//   an animated node (hierarchy only, as in the glTF importer, so the error metric measures it).
+// - rest pose: each node's transformation, decomposed (aiDecomposeMatrix).
+// - units: FBX's UnitScaleFactor (cm per file unit) from the scene metadata, else metres (COLLADA's
+//   <unit> is applied by assimp to the root); sinew_import_options.unit_cm overrides.
+// - animations: each aiAnimation is a clip; node channels' position (linear), rotation (slerp) and
+//   scaling (linear) keys, times in ticks / mTicksPerSecond (25 when 0), go through the glTF resampler
+//   (gltf_resample.c), so rates, check points and the guarantee against the source are the same.
+//   Mesh morph animations are not imported (a warning says so).
+#include "gltf_internal.h"
+
+#ifndef SINEW_HAVE_ASSIMP
+
+sinew_result sinewi_import_assimp(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size,
+                                  sinew_clip_set *set, sinew_error *error) {
+	(void)data, (void)size, (void)set;
+	return sinewi_fail(error, SINEW_RESULT_UNSUPPORTED, "%s: this sinew was built without assimp (FBX, COLLADA, ...)",
+	                   ctx->path ? ctx->path : "input");
+}
+
+const char *sinewi_assimp_version(void) {
+	return NULL;
+}
+
+#else
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/version.h>
+
+#include <stdio.h>
+#include <string.h>
+
+const char *sinewi_assimp_version(void) {
+	static char text[32]; // written once with the same bytes by any caller
+	snprintf(text, sizeof text, "%u.%u.%u", aiGetVersionMajor(), aiGetVersionMinor(), aiGetVersionPatch());
+	return text;
+}
+
+typedef struct assimp_doc {
+	const sinewi_import_ctx *ctx;
+	sinewi_arena *arena;
+	sinew_error *error;
+	const char *label;
+	const struct aiScene *scene;
+	const struct aiNode **nodes; // depth-first order
+	int32_t *parent;             // [node_count]
+	uint32_t node_count;
+} assimp_doc;
+
+static sinew_result oom(assimp_doc *d) {
+	return sinewi_fail(d->error, SINEW_RESULT_OUT_OF_MEMORY, "%s: out of memory", d->label);
+}
+
+static uint32_t count_nodes(const struct aiNode *n, uint32_t depth) {
+	if (!n || depth > 4096) return 0;
+	uint32_t c = 1;
+	for (unsigned i = 0; i < n->mNumChildren; ++i) c += count_nodes(n->mChildren[i], depth + 1);
+	return c;
+}
+
+static void list_nodes(assimp_doc *d, const struct aiNode *n, int32_t parent, uint32_t depth) {
+	if (!n || depth > 4096) return;
+	uint32_t me = d->node_count++;
+	d->nodes[me] = n;
+	d->parent[me] = parent;
+	for (unsigned i = 0; i < n->mNumChildren; ++i) list_nodes(d, n->mChildren[i], (int32_t)me, depth + 1);
+}
+
+static int32_t find_node(const assimp_doc *d, const struct aiString *name) {
+	for (uint32_t i = 0; i < d->node_count; ++i)
+		if (d->nodes[i]->mName.length == name->length && memcmp(d->nodes[i]->mName.data, name->data, name->length) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+// cm per file unit: FBX's UnitScaleFactor, else 100 (metres).
+static double file_unit_cm(const struct aiScene *s) {
+	const struct aiMetadata *m = s->mMetaData;
+	for (unsigned i = 0; m && i < m->mNumProperties; ++i) {
+		if (strcmp(m->mKeys[i].data, "UnitScaleFactor") != 0 || !m->mValues[i].mData) continue;
+		double v = m->mValues[i].mType == AI_DOUBLE ? *(const double *)m->mValues[i].mData
+		           : m->mValues[i].mType == AI_FLOAT ? (double)*(const float *)m->mValues[i].mData
+		                                             : 0.0;
+		if (v > 0.0 && isfinite(v)) return v;
+	}
+	return 100.0;
+}
+
+static void rest_pose(const struct aiNode *n, double unit_cm, sinew_qvv *out) {
+	struct aiVector3D s, t;
+	struct aiQuaternion q;
+	aiDecomposeMatrix(&n->mTransformation, &s, &q, &t);
+	double r[4] = {q.x, q.y, q.z, q.w};
+	sinewi_quat_normalize_d(r);
+	for (int k = 0; k < 4; ++k) out->rotation[k] = (float)r[k];
+	out->translation[0] = t.x, out->translation[1] = t.y, out->translation[2] = t.z;
+	out->scale[0] = s.x, out->scale[1] = s.y, out->scale[2] = s.z;
+	(void)unit_cm; // rest translations stay in file units, which are the clip's units
+}
+
+// One channel path as a resampler curve: times in seconds, values (translations in metres).
+static bool make_curve(assimp_doc *d, sinewi_gltf_path path, const void *keys, unsigned count, double tps,
+                       double to_metres, sinewi_gltf_curve *out) {
+	uint32_t comps = path == SINEWI_GLTF_ROTATION ? 4 : 3;
+	float *times = (float *)sinewi_arena_array(d->arena, count, sizeof(float));
+	float *values = (float *)sinewi_arena_array(d->arena, (size_t)count * comps, sizeof(float));
+	if (!times || !values) return false;
+	for (unsigned k = 0; k < count; ++k) {
+		double t;
+		if (path == SINEWI_GLTF_ROTATION) {
+			const struct aiQuatKey *key = &((const struct aiQuatKey *)keys)[k];
+			double q[4] = {key->mValue.x, key->mValue.y, key->mValue.z, key->mValue.w};
+			sinewi_quat_normalize_d(q);
+			for (uint32_t c = 0; c < 4; ++c) values[k * 4 + c] = (float)q[c];
+			t = key->mTime;
+		} else {
+			const struct aiVectorKey *key = &((const struct aiVectorKey *)keys)[k];
+			double f = path == SINEWI_GLTF_TRANSLATION ? to_metres : 1.0;
+			values[k * 3 + 0] = sinewi_gltf_to_float(key->mValue.x * f);
+			values[k * 3 + 1] = sinewi_gltf_to_float(key->mValue.y * f);
+			values[k * 3 + 2] = sinewi_gltf_to_float(key->mValue.z * f);
+			t = key->mTime;
+		}
+		double seconds = t / tps;
+		if (!(seconds >= 0.0) || !isfinite(seconds) || (k > 0 && seconds < times[k - 1])) return false;
+		times[k] = (float)seconds;
+	}
+	for (size_t i = 0; i < (size_t)count * comps; ++i)
+		if (!isfinite(values[i])) return false;
+	out->path = (uint8_t)path;
+	out->interpolation = SINEWI_GLTF_LINEAR;
+	out->components = comps;
+	out->key_count = count;
+	out->times = times;
+	out->values = values;
+	return true;
+}
+
+static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
+	const struct aiScene *s = d->scene;
+	SINEWI_CHECK(s->mRootNode, d->error, SINEW_RESULT_CORRUPT, "%s: the scene has no root node", d->label);
+	SINEWI_CHECK(s->mNumAnimations > 0, d->error, SINEW_RESULT_BAD_COUNT, "%s: no animation with node channels",
+	             d->label);
+	uint32_t n = count_nodes(s->mRootNode, 0);
+	SINEWI_CHECK(n > 0 && n < (1u << 24), d->error, SINEW_RESULT_UNSUPPORTED, "%s: %u nodes", d->label, n);
+	d->nodes = (const struct aiNode **)sinewi_arena_array(d->arena, n, sizeof *d->nodes);
+	d->parent = (int32_t *)sinewi_arena_array(d->arena, n, sizeof(int32_t));
+	uint8_t *include = (uint8_t *)sinewi_arena_alloc(d->arena, n), *animated = (uint8_t *)sinewi_arena_alloc(d->arena, n);
+	int32_t *to_joint = (int32_t *)sinewi_arena_array(d->arena, n, sizeof(int32_t));
+	if (!d->nodes || !d->parent || !include || !animated || !to_joint) return oom(d);
+	list_nodes(d, s->mRootNode, -1, 0);
+	// joints: animated nodes, mesh bones, nodes below animated ones, and the ancestors of all of them
+	bool morphs = false;
+	for (unsigned a = 0; a < s->mNumAnimations; ++a) {
+		const struct aiAnimation *anim = s->mAnimations[a];
+		morphs |= anim->mNumMorphMeshChannels > 0 || anim->mNumMeshChannels > 0;
+		for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+			int32_t k = find_node(d, &anim->mChannels[c]->mNodeName);
+			if (k >= 0) include[k] = animated[k] = 1;
+		}
+	}
+	if (morphs) sinewi_import_warn(d->ctx, "%s: mesh and morph animations are not imported (node animations are)", d->label);
+	for (unsigned m = 0; m < s->mNumMeshes; ++m)
+		for (unsigned b = 0; s->mMeshes[m] && b < s->mMeshes[m]->mNumBones; ++b) {
+			int32_t k = find_node(d, &s->mMeshes[m]->mBones[b]->mName);
+			if (k >= 0) include[k] = 1;
+		}
+	for (uint32_t i = 0; i < n; ++i) // parents come first: one pass marks every descendant
+		if (d->parent[i] >= 0 && animated[d->parent[i]]) animated[i] |= 2, include[i] = 1;
+	for (uint32_t i = n; i-- > 0;)
+		if (include[i] && d->parent[i] >= 0) include[d->parent[i]] = 1;
+	double unit_cm = d->ctx->options->unit_cm > 0.0 ? d->ctx->options->unit_cm : file_unit_cm(s);
+	double unit_scale = 100.0 / unit_cm, to_metres = unit_cm / 100.0;
+	uint32_t joint_count = 0;
+	for (uint32_t i = 0; i < n; ++i) to_joint[i] = include[i] ? (int32_t)joint_count++ : -1;
+	SINEWI_CHECK(joint_count > 0, d->error, SINEW_RESULT_BAD_COUNT, "%s: no animation with node channels", d->label);
+	sinew_joint *joints = (sinew_joint *)sinewi_arena_array(d->arena, joint_count, sizeof(sinew_joint));
+	if (!joints) return oom(d);
+	for (uint32_t i = 0; i < n; ++i) {
+		if (to_joint[i] < 0) continue;
+		sinew_joint *j = &joints[to_joint[i]];
+		j->name = d->nodes[i]->mName.length ? sinew_clip_set_strdup(set, d->nodes[i]->mName.data) : NULL;
+		j->parent = d->parent[i] >= 0 ? to_joint[d->parent[i]] : -1;
+		j->source_index = (int32_t)i;
+		j->rounding = SINEW_ROUNDING_CLIP;
+		j->has_track = (animated[i] & 1) ? 1 : 0;
+		rest_pose(d->nodes[i], unit_cm, &j->default_pose);
+	}
+	uint32_t clips = 0;
+	for (unsigned a = 0; a < s->mNumAnimations; ++a) {
+		const struct aiAnimation *anim = s->mAnimations[a];
+		double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : 25.0;
+		sinewi_gltf_binding *bindings = (sinewi_gltf_binding *)sinewi_arena_array(
+		    d->arena, (size_t)anim->mNumChannels * 3 + 1, sizeof *bindings);
+		sinewi_gltf_curve *curves =
+		    (sinewi_gltf_curve *)sinewi_arena_array(d->arena, (size_t)anim->mNumChannels * 3 + 1, sizeof *curves);
+		if (!bindings || !curves) return oom(d);
+		uint32_t count = 0;
+		for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+			const struct aiNodeAnim *ch = anim->mChannels[c];
+			int32_t k = find_node(d, &ch->mNodeName);
+			if (k < 0) {
+				sinewi_import_warn(d->ctx, "%s: animation %u channel %u: no node \"%.64s\"; skipped", d->label, a, c,
+				                   ch->mNodeName.data);
+				continue;
+			}
+			const void *keys[3] = {ch->mPositionKeys, ch->mRotationKeys, ch->mScalingKeys};
+			unsigned counts[3] = {ch->mNumPositionKeys, ch->mNumRotationKeys, ch->mNumScalingKeys};
+			const sinewi_gltf_path paths[3] = {SINEWI_GLTF_TRANSLATION, SINEWI_GLTF_ROTATION, SINEWI_GLTF_SCALE};
+			for (int p = 0; p < 3; ++p) {
+				if (!counts[p] || !keys[p]) continue;
+				if (!make_curve(d, paths[p], keys[p], counts[p], tps, to_metres, &curves[count])) {
+					sinewi_import_warn(d->ctx, "%s: animation %u node \"%.64s\": keys out of order or not finite; skipped",
+					                   d->label, a, ch->mNodeName.data);
+					continue;
+				}
+				bindings[count].curve = &curves[count];
+				bindings[count].joint = (uint32_t)to_joint[k];
+				bindings[count].first_track = 0;
+				count++;
+			}
+		}
+		if (!count) {
+			sinewi_import_warn(d->ctx, "%s: animation %u has no usable channel; skipped", d->label, a);
+			continue;
+		}
+		char fallback[32];
+		snprintf(fallback, sizeof fallback, "animation_%u", a);
+		const char *name = anim->mName.length ? anim->mName.data : fallback;
+		sinewi_gltf_clip_input in = {name, bindings, count, joints, joint_count, NULL, 0, unit_scale};
+		SINEWI_TRY(sinewi_gltf_build_clip(d->ctx, d->arena, &in, set, d->error));
+		clips++;
+	}
+	SINEWI_CHECK(clips > 0, d->error, SINEW_RESULT_BAD_COUNT, "%s: no animation with node channels", d->label);
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinewi_import_assimp(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size,
+                                  sinew_clip_set *set, sinew_error *error) {
+	const char *label = ctx->path ? ctx->path : "input";
+	SINEWI_CHECK(size <= 0xFFFFFFFFu, error, SINEW_RESULT_UNSUPPORTED, "%s: too large for assimp", label);
+	struct aiPropertyStore *props = aiCreatePropertyStore();
+	SINEWI_CHECK(props, error, SINEW_RESULT_OUT_OF_MEMORY, "%s: out of memory", label);
+	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0); // no $AssimpFbx$ helper nodes
+	// from memory with the file's extension as the hint, so nothing is read twice and paths need no escaping
+	const char *dot = ctx->path ? strrchr(ctx->path, '.') : NULL;
+	const struct aiScene *scene = aiImportFileFromMemoryWithProperties((const char *)data, (unsigned)size,
+	                                                                   aiProcess_ValidateDataStructure,
+	                                                                   dot ? dot + 1 : "", props);
+	aiReleasePropertyStore(props);
+	SINEWI_CHECK(scene, error, SINEW_RESULT_PARSE, "%s: assimp: %.200s", label, aiGetErrorString());
+	sinewi_arena arena;
+	sinewi_arena_init(&arena, ctx->allocator);
+	assimp_doc d = {ctx, &arena, error, label, scene, NULL, NULL, 0};
+	sinew_result r = import_scene(&d, set);
+	sinewi_arena_free(&arena);
+	aiReleaseImport(scene);
+	return r;
+}
+
+#endif
