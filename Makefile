@@ -56,7 +56,7 @@ fuzz: $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 	done
 
 # The assimp importer (needs libassimp-dev): not in `fuzz` or CI, since assimp is not hardened against
-# hostile files; its crashes are assimp's (the importer is for trusted input). Seeds: assimp-testmodels.
+# hostile files; its crashes and leaks are assimp's (the importer is for trusted input). Seeds: assimp-testmodels.
 ASSIMP_SEEDS ?= /usr/share/assimp/models/FBX /usr/share/assimp/models/Collada
 $(BUILD)/fuzz_import_assimp: fuzz/fuzz_import_assimp.c
 	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) -DSINEW_HAVE_ASSIMP $< $(ALL_SOURCES) -lassimp -lm -o $@
@@ -64,6 +64,7 @@ $(BUILD)/fuzz_import_assimp: fuzz/fuzz_import_assimp.c
 fuzz-assimp: $(BUILD)/fuzz_import_assimp
 	@mkdir -p $(BUILD)/fuzz-corpus-assimp
 	-$(BUILD)/fuzz_import_assimp -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 -max_len=262144 \
+	  -detect_leaks=0 -artifact_prefix=$(BUILD)/assimp- \
 	  $(BUILD)/fuzz-corpus-assimp $(ASSIMP_SEEDS) 2>&1 | tail -20
 
 # Seeds and past crash reproducers through every target with gcc (no libFuzzer needed).
