@@ -203,7 +203,7 @@ static void test_cli_batch_compress(void) {
 	fputs("HIERARCHY\nROOT Hips\n{\n", f); // truncated
 	fclose(f);
 	test_tmp_path("batch_out1", out1, sizeof out1);
-	test_tmp_path("batch_out3", out3, sizeof out3);
+	test_tmp_path("batch_out3/nested/deeper", out3, sizeof out3); // created with its parents
 	char bvh[1024];
 	test_repo_path("data/cmu_01_01.bvh", bvh, sizeof bvh);
 	snprintf(args, sizeof args, "compress '%s' '%s' -o '%s' -j 2 --json", dir, bvh, out1);
@@ -266,7 +266,7 @@ static void test_cli_batch_compress(void) {
 	fputs("HIERARCHY\nROOT Hips\n{\n", f); // truncated
 	fclose(f);
 	test_tmp_path("batch_out1", out1, sizeof out1);
-	test_tmp_path("batch_out3", out3, sizeof out3);
+	test_tmp_path("batch_out3/nested/deeper", out3, sizeof out3); // created with its parents
 	char bvh[1024];
 	test_repo_path("data/cmu_01_01.bvh", bvh, sizeof bvh);
 	snprintf(args, sizeof args, "compress '%s' '%s' -o '%s' -j 2 --json", dir, bvh, out1);

@@ -304,7 +304,11 @@ int cli_compress_batch(const cli_options *o) {
 			}
 	int code = ok ? 0 : 2;
 	if (ok && b.count == 0) cli_error("no animation files (.gltf .glb .bvh .amc .acl.sjson) in the inputs"), code = 2;
-	if (code == 0 && mkdir(o->output, 0777) != 0 && errno != EEXIST) cli_error("cannot create %s", o->output), code = 1;
+	if (code == 0) { // OUTDIR and its parents, as mkdir -p
+		char *probe = join(o->output, "x");
+		if (!probe || !make_parents(probe)) cli_error("cannot create %s", o->output), code = 1;
+		free(probe);
+	}
 	if (code == 0) {
 		pthread_mutex_init(&b.lock, NULL);
 		b.progress = !o->quiet && !o->json && isatty(2);
