@@ -14,7 +14,9 @@
 // - animations: each aiAnimation is a clip; node channels' position (linear), rotation (slerp) and
 //   scaling (linear) keys, times in ticks / mTicksPerSecond (25 when 0), go through the glTF resampler
 //   (gltf_resample.c), so rates, check points and the guarantee against the source are the same.
-//   Mesh morph animations are not imported (a warning says so).
+// - morph animations (aiMeshMorphAnim, named after the node whose mesh they drive): one scalar track
+//   per morph target of that node's first mesh (default: the target's weight), keys listing a subset
+//   of the targets leave the others at 0; vertex-animation meshes (aiMeshAnim) are not imported.
 #include "gltf_internal.h"
 
 #ifndef SINEW_HAVE_ASSIMP
@@ -147,6 +149,31 @@ static bool make_curve(assimp_doc *d, sinewi_gltf_path path, const void *keys, u
 	return true;
 }
 
+// A morph channel as a weights curve of `targets` components; targets a key does not list are 0.
+static bool morph_curve(assimp_doc *d, const struct aiMeshMorphAnim *ch, uint32_t targets, double tps,
+                        sinewi_gltf_curve *out) {
+	float *times = (float *)sinewi_arena_array(d->arena, ch->mNumKeys, sizeof(float));
+	float *values = (float *)sinewi_arena_array(d->arena, (size_t)ch->mNumKeys * targets, sizeof(float)); // zeroed
+	if (!times || !values) return false;
+	for (unsigned k = 0; k < ch->mNumKeys; ++k) {
+		const struct aiMeshMorphKey *key = &ch->mKeys[k];
+		double seconds = key->mTime / tps;
+		if (!(seconds >= 0.0) || !isfinite(seconds) || (k > 0 && seconds < times[k - 1])) return false;
+		times[k] = (float)seconds;
+		for (unsigned i = 0; i < key->mNumValuesAndWeights && key->mValues && key->mWeights; ++i) {
+			if (key->mValues[i] >= targets || !isfinite(key->mWeights[i])) return false;
+			values[(size_t)k * targets + key->mValues[i]] = (float)key->mWeights[i];
+		}
+	}
+	out->path = SINEWI_GLTF_WEIGHTS;
+	out->interpolation = SINEWI_GLTF_LINEAR;
+	out->components = targets;
+	out->key_count = ch->mNumKeys;
+	out->times = times;
+	out->values = values;
+	return true;
+}
+
 static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 	const struct aiScene *s = d->scene;
 	SINEWI_CHECK(s->mRootNode, d->error, SINEW_RESULT_CORRUPT, "%s: the scene has no root node", d->label);
@@ -160,24 +187,40 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 	int32_t *to_joint = (int32_t *)sinewi_arena_array(d->arena, n, sizeof(int32_t));
 	if (!d->nodes || !d->parent || !include || !animated || !to_joint) return oom(d);
 	list_nodes(d, s->mRootNode, -1, 0);
-	// joints: animated nodes, mesh bones, nodes below animated ones, and the ancestors of all of them
-	bool morphs = false;
+	// joints: animated nodes, mesh bones, nodes below animated ones, and the ancestors of all of them;
+	// nodes whose morph weights are animated (bit 2 of animated) and their morph target counts
+	uint32_t *targets = (uint32_t *)sinewi_arena_array(d->arena, n, sizeof(uint32_t));
+	int32_t *first_track = (int32_t *)sinewi_arena_array(d->arena, n, sizeof(int32_t));
+	if (!targets || !first_track) return oom(d);
+	bool vertex_anims = false;
 	for (unsigned a = 0; a < s->mNumAnimations; ++a) {
 		const struct aiAnimation *anim = s->mAnimations[a];
-		morphs |= anim->mNumMorphMeshChannels > 0 || anim->mNumMeshChannels > 0;
+		vertex_anims |= anim->mNumMeshChannels > 0;
 		for (unsigned c = 0; c < anim->mNumChannels; ++c) {
 			int32_t k = find_node(d, &anim->mChannels[c]->mNodeName);
-			if (k >= 0) include[k] = animated[k] = 1;
+			if (k >= 0) include[k] = 1, animated[k] |= 1;
+		}
+		for (unsigned c = 0; c < anim->mNumMorphMeshChannels; ++c) {
+			int32_t k = find_node(d, &anim->mMorphMeshChannels[c]->mName);
+			const struct aiNode *node = k >= 0 ? d->nodes[k] : NULL;
+			const struct aiMesh *mesh = node && node->mNumMeshes && node->mMeshes[0] < s->mNumMeshes ? s->mMeshes[node->mMeshes[0]] : NULL;
+			if (!mesh || !mesh->mNumAnimMeshes) {
+				sinewi_import_warn(d->ctx, "%s: animation %u: morph channel \"%.64s\" has no node with morph targets; skipped",
+				                   d->label, a, anim->mMorphMeshChannels[c]->mName.data);
+				continue;
+			}
+			include[k] = 1, animated[k] |= 4;
+			targets[k] = mesh->mNumAnimMeshes;
 		}
 	}
-	if (morphs) sinewi_import_warn(d->ctx, "%s: mesh and morph animations are not imported (node animations are)", d->label);
+	if (vertex_anims) sinewi_import_warn(d->ctx, "%s: vertex (mesh) animations are not imported", d->label);
 	for (unsigned m = 0; m < s->mNumMeshes; ++m)
 		for (unsigned b = 0; s->mMeshes[m] && b < s->mMeshes[m]->mNumBones; ++b) {
 			int32_t k = find_node(d, &s->mMeshes[m]->mBones[b]->mName);
 			if (k >= 0) include[k] = 1;
 		}
-	for (uint32_t i = 0; i < n; ++i) // parents come first: one pass marks every descendant
-		if (d->parent[i] >= 0 && animated[d->parent[i]]) animated[i] |= 2, include[i] = 1;
+	for (uint32_t i = 0; i < n; ++i) // parents come first: one pass marks every descendant of a TRS-animated node
+		if (d->parent[i] >= 0 && (animated[d->parent[i]] & 3)) animated[i] |= 2, include[i] = 1;
 	for (uint32_t i = n; i-- > 0;)
 		if (include[i] && d->parent[i] >= 0) include[d->parent[i]] = 1;
 	double unit_cm = d->ctx->options->unit_cm > 0.0 ? d->ctx->options->unit_cm : file_unit_cm(s);
@@ -194,17 +237,44 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 		j->parent = d->parent[i] >= 0 ? to_joint[d->parent[i]] : -1;
 		j->source_index = (int32_t)i;
 		j->rounding = SINEW_ROUNDING_CLIP;
-		j->has_track = (animated[i] & 1) ? 1 : 0;
+		j->has_track = (animated[i] & 1) ? 1 : 0; // morph-only and descendant nodes: hierarchy only
 		rest_pose(d->nodes[i], unit_cm, &j->default_pose);
+	}
+	uint32_t track_count = 0;
+	for (uint32_t i = 0; i < n; ++i) {
+		first_track[i] = -1;
+		if (!(animated[i] & 4)) continue;
+		SINEWI_CHECK(track_count <= 65535u - targets[i], d->error, SINEW_RESULT_UNSUPPORTED, "%s: too many morph targets",
+		             d->label);
+		first_track[i] = (int32_t)track_count;
+		track_count += targets[i];
+	}
+	sinew_scalar_track *tracks =
+	    (sinew_scalar_track *)sinewi_arena_array(d->arena, track_count ? track_count : 1, sizeof(sinew_scalar_track));
+	if (!tracks) return oom(d);
+	for (uint32_t i = 0; i < n; ++i) {
+		if (first_track[i] < 0) continue;
+		const struct aiMesh *mesh = s->mMeshes[d->nodes[i]->mMeshes[0]];
+		for (uint32_t t = 0; t < targets[i]; ++t) {
+			sinew_scalar_track *tr = &tracks[(uint32_t)first_track[i] + t];
+			char name[160];
+			snprintf(name, sizeof name, "%.120s.weights[%u]", d->nodes[i]->mName.length ? d->nodes[i]->mName.data : "node", t);
+			tr->name = sinew_clip_set_strdup(set, name);
+			tr->components = 1;
+			tr->rounding = SINEW_ROUNDING_CLIP;
+			tr->source_node = (int32_t)i;
+			tr->source_target = (int32_t)t;
+			float w = mesh->mAnimMeshes[t] ? mesh->mAnimMeshes[t]->mWeight : 0.0f;
+			tr->default_value[0] = isfinite(w) ? w : 0.0f;
+		}
 	}
 	uint32_t clips = 0;
 	for (unsigned a = 0; a < s->mNumAnimations; ++a) {
 		const struct aiAnimation *anim = s->mAnimations[a];
 		double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : 25.0;
-		sinewi_gltf_binding *bindings = (sinewi_gltf_binding *)sinewi_arena_array(
-		    d->arena, (size_t)anim->mNumChannels * 3 + 1, sizeof *bindings);
-		sinewi_gltf_curve *curves =
-		    (sinewi_gltf_curve *)sinewi_arena_array(d->arena, (size_t)anim->mNumChannels * 3 + 1, sizeof *curves);
+		size_t max_bindings = (size_t)anim->mNumChannels * 3 + anim->mNumMorphMeshChannels + 1;
+		sinewi_gltf_binding *bindings = (sinewi_gltf_binding *)sinewi_arena_array(d->arena, max_bindings, sizeof *bindings);
+		sinewi_gltf_curve *curves = (sinewi_gltf_curve *)sinewi_arena_array(d->arena, max_bindings, sizeof *curves);
 		if (!bindings || !curves) return oom(d);
 		uint32_t count = 0;
 		for (unsigned c = 0; c < anim->mNumChannels; ++c) {
@@ -231,6 +301,20 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 				count++;
 			}
 		}
+		for (unsigned c = 0; c < anim->mNumMorphMeshChannels; ++c) {
+			const struct aiMeshMorphAnim *ch = anim->mMorphMeshChannels[c];
+			int32_t k = find_node(d, &ch->mName);
+			if (k < 0 || first_track[k] < 0 || !ch->mNumKeys) continue;
+			if (!morph_curve(d, ch, targets[k], tps, &curves[count])) {
+				sinewi_import_warn(d->ctx, "%s: animation %u morph channel \"%.64s\": keys out of order or not finite; skipped",
+				                   d->label, a, ch->mName.data);
+				continue;
+			}
+			bindings[count].curve = &curves[count];
+			bindings[count].joint = (uint32_t)to_joint[k];
+			bindings[count].first_track = (uint32_t)first_track[k];
+			count++;
+		}
 		if (!count) {
 			sinewi_import_warn(d->ctx, "%s: animation %u has no usable channel; skipped", d->label, a);
 			continue;
@@ -238,7 +322,7 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 		char fallback[32];
 		snprintf(fallback, sizeof fallback, "animation_%u", a);
 		const char *name = anim->mName.length ? anim->mName.data : fallback;
-		sinewi_gltf_clip_input in = {name, bindings, count, joints, joint_count, NULL, 0, unit_scale};
+		sinewi_gltf_clip_input in = {name, bindings, count, joints, joint_count, tracks, track_count, unit_scale};
 		SINEWI_TRY(sinewi_gltf_build_clip(d->ctx, d->arena, &in, set, d->error));
 		clips++;
 	}
@@ -253,11 +337,12 @@ sinew_result sinewi_import_assimp(const sinewi_import_ctx *ctx, const unsigned c
 	struct aiPropertyStore *props = aiCreatePropertyStore();
 	SINEWI_CHECK(props, error, SINEW_RESULT_OUT_OF_MEMORY, "%s: out of memory", label);
 	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0); // no $AssimpFbx$ helper nodes
-	// from memory with the file's extension as the hint, so nothing is read twice and paths need no escaping
-	const char *dot = ctx->path ? strrchr(ctx->path, '.') : NULL;
-	const struct aiScene *scene = aiImportFileFromMemoryWithProperties((const char *)data, (unsigned)size,
-	                                                                   aiProcess_ValidateDataStructure,
-	                                                                   dot ? dot + 1 : "", props);
+	// a file is read by assimp itself (formats with external parts: .gltf buffers, .zae, FBX media);
+	// memory imports give assimp the bytes, which it identifies by content
+	const unsigned flags = aiProcess_ValidateDataStructure;
+	const struct aiScene *scene =
+	    ctx->path ? aiImportFileExWithProperties(ctx->path, flags, NULL, props)
+	              : aiImportFileFromMemoryWithProperties((const char *)data, (unsigned)size, flags, "", props);
 	aiReleasePropertyStore(props);
 	SINEWI_CHECK(scene, error, SINEW_RESULT_PARSE, "%s: assimp: %.200s", label, aiGetErrorString());
 	sinewi_arena arena;
