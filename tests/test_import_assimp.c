@@ -160,6 +160,36 @@ static void assimp_matches_its_own_gltf_export(void) {
 }
 #endif
 
+#ifdef SINEW_HAVE_ASSIMP
+// Largest |a[i] - b[i]|. (A loop, not an fmax reduction: aarch64 gcc 12 has an internal error vectorizing
+// that one.)
+static double largest_difference(const float *a, const float *b, uint32_t n) {
+	double worst = 0;
+	for (uint32_t i = 0; i < n; ++i) {
+		double d = fabs((double)a[i] - b[i]);
+		if (d > worst) worst = d;
+	}
+	return worst;
+}
+
+// Largest rotation difference (1 - |dot|) and relative translation difference of joint ja of ca and jb of cb
+// over their samples.
+static void compare_joint(const sinew_clip *ca, uint32_t ja, const sinew_clip *cb, uint32_t jb, double *worst_q,
+                          double *worst_t) {
+	for (uint32_t s = 0; s < ca->sample_count && s < cb->sample_count; ++s) {
+		const sinew_qvv *x = &ca->transforms[(size_t)s * ca->joint_count + ja];
+		const sinew_qvv *y = &cb->transforms[(size_t)s * cb->joint_count + jb];
+		double dot = 0;
+		for (int k = 0; k < 4; ++k) dot += (double)x->rotation[k] * y->rotation[k];
+		double q = 1.0 - fabs(dot);
+		if (q > *worst_q) *worst_q = q;
+		for (int k = 0; k < 3; ++k) {
+			double t = fabs((double)x->translation[k] - y->translation[k]) / (1.0 + fabs((double)y->translation[k]));
+			if (t > *worst_t) *worst_t = t;
+		}
+	}
+}
+
 // The same motion through both importers: corpus glTF files read by sinew's own glTF reader and by assimp
 // (its glTF 2.0 reader, then this importer). Per clip the same rate and samples; per joint matched by name
 // the same local transforms; morph weights the same values.
@@ -195,23 +225,15 @@ static void assimp_and_gltf_importers_agree(void) {
 				for (uint32_t jb = by_index ? ja : 0; jb < cb->joint_count; ++jb) {
 					if (!by_index && (!cb->joints[jb].name || strcmp(ca->joints[ja].name, cb->joints[jb].name) != 0)) continue;
 					matched++;
-					for (uint32_t s = 0; s < ca->sample_count; ++s) {
-						const sinew_qvv *x = &ca->transforms[(size_t)s * ca->joint_count + ja];
-						const sinew_qvv *y = &cb->transforms[(size_t)s * cb->joint_count + jb];
-						double dot = 0;
-						for (int k = 0; k < 4; ++k) dot += (double)x->rotation[k] * y->rotation[k];
-						worst_q = fmax(worst_q, 1.0 - fabs(dot));
-						for (int k = 0; k < 3; ++k)
-							worst_t = fmax(worst_t, fabs((double)x->translation[k] - y->translation[k]) /
-							                            (1.0 + fabs((double)y->translation[k])));
-					}
+					compare_joint(ca, ja, cb, jb, &worst_q, &worst_t);
 					break;
 				}
 			}
 			CHECK_EQ(ca->scalar_track_count, cb->scalar_track_count);
-			for (uint32_t t = 0; t < ca->scalar_track_count && t < cb->scalar_track_count; ++t)
-				for (uint32_t s = 0; s < ca->sample_count; ++s)
-					worst_w = fmax(worst_w, fabs((double)ca->scalar_tracks[t].values[s] - cb->scalar_tracks[t].values[s]));
+			for (uint32_t t = 0; t < ca->scalar_track_count && t < cb->scalar_track_count; ++t) {
+				double w = largest_difference(ca->scalar_tracks[t].values, cb->scalar_tracks[t].values, ca->sample_count);
+				if (w > worst_w) worst_w = w;
+			}
 		}
 		CHECK_MSG(matched > 0 || a->clips[0]->scalar_track_count > 0, "%s: nothing compared", files[f]);
 		CHECK_MSG(worst_q < 1e-6 && worst_t < 1e-5 && worst_w < 1e-6, "%s: rotation 1-|dot| %.3g, translation %.3g, weights %.3g",
@@ -222,12 +244,15 @@ static void assimp_and_gltf_importers_agree(void) {
 	}
 	if (!ran) test_skip("corpus absent");
 }
+#endif
 
 void suite_import_assimp(void) {
 	RUN(assimp_absent_is_unsupported);
 	RUN(assimp_testmodels_import_and_guarantee);
 	RUN(assimp_units);
+#ifdef SINEW_HAVE_ASSIMP
 	RUN(assimp_and_gltf_importers_agree);
+#endif
 #ifdef SINEW_HAVE_ASSIMP
 	RUN(assimp_matches_its_own_gltf_export);
 #endif
