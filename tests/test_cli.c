@@ -241,59 +241,6 @@ void suite_cli(void) {
 }
 
 #else
-static bool same_file(const char *a, const char *b) {
-	size_t na = 0, nb = 0;
-	unsigned char *x = test_slurp(a, &na), *y = test_slurp(b, &nb);
-	bool same = x && y && na == nb && memcmp(x, y, na) == 0;
-	free(x), free(y);
-	return same;
-}
-
-// Batch compress: a folder (walked, sub-folders kept) plus a file into OUTDIR; -j 3 writes exactly the
-// bytes -j 1 writes; a file that fails is reported and the others are still written, exit code 1.
-static void test_cli_batch_compress(void) {
-	char dir[512], sub[600], bad[700], acl[1024], glb[1024], out1[512], out3[512], args[4096], a[1200], b[1200];
-	test_tmp_path("batch_in", dir, sizeof dir);
-	snprintf(sub, sizeof sub, "%s/clips", dir);
-	mkdir(dir, 0777), mkdir(sub, 0777);
-	test_repo_path("data/acl_09_02.acl.sjson", acl, sizeof acl);
-	test_repo_path("data/godot_platformer_player.glb", glb, sizeof glb);
-	snprintf(args, sizeof args, "cp '%s' '%s/' && cp '%s' '%s/'", acl, sub, glb, dir);
-	CHECK_EQ(system(args), 0);
-	snprintf(bad, sizeof bad, "%s/broken.bvh", dir);
-	FILE *f = fopen(bad, "w");
-	CHECK(f);
-	fputs("HIERARCHY\nROOT Hips\n{\n", f); // truncated
-	fclose(f);
-	test_tmp_path("batch_out1", out1, sizeof out1);
-	test_tmp_path("batch_out3/nested/deeper", out3, sizeof out3); // created with its parents
-	char bvh[1024];
-	test_repo_path("data/cmu_01_01.bvh", bvh, sizeof bvh);
-	snprintf(args, sizeof args, "compress '%s' '%s' -o '%s' -j 2 --json", dir, bvh, out1);
-	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1); // broken.bvh failed
-	CHECK_MSG(strstr(out, "\"files_ok\":3") && strstr(out, "\"files_failed\":1") && strstr(out, "\"ok\":false"), "%s", out);
-	snprintf(args, sizeof args, "compress '%s' -o '%s' -j 1 -q", dir, out1);
-	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1);
-	CHECK(strstr(err, "broken.bvh"));
-	snprintf(args, sizeof args, "compress '%s' -o '%s' -j 3 -q", dir, out3);
-	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1);
-	snprintf(a, sizeof a, "%s/clips/acl_09_02.sinew", out1), snprintf(b, sizeof b, "%s/clips/acl_09_02.sinew", out3);
-	CHECK(exists(a) && same_file(a, b));
-	snprintf(a, sizeof a, "%s/godot_platformer_player.sinew", out1), snprintf(b, sizeof b, "%s/godot_platformer_player.sinew", out3);
-	CHECK(exists(a) && same_file(a, b));
-	snprintf(a, sizeof a, "%s/broken.sinew", out3);
-	CHECK(!exists(a));
-	// the same bytes as compressing the file alone
-	snprintf(args, sizeof args, "compress '%s' -o '%s/alone.sinew' -q", acl, out3);
-	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
-	snprintf(a, sizeof a, "%s/alone.sinew", out3), snprintf(b, sizeof b, "%s/clips/acl_09_02.sinew", out3);
-	CHECK(same_file(a, b));
-	// two inputs that would write the same output are refused up front
-	snprintf(args, sizeof args, "compress '%s' '%s' -o '%s'", glb, dir, out3);
-	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 2);
-	CHECK(strstr(err, "would both write"));
-}
-
 void suite_cli(void) {
 	// built without the CLI (SINEW_BUILD_CLI=OFF): nothing to run
 }
