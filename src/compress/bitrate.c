@@ -385,28 +385,11 @@ static uint32_t source_sample(const sinewi_work *w, uint32_t s) {
 	return (s >= w->clip->sample_count || (w->enc->looping && s == w->enc->sample_count)) ? 0 : s;
 }
 
-// The source's pose halfway between source samples a and b as sampling plays it: lerp, nlerp on the
-// shortest arc, held values for floor-rounded joints (ceil/nearest take b).
+// The source's pose halfway between source samples a and b as sampling plays it.
 static void interpolate_source(const sinewi_work *w, uint32_t a, uint32_t b, sinew_qvv *out) {
 	const uint32_t nj = w->joint_count;
 	const sinew_qvv *pa = &w->clip->transforms[(size_t)a * nj], *pb = &w->clip->transforms[(size_t)b * nj];
-	for (uint32_t j = 0; j < nj; ++j) {
-		uint8_t mode = w->rounding_mode[j];
-		if (mode != SINEW_ROUNDING_NONE) {
-			out[j] = mode == SINEW_ROUNDING_FLOOR ? pa[j] : pb[j];
-			continue;
-		}
-		double q[4], dot = 0.0;
-		for (int k = 0; k < 4; ++k) dot += (double)pa[j].rotation[k] * pb[j].rotation[k];
-		double sb = dot < 0.0 ? -0.5 : 0.5;
-		for (int k = 0; k < 4; ++k) q[k] = 0.5 * pa[j].rotation[k] + sb * pb[j].rotation[k];
-		sinewi_quat_normalize_d(q);
-		for (int k = 0; k < 4; ++k) out[j].rotation[k] = (float)q[k];
-		for (int k = 0; k < 3; ++k) {
-			out[j].translation[k] = (float)(0.5 * ((double)pa[j].translation[k] + pb[j].translation[k]));
-			out[j].scale[k] = (float)(0.5 * ((double)pa[j].scale[k] + pb[j].scale[k]));
-		}
-	}
+	for (uint32_t j = 0; j < nj; ++j) sinewi_qvv_halfway(&pa[j], &pb[j], w->rounding_mode[j], &out[j]);
 }
 
 static void search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc) {

@@ -52,6 +52,25 @@ static inline double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, c
 // origin and its six shell points (d in scene units).
 double sinewi_shell_error_d(const sinewi_affine_d *a, const sinewi_affine_d *b, double d);
 
+// The pose halfway between two samples as sampling plays it (DESIGN §4): lerp, nlerp on the shortest arc,
+// in double; a joint rounded floor holds a, ceil/nearest take b. `mode` is the joint's sinew_rounding.
+static inline void sinewi_qvv_halfway(const sinew_qvv *a, const sinew_qvv *b, uint8_t mode, sinew_qvv *out) {
+	if (mode != SINEW_ROUNDING_NONE) {
+		*out = mode == SINEW_ROUNDING_FLOOR ? *a : *b;
+		return;
+	}
+	double q[4], dot = 0.0;
+	for (int k = 0; k < 4; ++k) dot += (double)a->rotation[k] * b->rotation[k];
+	double sb = dot < 0.0 ? -0.5 : 0.5;
+	for (int k = 0; k < 4; ++k) q[k] = 0.5 * a->rotation[k] + sb * b->rotation[k];
+	sinewi_quat_normalize_d(q);
+	for (int k = 0; k < 4; ++k) out->rotation[k] = (float)q[k];
+	for (int k = 0; k < 3; ++k) {
+		out->translation[k] = (float)(0.5 * ((double)a->translation[k] + b->translation[k]));
+		out->scale[k] = (float)(0.5 * ((double)a->scale[k] + b->scale[k]));
+	}
+}
+
 // k-th smallest (0-based) of v[0..n), n > 0; reorders v.
 double sinewi_select_kth(double *v, size_t n, size_t k);
 

@@ -12,28 +12,12 @@ static uint8_t effective_rounding(uint8_t own, uint8_t clip) {
 	return r <= SINEW_ROUNDING_NEAREST ? r : SINEW_ROUNDING_NONE;
 }
 
-// Source pose halfway between samples a and b (the sampling semantics: lerp, nlerp on the shortest
-// arc, floor-rounded joints hold a, ceil/nearest take b).
+// Source pose halfway between samples a and b as sampling plays it.
 static void halfway_pose(const sinew_clip *c, uint32_t a, uint32_t b, sinew_qvv *out) {
 	const uint32_t nj = c->joint_count;
 	const sinew_qvv *pa = &c->transforms[(size_t)a * nj], *pb = &c->transforms[(size_t)b * nj];
-	for (uint32_t j = 0; j < nj; ++j) {
-		uint8_t mode = effective_rounding(c->joints[j].rounding, c->rounding);
-		if (mode != SINEW_ROUNDING_NONE) {
-			out[j] = mode == SINEW_ROUNDING_FLOOR ? pa[j] : pb[j];
-			continue;
-		}
-		double q[4], dot = 0.0;
-		for (int k = 0; k < 4; ++k) dot += (double)pa[j].rotation[k] * pb[j].rotation[k];
-		double sb = dot < 0.0 ? -0.5 : 0.5;
-		for (int k = 0; k < 4; ++k) q[k] = 0.5 * pa[j].rotation[k] + sb * pb[j].rotation[k];
-		sinewi_quat_normalize_d(q);
-		for (int k = 0; k < 4; ++k) out[j].rotation[k] = (float)q[k];
-		for (int k = 0; k < 3; ++k) {
-			out[j].translation[k] = (float)(0.5 * ((double)pa[j].translation[k] + pb[j].translation[k]));
-			out[j].scale[k] = (float)(0.5 * ((double)pa[j].scale[k] + pb[j].scale[k]));
-		}
-	}
+	for (uint32_t j = 0; j < nj; ++j)
+		sinewi_qvv_halfway(&pa[j], &pb[j], effective_rounding(c->joints[j].rounding, c->rounding), &out[j]);
 }
 
 // Scalar values halfway between samples a and b (or at sample a when b == a).
