@@ -1,5 +1,5 @@
 // sinew — see include/sinew.h for version and licence
-// libFuzzer target: the assimp importer (FBX, then COLLADA by the first byte) on arbitrary bytes. assimp
+// libFuzzer target: the assimp importer (any format assimp recognizes by content) on arbitrary bytes. assimp
 // is not hardened against hostile files, so this target is not part of `make fuzz` / CI: `make
 // fuzz-assimp` runs it for a bounded time and its crashes are assimp's to fix (the importer is for
 // trusted pipeline input). Crashes in sinew's own code (after assimp returned a scene) are ours.
@@ -9,20 +9,16 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-	if (size < 1) return 0;
-	uint8_t *copy = fuzz_copy(data + 1, size - 1);
+	uint8_t *copy = fuzz_copy(data, size);
 	if (!copy) return 0;
 	sinew_import_options options;
 	memset(&options, 0, sizeof options);
-	options.kind = SINEW_FILE_ASSIMP;
+	options.kind = SINEW_FILE_ASSIMP; // a memory import: assimp identifies the format by content
 	options.warning = fuzz_ignore_warning;
 	sinew_clip_set *set = NULL;
 	sinew_error error;
 	error.message[0] = 0;
-	// the extension hint picks assimp's reader: sinew_import_memory has no path, so the format comes from the
-	// content; the first byte chooses between content sniffing and nothing else to keep inputs small
-	(void)data[0];
-	sinew_result r = sinew_import_memory(copy, size - 1, &options, NULL, &set, &error);
+	sinew_result r = sinew_import_memory(copy, size, &options, NULL, &set, &error);
 	if (r == SINEW_RESULT_OK) {
 		for (uint32_t c = 0; c < set->clip_count; ++c) fuzz_check_clip(set->clips[c]);
 		sinew_clip_set_free(set);

@@ -28,6 +28,9 @@ typedef struct cli_options {
 bool cli_is_batch(const cli_options *o);
 int cli_compress_batch(const cli_options *o);
 
+// The import options the command line sets (no warning callback).
+void cli_import_options(const cli_options *o, sinew_import_options *io);
+
 // Parses argv[first..argc) into `o`; prints a one-line error and returns false on bad input.
 bool cli_parse(int argc, char **argv, int first, cli_options *o);
 void cli_print_help(FILE *f);

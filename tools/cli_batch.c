@@ -140,19 +140,9 @@ static bool make_parents(const char *path) {
 	return true;
 }
 
-static void import_options_for(const cli_options *o, sinew_import_options *io) {
-	memset(io, 0, sizeof *io);
-	io->unit_cm = o->unit_cm;
-	io->sample_rate = o->rate;
-	io->error_cm = o->error_cm;
-	io->shell_cm = o->shell_cm;
-	io->bvh_skip_end_sites = o->no_end_sites;
-	io->skin_shells = o->skin_shells;
-}
-
 static void run_item(const cli_options *o, batch_item *it) {
 	sinew_import_options io;
-	import_options_for(o, &io);
+	cli_import_options(o, &io); // no warnings: worker threads would interleave them
 	sinew_clip_set *set = NULL;
 	sinew_error err = {0};
 	uint64_t t0 = cli_now_ns();

@@ -77,6 +77,16 @@ void cli_print_help(FILE *f) {
 		fprintf(f, "  %-14s %s\n", options[i].name, options[i].help);
 }
 
+void cli_import_options(const cli_options *o, sinew_import_options *io) {
+	memset(io, 0, sizeof *io);
+	io->unit_cm = o->unit_cm;
+	io->sample_rate = o->rate;
+	io->error_cm = o->error_cm;
+	io->shell_cm = o->shell_cm;
+	io->bvh_skip_end_sites = o->no_end_sites;
+	io->skin_shells = o->skin_shells;
+}
+
 bool cli_parse(int argc, char **argv, int first, cli_options *o) {
 	for (int i = first; i < argc; ++i) {
 		const char *a = argv[i];

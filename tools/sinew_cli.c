@@ -12,21 +12,13 @@ static double units_to_cm(double v, double unit_scale) {
 	return v / unit_scale * 100.0;
 }
 
-static void import_options(const cli_options *o, sinew_import_options *io);
-
 static void print_warning(void *user, const char *message) {
 	const cli_options *o = (const cli_options *)user;
 	if (!o->quiet && !o->json) fprintf(stderr, "sinew: warning: %s\n", message);
 }
 
 static void import_options(const cli_options *o, sinew_import_options *io) {
-	memset(io, 0, sizeof *io);
-	io->unit_cm = o->unit_cm;
-	io->sample_rate = o->rate;
-	io->error_cm = o->error_cm;
-	io->shell_cm = o->shell_cm;
-	io->bvh_skip_end_sites = o->no_end_sites;
-	io->skin_shells = o->skin_shells;
+	cli_import_options(o, io);
 	io->warning = print_warning;
 	io->warning_user = (void *)o;
 }

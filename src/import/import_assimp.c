@@ -334,6 +334,7 @@ sinew_result sinewi_import_assimp(const sinewi_import_ctx *ctx, const unsigned c
                                   sinew_clip_set *set, sinew_error *error) {
 	const char *label = ctx->path ? ctx->path : "input";
 	SINEWI_CHECK(size <= 0xFFFFFFFFu, error, SINEW_RESULT_UNSUPPORTED, "%s: too large for assimp", label);
+	SINEWI_CHECK(size > 0, error, SINEW_RESULT_TRUNCATED, "%s: empty input", label); // assimp aborts on it
 	struct aiPropertyStore *props = aiCreatePropertyStore();
 	SINEWI_CHECK(props, error, SINEW_RESULT_OUT_OF_MEMORY, "%s: out of memory", label);
 	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0); // no $AssimpFbx$ helper nodes
