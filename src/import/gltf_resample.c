@@ -518,7 +518,8 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	// the morph weights within their precision; else the one that came closest.
 	const double budget = threshold * RESAMPLE_SHARE;
 	int chosen = -1, fallback = cand_count - 1;
-	double fallback_error = INFINITY;
+	double fallback_error = INFINITY, chosen_error = 0.0;
+	uint32_t time_count = 0;
 	for (int i = 0; i < cand_count && chosen < 0; ++i) {
 		if (!grow_poses(&al, &poses, &pose_bytes, (size_t)cands[i].count * nj)) {
 			sinewi_free(&al, samples, sample_bytes);
@@ -526,23 +527,29 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		}
 		sample_poses(in, &cands[i], samples, src, poses);
 		bool turns = sinewi_gltf_turns_under_90(in, poses, cands[i].count, joint_floor);
-		uint32_t nt = sinewi_gltf_candidate_times(&checker, cands[i].count, cands[i].rate, check_times);
-		double e = sinewi_gltf_check_candidate(&checker, check_times, nt, poses, cands[i].count, cands[i].rate,
-		                                       joint_floor, turns ? budget : INFINITY, NULL);
+		time_count = sinewi_gltf_candidate_times(&checker, cands[i].count, cands[i].rate, check_times);
+		double e = sinewi_gltf_check_candidate(&checker, check_times, time_count, poses, cands[i].count, cands[i].rate,
+		                                       joint_floor, turns ? budget : INFINITY, check_errors);
 		double we = weights_error(in, &cands[i], samples, src, rec);
-		if (turns && e <= budget && we <= WEIGHT_PRECISION * RESAMPLE_SHARE) chosen = i;
+		if (turns && e <= budget && we <= WEIGHT_PRECISION * RESAMPLE_SHARE) chosen = i, chosen_error = e;
 		else if (turns && e < fallback_error) fallback = i, fallback_error = e;
 	}
-	if (chosen < 0) chosen = fallback;
+	// An accepted candidate was checked at every time (no early stop): its poses and errors are in hand.
+	// A fallback is sampled and checked again, completely.
+	const bool reuse = chosen >= 0;
+	if (!reuse) chosen = fallback;
 	const candidate *cand = &cands[chosen];
-	if (!grow_poses(&al, &poses, &pose_bytes, (size_t)cand->count * nj)) {
-		sinewi_free(&al, samples, sample_bytes);
-		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	double resample_error = chosen_error;
+	if (!reuse) {
+		if (!grow_poses(&al, &poses, &pose_bytes, (size_t)cand->count * nj)) {
+			sinewi_free(&al, samples, sample_bytes);
+			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		}
+		sample_poses(in, cand, samples, src, poses);
+		time_count = sinewi_gltf_candidate_times(&checker, cand->count, cand->rate, check_times);
+		resample_error = sinewi_gltf_check_candidate(&checker, check_times, time_count, poses, cand->count, cand->rate,
+		                                             joint_floor, INFINITY, check_errors);
 	}
-	sample_poses(in, cand, samples, src, poses);
-	uint32_t time_count = sinewi_gltf_candidate_times(&checker, cand->count, cand->rate, check_times);
-	double resample_error = sinewi_gltf_check_candidate(&checker, check_times, time_count, poses, cand->count, cand->rate,
-	                                                    joint_floor, INFINITY, check_errors);
 	if (!(resample_error <= budget))
 		sinewi_import_warn(ctx, "animation '%s': playing %g Hz samples instead of the source curves is off by %.4g cm "
 		                        "(more than %g%% of the %g cm threshold); try --rate",
