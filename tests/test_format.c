@@ -9,6 +9,10 @@
 #include "core/bits.h"
 #include "core/hash.h"
 
+// Hashes of the version-1 decoder's samples of the golden blobs (golden_sample_hash).
+#define GOLDEN_ACL_09_02 0x86d55cb93e348c0dull
+#define GOLDEN_PLATFORMER 0x63245a05afef7eddull
+
 // A small real-shaped clip: 5-joint chain, 40 samples, one morph-like scalar track.
 static sinew_clip_set *small_set(void) {
 	sinew_clip_set *set = NULL;
@@ -211,6 +215,71 @@ static void test_format_golden_v1_decodes(void) {
 	sinew_clip_set_free(dec);
 }
 
+// FNV-1a over every pose and scalar value sampled at quarter-sample steps (two passes: forward
+// with the segment cache, then a random-access context backward), so a golden blob pins the
+// decoder's output bit for bit without storing the poses.
+static uint64_t golden_sample_hash(const unsigned char *blob, size_t size) {
+	uint64_t h = 14695981039346656037ull;
+	uint32_t clips = sinew_blob_clip_count(blob, size);
+	for (uint32_t c = 0; c < clips; ++c) {
+		sinew_clip_info info;
+		if (sinew_blob_clip_info(blob, size, c, &info, NULL) != SINEW_RESULT_OK) return 0;
+		sinew_qvv *pose = (sinew_qvv *)calloc(info.joint_count + 1, sizeof *pose);
+		float *scalars = (float *)calloc(4 * info.scalar_track_count + 1, sizeof(float));
+		for (int pass = 0; pass < 2; ++pass) {
+			sinew_context_options o = {0};
+			o.random_access = pass;
+			size_t need = sinew_context_size_with(blob, size, c, &o);
+			void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
+			sinew_context *ctx = NULL;
+			if (!need || sinew_context_init(mem, need, blob, size, c, &o, &ctx, NULL) != SINEW_RESULT_OK) {
+				free(mem);
+				return 0;
+			}
+			uint32_t steps = (uint32_t)(info.duration * info.sample_rate * 4.0 + 0.5) + 1;
+			for (uint32_t k = 0; k <= steps; ++k) {
+				double t = (double)(pass ? steps - k : k) / (4.0 * info.sample_rate);
+				sinew_sample_pose(ctx, t, pose, NULL, scalars);
+				const unsigned char *b = (const unsigned char *)pose;
+				for (size_t i = 0; i < info.joint_count * sizeof *pose; ++i) h = (h ^ b[i]) * 1099511628211ull;
+				b = (const unsigned char *)scalars;
+				for (size_t i = 0; i < 4 * info.scalar_track_count * sizeof(float); ++i) h = (h ^ b[i]) * 1099511628211ull;
+			}
+			free(mem);
+		}
+		free(pose);
+		free(scalars);
+	}
+	return h;
+}
+
+// Blobs of real clips written by format version 1 (tests/golden/v1_*.sinew, from data/ by the
+// version-1 CLI): every later decoder must sample them to exactly the values version 1 did.
+static void test_format_golden_v1_real_clips_decode(void) {
+	static const struct {
+		const char *file;
+		uint64_t hash;
+	} golden[] = {
+	    {"tests/golden/v1_acl_09_02.sinew", GOLDEN_ACL_09_02},
+	    {"tests/golden/v1_platformer.sinew", GOLDEN_PLATFORMER},
+	};
+	for (size_t g = 0; g < sizeof golden / sizeof golden[0]; ++g) {
+		char path[1024];
+		FILE *f = fopen(test_repo_path(golden[g].file, path, sizeof path), "rb");
+		CHECK_MSG(f, "missing %s", path);
+		if (!f) continue;
+		static unsigned char blob[65536];
+		size_t size = fread(blob, 1, sizeof blob, f);
+		fclose(f);
+		sinew_error err = {0};
+		CHECK_OK(sinew_validate(blob, size, &err), &err);
+		CHECK_EQ(sinewi_rd16(blob + 4), 1);
+		uint64_t h = golden_sample_hash(blob, size);
+		CHECK_MSG(h == golden[g].hash, "%s: samples hash to %016llx, version 1 gave %016llx", golden[g].file,
+		          (unsigned long long)h, (unsigned long long)golden[g].hash);
+	}
+}
+
 static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
 	uint64_t bits = b->bits_rotation + b->bits_translation + b->bits_scale + b->bits_scalar + b->bit_padding;
 	return b->blob_header + b->clip_headers + b->descriptors + b->constants + b->clip_ranges + b->segment_table +
@@ -262,6 +331,7 @@ void suite_format(void) {
 	RUN(test_format_rejects_bad_header_fields);
 	RUN(test_format_compress_is_deterministic);
 	RUN(test_format_golden_v1_decodes);
+	RUN(test_format_golden_v1_real_clips_decode);
 }
 
 // Writes the golden files (run once per format version: `sinew_tests --write-golden`).
