@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
 			fprintf(stderr, "bench: %s\n", err.message);
 			continue;
 		}
-		sinew_compress_options co = {error_cm, shell_cm, level, 0, 1};
+		sinew_compress_options co = {error_cm, shell_cm, level, 0, 1, 0};
 		for (uint32_t c = 0; c < set->clip_count; ++c) {
 			sinew_clip *clip = set->clips[c];
 			sinew_clip_set one = {1, &set->clips[c], set->internal};

@@ -62,6 +62,7 @@ SINEW_API const char *sinew_version(void);
 	X(BAD_VERSION, 21, "unknown format version")                                                      \
 	X(CORRUPT, 22, "input is inconsistent (size, count or offset out of range)")                      \
 	X(CHECKSUM, 23, "checksum mismatch")                                                              \
+	X(PAGE_MISSING, 24, "the page holding this time is not loaded")                                   \
 	X(NOT_FINITE, 30, "a value is NaN or infinite")                                                   \
 	X(NOT_UNIT_QUATERNION, 31, "a rotation is not a unit quaternion")                                 \
 	X(BAD_PARENT, 32, "a joint's parent does not come before it")                                     \
@@ -345,6 +346,8 @@ typedef struct sinew_compress_options {
 	int level;               /* sinew_level; 0 = SINEW_LEVEL_DEFAULT */
 	uint32_t segment_length; /* sample intervals per segment; 0 = 32 */
 	int strip_metadata;      /* 1 = leave out names, hierarchy and default poses (smaller; not needed to sample) */
+	uint32_t page_bytes;     /* > 0: write a paged blob whose pages hold whole segments and stay under this many
+	                            bytes where a segment allows (docs/format.md §pages); 0 = not paged */
 } sinew_compress_options;
 
 /* Compresses every clip of `set` into one blob (docs/format.md). The guarantee: for every sample
@@ -376,7 +379,11 @@ typedef struct sinew_clip_info {
 	double unit_scale;
 	int looping;
 	int has_metadata;
-	uint32_t size;          /* bytes of this clip inside the blob */
+	uint32_t size;          /* bytes of this clip inside the blob (the resident part for a paged clip) */
+	uint32_t format_version;
+	uint32_t page_count;    /* paged clips: pages (0 otherwise) */
+	uint32_t page_bytes;    /* paged clips: bytes of all the clip's pages */
+	uint32_t page_bytes_max; /* paged clips: the largest page */
 } sinew_clip_info;
 
 /* Number of clips in a validated blob (0 if `blob` is not a validated blob's first bytes). */
@@ -412,20 +419,67 @@ SINEW_API sinew_result sinew_context_init(void *memory, size_t memory_size, cons
                                           sinew_error *error);
 /* Samples the whole pose at time t (seconds; clamped to [0, duration]) into out_pose[joint_count]
  * and out_scalars[sum of scalar components] (either may be NULL). `remap` (may be NULL) sends
- * joint j to out_pose[remap[j]]; entries of 0xFFFFFFFF are skipped. No allocation, no locks. */
-SINEW_API void sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
+ * joint j to out_pose[remap[j]]; entries of 0xFFFFFFFF are skipped. No allocation, no locks.
+ * Returns OK, or PAGE_MISSING for a paged clip whose page holding t is not loaded: nothing is
+ * written and sinew_context_missing_page names the page (the sampling functions below too). */
+SINEW_API sinew_result sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
                                  float *out_scalars);
 /* Like sinew_sample_pose, but writes only the animated sub-tracks and scalar tracks: for outputs
  * that already hold this clip's constant and default values from an earlier sinew_sample_pose with
  * the same remap (they never change). Saves copying the constant pose every frame (large scenes). */
-SINEW_API void sinew_sample_pose_animated(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
+SINEW_API sinew_result sinew_sample_pose_animated(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
                                           float *out_scalars);
 /* Samples one joint without decoding the others. */
-SINEW_API void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out);
+SINEW_API sinew_result sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out);
 /* Samples one scalar track (components floats). */
-SINEW_API void sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out);
+SINEW_API sinew_result sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out);
 /* Name of the kernel a context uses ("scalar", "sse2", "avx2", ...). */
 SINEW_API const char *sinew_context_kernel(const sinew_context *context);
+
+/* Paged clips (format 2, docs/format.md §pages; `sinew compress --page-bytes`). A paged blob is a
+ * resident part (headers, descriptors, constants, clip ranges, page tables, metadata) followed by
+ * pages of whole segments. A context can be created over the whole blob (every page present) or
+ * over the resident part alone (sinew_blob_resident_size bytes; sinew_validate accepts it): pages
+ * are then handed in as they arrive and dropped when the caller wants.
+ *
+ * Threading: a context is used by one thread at a time. sinew_context_add_page and
+ * sinew_context_drop_page change the context, so they are serialized with its sampling calls by
+ * the caller (for example: a loader thread fetches bytes, the sampling thread installs them
+ * between frames). sinew_page_check is pure: any thread may verify a page's bytes in advance.
+ * Page bytes stay alive and unchanged until the page is dropped (or the context is discarded);
+ * after sinew_context_drop_page the context never reads them again. None of these allocate. */
+typedef struct sinew_page_info {
+	uint32_t first_segment, segment_count;
+	uint32_t offset, size;     /* byte range of the page in the blob file */
+	double start_time, end_time; /* seconds the page can sample on its own (ends included) */
+	int present;               /* 1 while the page is loaded in this context */
+} sinew_page_info;
+
+/* Bytes to fetch first: the resident part of a paged blob, the whole blob otherwise (0 if the
+ * header is invalid). Needs only the first 32 bytes. */
+SINEW_API uint32_t sinew_blob_resident_size(const void *blob, size_t size);
+/* Pages of the context's clip (0 for a clip that is not paged). */
+SINEW_API uint32_t sinew_context_page_count(const sinew_context *context);
+SINEW_API sinew_result sinew_context_page_info(const sinew_context *context, uint32_t page, sinew_page_info *out);
+/* Checks `size` bytes as page `page` of clip `clip` against the resident part `blob` (size,
+ * checksum, structure). Errors: OUT_OF_RANGE, TRUNCATED, CORRUPT, CHECKSUM. */
+SINEW_API sinew_result sinew_page_check(const void *blob, size_t blob_size, uint32_t clip, uint32_t page, const void *bytes,
+                                        size_t size, sinew_error *error);
+/* Checks the bytes as sinew_page_check does and makes the page present. A page that fails is
+ * rejected with its error and the context is left exactly as it was. Adding a present page
+ * replaces its bytes. */
+SINEW_API sinew_result sinew_context_add_page(sinew_context *context, uint32_t page, const void *bytes, size_t size,
+                                              sinew_error *error);
+/* Makes the page absent (no-op when it is). */
+SINEW_API void sinew_context_drop_page(sinew_context *context, uint32_t page);
+/* The page the last sampling call that returned PAGE_MISSING lacked (0xFFFFFFFF if none). */
+SINEW_API uint32_t sinew_context_missing_page(const sinew_context *context);
+/* The pages sampling needs for times between t and t + horizon (a negative horizon looks
+ * backward; looping clips wrap around), in playback order: up to `capacity` indices go to
+ * `pages`; returns how many there are. For prefetching and seeking: any time needs at most the
+ * pages this returns for a horizon of 0. */
+SINEW_API uint32_t sinew_context_pages_needed(const sinew_context *context, double t, double horizon, uint32_t *pages,
+                                              uint32_t capacity);
 
 /* Where the bytes of a blob go, by the parts of docs/format.md (sinew info --sizes). Byte counts
  * (bits_* and bit_padding are bits) that add up: total = blob_header +
@@ -435,22 +489,25 @@ SINEW_API const char *sinew_context_kernel(const sinew_context *context);
 typedef struct sinew_size_breakdown {
 	uint64_t total;               /* bytes described: one clip, or the whole blob */
 	uint64_t blob_header;         /* whole blob only: 32-byte header + clip offset table */
-	uint64_t clip_headers;        /* 64 bytes per clip */
-	uint64_t descriptors;         /* 2 bytes per joint and per scalar track (+ alignment) */
+	uint64_t clip_headers;        /* 36 bytes per clip (64 in format 1) */
+	uint64_t descriptors;         /* 1 byte per joint and per scalar track, + 1 more with per-track rounding
+	                                 (format 1: 2 bytes), + alignment */
 	uint64_t constants;           /* values of constant and default sub-tracks */
 	uint64_t clip_ranges;         /* per animated track: minima and extents over the clip */
-	uint64_t segment_table;       /* 4 bytes per segment + 4 */
+	uint64_t segment_table;       /* 4 bytes per segment + 4; paged clips: the page table (4 + 20 per page) and
+	                                 each page's segment offsets (4 per segment + 4) */
 	uint64_t segment_descriptors; /* 3 bytes per animated track per segment (widths, decimation) */
-	uint64_t segment_ranges;      /* 2 bytes per stored component per segment */
+	uint64_t segment_ranges;      /* 2 bytes per stored component per segment (none for a lone segment) */
 	uint64_t group_offsets;       /* 4 bytes per 8 animated tracks per segment */
 	uint64_t bits_rotation, bits_translation, bits_scale, bits_scalar; /* knot bits by sub-track kind */
 	uint64_t bit_padding;         /* bits rounding each segment's stream up to a byte */
 	uint64_t metadata;            /* names, hierarchy, default poses, shells */
-	uint64_t padding;             /* alignment: before the metadata, between clips, the 8-byte tail */
+	uint64_t padding;             /* alignment: before the metadata, between clips, the 8-byte tails (blob, pages) */
 	uint32_t segments, animated_tracks, knots;
 } sinew_size_breakdown;
 #define SINEW_ALL_CLIPS 0xFFFFFFFFu
-/* Fills `out` for clip `clip` of a blob, or for the whole blob with SINEW_ALL_CLIPS. Safe on any bytes
+/* Fills `out` for clip `clip` of a blob (a paged clip's pages included: the whole blob is needed,
+ * else PAGE_MISSING), or for the whole blob with SINEW_ALL_CLIPS. Safe on any bytes
  * (structure checked as sinew_validate does, checksum not needed). Errors: those of sinew_validate,
  * OUT_OF_RANGE for a clip index past the last. Does not allocate. */
 SINEW_API sinew_result sinew_blob_sizes(const void *blob, size_t size, uint32_t clip, sinew_size_breakdown *out,

@@ -13,7 +13,7 @@
 #define SUITES(X)                                                                                  \
 	X(core_math) X(clip) X(error_metric) X(json) X(import_bvh) X(import_amc) X(import_acl)         \
 	    X(import_gltf) X(import_assimp) X(import_corpus) X(export_gltf) X(export_acl) X(bitstream) X(compress) X(format)          \
-	    X(decompress) X(kernels) X(compress_corpus) X(pack) X(cli)
+	    X(decompress) X(pages) X(kernels) X(compress_corpus) X(pack) X(cli)
 #define SINEW_TEST_DECLARE_SUITE(s) void suite_##s(void) __attribute__((weak));
 SUITES(SINEW_TEST_DECLARE_SUITE)
 

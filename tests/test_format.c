@@ -1,6 +1,6 @@
 // sinew — see include/sinew.h for version and licence
 // format: hostile-blob sweeps (every truncation, every single-byte change), header fields,
-// reserved bits, version, and the golden blob of format version 1.
+// reserved bits, version, and the golden blobs of format version 1.
 #include "test.h"
 
 #include <stdlib.h>
@@ -61,7 +61,7 @@ static void test_format_validates_and_describes(void) {
 	CHECK_OK(sinew_validate(blob, size, &err), &err);
 	CHECK(size % 16 == 0);
 	CHECK(memcmp(blob, "SNEW", 4) == 0);
-	CHECK_EQ(sinewi_rd16(blob + 4), 1);
+	CHECK_EQ(sinewi_rd16(blob + 4), 2);
 	CHECK_EQ(sinew_blob_clip_count(blob, size), 1);
 	sinew_clip_info info;
 	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
@@ -156,11 +156,11 @@ static void test_format_rejects_bad_header_fields(void) {
 	copy[0] = 'X';
 	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_BAD_MAGIC, &err);
 	memcpy(copy, blob, size);
-	sinewi_wr16(copy + 4, 2);
+	sinewi_wr16(copy + 4, 3);
 	refresh_checksum(copy, size);
 	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_BAD_VERSION, &err);
 	memcpy(copy, blob, size);
-	copy[21] = 1; // reserved
+	copy[25] = 1; // reserved
 	refresh_checksum(copy, size);
 	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
 	memcpy(copy, blob, size);
@@ -302,8 +302,8 @@ static void test_format_size_breakdown(void) {
 	CHECK_EQ(breakdown_sum(&c), c.total);
 	CHECK(c.padding < 4); // the metadata starts 4-byte aligned after the last segment
 	CHECK_EQ(c.blob_header, 0);
-	CHECK_EQ(c.clip_headers, 64);
-	CHECK_EQ(c.descriptors, 12); // 2 x (5 + 1)
+	CHECK_EQ(c.clip_headers, 36);
+	CHECK_EQ(c.descriptors, 8); // 5 + 1, then 4-byte alignment
 	CHECK_EQ(c.segments, 2);
 	CHECK_EQ(c.segment_table, 12);
 	CHECK_EQ(c.segment_descriptors, 2ull * 3 * c.animated_tracks);
@@ -311,6 +311,7 @@ static void test_format_size_breakdown(void) {
 	CHECK(c.bits_rotation > 0 && c.bits_translation > 0 && c.bits_scalar > 0 && c.bits_scale == 0);
 	CHECK(c.bit_padding < 2 * 8);
 	CHECK(c.metadata > 0);
+	CHECK_EQ(c.segment_ranges, 2ull * 2 * (3 * (c.animated_tracks - 1) + 1)); // two segments: ranges stored
 	CHECK_OK(sinew_blob_sizes(blob, size, SINEW_ALL_CLIPS, &all, &err), &err);
 	CHECK_EQ(all.total, size);
 	CHECK_EQ(breakdown_sum(&all), size);

@@ -22,6 +22,10 @@ typedef struct cli_options {
 	bool json, strip, quiet, no_end_sites, skin_shells, sizes, scalar_kernel, random_access;
 	int repeat;
 	uint32_t jobs; // -j: worker threads of a batch compress
+	uint32_t page_bytes;   // compress --page-bytes: paged blob with pages under this size
+	bool stream;           // bench --stream: play paged clips with a page budget
+	double budget_bytes;   // bench --stream: bytes of pages resident at most
+	double prefetch_s;     // bench --stream: seconds of playback prefetched ahead
 } cli_options;
 
 // Batch compress (tools/cli_batch.c): several inputs, or a folder, into -o OUTDIR.

@@ -150,7 +150,7 @@ static void run_item(const cli_options *o, batch_item *it) {
 		snprintf(it->message, sizeof it->message, "%s", err.message);
 		return;
 	}
-	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, o->strip};
+	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, o->strip, o->page_bytes};
 	void *blob = NULL;
 	size_t size = 0;
 	if (sinew_compress(set, &co, NULL, &blob, &size, &err) != SINEW_RESULT_OK) {

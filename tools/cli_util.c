@@ -36,6 +36,10 @@ static const opt_def options[] = {
     {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
     {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress of several files or folders: worker threads (default 1)"},
     {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32)"},
+    {"--page-bytes", OPT_UINT, OFF(page_bytes), 64, 1 << 30, "compress: paged blob, pages of whole segments under N bytes (4096, 65536)"},
+    {"--stream", OPT_FLAG, OFF(stream), 0, 0, "bench on a paged blob: play 1x start to end and back with --budget-bytes of pages"},
+    {"--budget-bytes", OPT_NUMBER, OFF(budget_bytes), 0, 1e15, "bench --stream: page bytes resident at most (default 65536)"},
+    {"--prefetch", OPT_NUMBER, OFF(prefetch_s), 0, 1e6, "bench --stream: seconds of playback loaded ahead (default 0.5)"},
     {"--rate", OPT_NUMBER, OFF(rate), 1e-3, 1e6, "glTF import: resample at this rate in Hz"},
     {"--unit-cm", OPT_NUMBER, OFF(unit_cm), 1e-9, 1e9, "length of one source unit in cm (BVH default 1)"},
     {"--source", OPT_STRING, OFF(source), 0, 0, "glTF the clips came from (decompress: keep its document)"},
@@ -53,7 +57,7 @@ static const opt_def options[] = {
 };
 
 void cli_print_help(FILE *f) {
-	fprintf(f, "sinew %s - animation compression (format version 1)\n\n"
+	fprintf(f, "sinew %s - animation compression (format version 2; reads 1 and 2)\n\n"
 	           "usage: sinew <command> [options]\n\n"
 	           "commands:\n"
 	           "  info FILE                 describe an animation file or a .sinew blob (--sizes: byte breakdown)\n"

@@ -118,10 +118,16 @@ static int cmd_info(const cli_options *o) {
 		void *blob;
 		size_t size;
 		if (!load_blob(path, &blob, &size)) return 1;
-		uint32_t n = sinew_blob_clip_count(blob, size);
+		uint32_t n = sinew_blob_clip_count(blob, size), resident = sinew_blob_resident_size(blob, size);
+		sinew_clip_info first = {0};
+		sinew_blob_clip_info(blob, size, 0, &first, NULL);
 		if (o->json) cli_json_begin(&j, '{'), cli_json_string(&j, "file", path), cli_json_uint(&j, "bytes", size),
+		    cli_json_uint(&j, "format_version", first.format_version), cli_json_uint(&j, "resident_bytes", resident),
 		    cli_json_key(&j, "clips"), cli_json_begin(&j, '[');
-		else printf("%s: sinew format 1, %zu bytes, %u clip(s)\n", path, size, n);
+		else if (resident < size)
+			printf("%s: sinew format %u, %zu bytes (%u resident, then pages), %u clip(s)\n", path, first.format_version, size,
+			       resident, n);
+		else printf("%s: sinew format %u, %zu bytes, %u clip(s)\n", path, first.format_version, size, n);
 		for (uint32_t i = 0; i < n; ++i) {
 			sinew_clip_info info;
 			sinew_error err;
@@ -135,12 +141,20 @@ static int cmd_info(const cli_options *o) {
 				cli_json_number(&j, "sample_rate", info.sample_rate);
 				cli_json_number(&j, "duration", info.duration);
 				cli_json_uint(&j, "segments", info.segment_count);
-				cli_json_uint(&j, "bytes", info.size);
+				cli_json_uint(&j, "bytes", (uint64_t)info.size + info.page_bytes);
 				cli_json_bool(&j, "looping", info.looping);
+				cli_json_uint(&j, "pages", info.page_count);
+				cli_json_uint(&j, "resident_bytes", info.size);
+				cli_json_uint(&j, "page_bytes", info.page_bytes);
+				cli_json_uint(&j, "page_bytes_max", info.page_bytes_max);
 			} else {
 				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %g Hz (%.3f s), %u segments, %u bytes%s\n", i,
 				       info.name ? info.name : "", info.joint_count, info.scalar_track_count, info.sample_count,
-				       info.sample_rate, info.duration, info.segment_count, info.size, info.looping ? ", looping" : "");
+				       info.sample_rate, info.duration, info.segment_count, info.size + info.page_bytes,
+				       info.looping ? ", looping" : "");
+				if (info.page_count)
+					printf("    paged: %u resident bytes + %u pages of %u bytes (largest %u)\n", info.size, info.page_count,
+					       info.page_bytes, info.page_bytes_max);
 			}
 			sinew_size_breakdown sizes;
 			if (o->sizes && sinew_blob_sizes(blob, size, i, &sizes, &err) == SINEW_RESULT_OK)
@@ -322,7 +336,7 @@ static int cmd_compress(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("compress needs IN and -o OUT.sinew"), 2;
 	sinew_clip_set *set = load(o->positional[0], o);
 	if (!set) return 1;
-	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, o->strip};
+	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, o->strip, o->page_bytes};
 	sinew_error err = {0};
 	void *blob = NULL;
 	size_t size = 0;
@@ -590,7 +604,7 @@ static void print_pack_sizes(const cli_options *o, const char *in, const char *o
 static int cmd_pack(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("pack needs IN.gltf|glb and -o OUT.glb|gltf"), 2;
 	if (!is_gltf_path(o->output)) return cli_error("pack writes .gltf or .glb (got '%s')", o->output), 2;
-	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, 0};
+	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, 0, 0};
 	sinew_error err = {0};
 	if (sinew_pack_gltf(o->positional[0], o->output, &co, NULL, &err) != SINEW_RESULT_OK) return cli_error("%s", err.message), 1;
 	print_pack_sizes(o, o->positional[0], o->output, true);

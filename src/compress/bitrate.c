@@ -42,6 +42,11 @@ static void segment_ranges(const sinewi_work *w, const sinewi_enc_track *t, cons
 		}
 		float cmin = t->clip_min[comp], cext = t->clip_ext[comp];
 		int qmin = 0, qmax = 0;
+		if (w->enc->segment_count == 1) { // format 2 stores no ranges for a lone segment: the whole clip range
+			st->range_min[c] = 0;
+			st->range_ext[c] = 255;
+			continue;
+		}
 		if (cext > 0.0f) {
 			qmin = (int)floor(((double)lo - cmin) / cext * 255.0);
 			qmax = (int)ceil(((double)hi - cmin) / cext * 255.0);

@@ -20,12 +20,12 @@ static uint32_t padded(uint32_t n) {
 static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32_t *vectors) {
 	*rotations = *vectors = 0;
 	for (uint32_t j = 0; j < v->joint_count; ++j) {
-		uint32_t k = v->descriptors[2 * j];
+		uint32_t k = sinewi_joint_kinds(v, j);
 		*rotations += (k & 3u) == 3u;
 		*vectors += ((k >> 2) & 3u) == 3u;
 		*vectors += ((k >> 4) & 3u) == 3u;
 	}
-	for (uint32_t i = 0; i < v->scalar_count; ++i) *vectors += (v->descriptors[2 * ((size_t)v->joint_count + i)] & 3u) == 3u;
+	for (uint32_t i = 0; i < v->scalar_count; ++i) *vectors += (sinewi_scalar_desc(v, i) & 3u) == 3u;
 }
 
 static size_t params_bytes(uint32_t rotations, uint32_t vectors) {
@@ -43,7 +43,9 @@ static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) + 2 * align16((size_t)r * sizeof(uint32_t)) +
 	       2 * align16((size_t)n * sizeof(uint32_t)) + align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
 	       align16(rot_floats * sizeof(float)) + align16(vec_floats * sizeof(float)) +
-	       align16(entries * sizeof(sinewi_segment_params)) + entries * params_bytes(r, n);
+	       align16(entries * sizeof(sinewi_segment_params)) + entries * params_bytes(r, n) +
+	       align16((size_t)v->page_count * sizeof(const unsigned char *)) +
+	       (v->page_count ? align16((size_t)v->segment_count * sizeof(uint32_t)) : 0u);
 }
 
 size_t sinew_context_size_with(const void *blob, size_t size, uint32_t clip, const sinew_context_options *options) {
@@ -71,12 +73,22 @@ static void *take(unsigned char **cursor, size_t bytes) {
 	return p;
 }
 
-// Starts filling `p` with segment s (fill_tracks then fills its tracks in order).
+const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s) {
+	const sinewi_clip_view *v = &ctx->view;
+	if (!v->page_count) return v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	uint32_t page = ctx->segment_page[s];
+	const unsigned char *bytes = ctx->pages[page];
+	if (!bytes) return NULL;
+	uint32_t first = sinewi_rd32(v->page_table + (size_t)page * SINEW_FMT_PAGE_ENTRY_SIZE);
+	return bytes + sinewi_rd32(bytes + 4 * (s - first));
+}
+
+// Starts filling `p` with segment s (fill_tracks then fills its tracks in order); s is present.
 static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
-	p->data = v->clip + sinewi_rd32(v->segment_table + 4 * s) + ctx->segment_header;
+	p->data = sinewi_segment_bytes(ctx, s) + ctx->segment_header;
 	p->length = length > v->segment_length ? v->segment_length : length;
 	p->raw_count = 0;
 }
@@ -88,8 +100,9 @@ static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_p
 static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p, uint32_t from, uint32_t to,
                             uint64_t bitpos, int warm, uint8_t *sink) {
 	const sinewi_clip_view *v = &ctx->view;
-	const unsigned char *segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	const unsigned char *segment = sinewi_segment_bytes(ctx, s);
 	const unsigned char *seg_ranges = segment + (size_t)v->track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+	const bool ranges_stored = v->segment_range_bytes != 0; // else the whole clip range: 0 and 255
 	const uint32_t length = p->length;
 	for (uint32_t i = from; i < to; ++i) {
 		const sinewi_track_entry *t = &ctx->tracks[i];
@@ -119,7 +132,8 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 			uint32_t comp = t->type == 0 ? sinewi_stored_component(k, dropped) : k;
 			float lo, ext;
 			sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
-			                     seg_ranges[t->segment_ranges + 2 * k], seg_ranges[t->segment_ranges + 2 * k + 1], &lo, &ext);
+			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k] : 0u,
+			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k + 1] : 255u, &lo, &ext);
 			float step = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
 			if (t->type == 0) {
 				p->rot_lo[k][t->batch] = lo;
@@ -137,6 +151,10 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 static void fill_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
 	begin_segment(ctx, s, p);
 	fill_tracks(ctx, s, p, 0, ctx->view.track_count, 0, 0, NULL);
+}
+
+void sinewi_fill_segment(sinew_context *ctx, uint32_t s) {
+	fill_segment(ctx, s, &ctx->params[s]);
 }
 
 sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,
@@ -192,6 +210,18 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 		p->vec_lo = pv;
 		p->vec_step = pv + (size_t)vp * 4;
 	}
+	if (v.page_count) {
+		ctx->pages = (const unsigned char **)take(&m, (size_t)v.page_count * sizeof(const unsigned char *));
+		ctx->segment_page = (uint32_t *)take(&m, (size_t)v.segment_count * sizeof(uint32_t));
+		const bool given = v.blob_size == v.total_size; // the whole blob: every page is present (and was checked)
+		for (uint32_t p = 0; p < v.page_count; ++p) {
+			sinewi_page_entry e;
+			sinewi_page_entry_of(&v, p, &e);
+			ctx->pages[p] = given ? v.blob + e.offset : NULL;
+			for (uint32_t k = 0; k < e.segment_count; ++k) ctx->segment_page[e.first_segment + k] = p;
+		}
+	}
+	ctx->missing_page = UINT32_MAX;
 	ctx->cached_segment = UINT32_MAX;
 	ctx->prefill_segment = UINT32_MAX;
 
@@ -201,9 +231,9 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	static const float identity[10] = {0, 0, 0, 1, 0, 0, 0, 1, 1, 1};
 	for (uint32_t j = 0; j < v.joint_count; ++j) {
 		sinewi_joint_entry *e = &ctx->joints[j];
-		uint32_t k = v.descriptors[2 * j];
-		e->rounding = resolve_rounding(v.descriptors[2 * j + 1] & 15u, clip_rounding);
-		e->dropped = (uint8_t)((v.descriptors[2 * j + 1] >> 4) & 3u);
+		uint32_t k = sinewi_joint_kinds(&v, j);
+		e->rounding = resolve_rounding(sinewi_joint_rounding(&v, j), clip_rounding);
+		e->dropped = (uint8_t)sinewi_joint_dropped(&v, j);
 		e->constants = constants;
 		sinew_qvv *base = &ctx->base_pose[j];
 		memcpy(base, identity, sizeof identity);
@@ -243,10 +273,10 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	uint32_t output = 0;
 	for (uint32_t i = 0; i < v.scalar_count; ++i) {
 		sinewi_scalar_entry *e = &ctx->scalars[i];
-		uint32_t k = v.descriptors[2 * ((size_t)v.joint_count + i)];
+		uint32_t k = sinewi_scalar_desc(&v, i);
 		e->kind = (uint8_t)(k & 3u);
 		e->components = (uint8_t)(((k >> 2) & 3u) + 1);
-		e->rounding = resolve_rounding(v.descriptors[2 * ((size_t)v.joint_count + i) + 1], clip_rounding);
+		e->rounding = resolve_rounding(sinewi_scalar_rounding(&v, i), clip_rounding);
 		e->constants = constants;
 		e->output = output;
 		e->track = -1;
@@ -273,9 +303,10 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	}
 	for (uint32_t i = 0; i < v.track_count; ++i) ctx->modes_used |= 1u << ctx->tracks[i].rounding;
 	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	ctx->segment_header = v.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v.stored_components * 2 + groups * 4;
+	ctx->segment_header = v.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v.segment_range_bytes + groups * 4;
 	if (random_access)
-		for (uint32_t e = 0; e < v.segment_count; ++e) fill_segment(ctx, e, &ctx->params[e]);
+		for (uint32_t e = 0; e < v.segment_count; ++e)
+			if (sinewi_segment_bytes(ctx, e)) fill_segment(ctx, e, &ctx->params[e]);
 	*out = ctx;
 	return SINEW_RESULT_OK;
 }
@@ -309,6 +340,7 @@ static uint32_t neighbour(const sinew_context *ctx, uint32_t s, bool forward) {
 
 // Starts preparing segment `next` in params[1] (UINT32_MAX: nothing), reached going `forward`.
 static void start_prefill(sinew_context *ctx, uint32_t next, bool forward) {
+	if (next != UINT32_MAX && !sinewi_segment_bytes(ctx, next)) next = UINT32_MAX; // its page is not loaded
 	ctx->prefill_segment = next;
 	ctx->prefill_backward = !forward;
 	ctx->prefill_track = 0;
@@ -328,6 +360,7 @@ const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, floa
 		ctx->last_u = u;
 		if (step == 0.0f) return &ctx->params[0];
 		uint32_t next = neighbour(ctx, s, step > 0.0f);
+		if (next != UINT32_MAX && !sinewi_segment_bytes(ctx, next)) next = UINT32_MAX; // page not loaded (yet)
 		if (next != ctx->prefill_segment) start_prefill(ctx, next, step > 0.0f); // direction changed (or was unknown)
 		uint32_t left = ctx->view.track_count - ctx->prefill_track;
 		if (next == UINT32_MAX || left == 0) return &ctx->params[0];

@@ -84,13 +84,21 @@ struct sinew_context {
 	uint8_t prefill_backward;      // params[1] is reached going backward (warm its last knots)
 	float last_u;                  // local position of the previous call (playback speed estimate)
 	sinewi_segment_params *params; // [segment_count or 2]
+	// Paged clips: the bytes of each page (NULL while absent) and the page of each segment.
+	const unsigned char **pages;   // [page_count]
+	uint32_t *segment_page;        // [segment_count]
+	uint32_t missing_page;         // the page the last sampling call lacked (UINT32_MAX: none)
 	sinewi_rotation_batch rot;     // per-call arrays; lo/step/dropped point into the segment's params
 	sinewi_vector_batch vec;
 };
 
+// First byte of segment s, or NULL when it is in a page that is not loaded.
+const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s);
+// Random-access contexts: fills the parameters of segment s (present) in params[s].
+void sinewi_fill_segment(sinew_context *ctx, uint32_t s);
 // Key position (in samples, clamped) for time t, with the near-integer snap of docs/format.md.
 double sinewi_key_for_time(const sinew_context *ctx, double t);
-void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);
+sinew_result sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);
 #define SINEWI_PREFILL_CALLS 16u // the next segment is prepared over at most this many calls
 // Parameters of segment s for sampling at local position u (filled now in single-entry mode when
 // another segment is cached).

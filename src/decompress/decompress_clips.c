@@ -66,7 +66,7 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 		clip->rounding = (uint8_t)((v->flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT);
 		for (uint32_t j = 0; j < v->joint_count; ++j) {
 			sinew_joint *joint = &clip->joints[j];
-			uint32_t rounding = v->descriptors[2 * j + 1] & 15u;
+			uint32_t rounding = sinewi_joint_rounding(v, j);
 			joint->rounding = (uint8_t)(rounding == SINEW_FMT_ROUNDING_CLIP ? SINEW_ROUNDING_CLIP : rounding);
 			if (!v->metadata) continue;
 			const unsigned char *q = v->metadata + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE;
@@ -78,11 +78,11 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			for (int k = 0; k < 4; ++k) joint->default_pose.rotation[k] = sinewi_rdf32(q + 20 + 4 * k);
 			for (int k = 0; k < 3; ++k) joint->default_pose.translation[k] = sinewi_rdf32(q + 36 + 4 * k);
 			for (int k = 0; k < 3; ++k) joint->default_pose.scale[k] = sinewi_rdf32(q + 48 + 4 * k);
-			joint->has_track = !at_default_pose(v->descriptors[2 * j], &joint->default_pose);
+			joint->has_track = !at_default_pose(sinewi_joint_kinds(v, j), &joint->default_pose);
 		}
 		for (uint32_t i = 0; i < v->scalar_count; ++i) {
 			sinew_scalar_track *t = &clip->scalar_tracks[i];
-			uint32_t rounding = v->descriptors[2 * ((size_t)v->joint_count + i) + 1];
+			uint32_t rounding = sinewi_scalar_rounding(v, i);
 			t->rounding = (uint8_t)(rounding == SINEW_FMT_ROUNDING_CLIP ? SINEW_ROUNDING_CLIP : rounding);
 			if (!v->metadata) continue;
 			const unsigned char *q = v->metadata + SINEW_FMT_META_HEADER_SIZE +
@@ -93,8 +93,8 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			t->precision = sinewi_rdf32(q + 12);
 			for (int k = 0; k < 4; ++k) t->default_value[k] = sinewi_rdf32(q + 16 + 4 * k);
 		}
-		for (uint32_t s = 0; s < samples; ++s) {
-			sinewi_sample_key(ctx, (double)s, clip->transforms + (size_t)s * v->joint_count, NULL, scalars);
+		for (uint32_t s = 0; s < samples && r == SINEW_RESULT_OK; ++s) {
+			r = sinewi_sample_key(ctx, (double)s, clip->transforms + (size_t)s * v->joint_count, NULL, scalars);
 			for (uint32_t i = 0; i < v->scalar_count; ++i)
 				memcpy(clip->scalar_tracks[i].values + (size_t)s * components[i], scalars + ctx->scalars[i].output,
 				       components[i] * sizeof(float));
@@ -103,6 +103,8 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 	sinewi_free(al, components, comp_size);
 	sinewi_free(al, scalars, (size_t)(v->scalar_components + 1) * sizeof(float));
 	sinewi_free(al, mem, need);
+	if (r == SINEW_RESULT_PAGE_MISSING)
+		return sinewi_fail(error, r, "clip %u is paged and its pages were not given (decompress needs the whole blob)", index);
 	return r == SINEW_RESULT_OK ? r : sinewi_fail(error, r, "out of memory");
 }
 

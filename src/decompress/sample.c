@@ -47,14 +47,16 @@ static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
-	sm->segment = v->clip + sinewi_rd32(v->segment_table + 4 * s);
-	sm->data = sm->segment + ctx->segment_header;
+	sm->segment = sinewi_segment_bytes(ctx, s); // NULL: its page is not loaded
+	sm->data = sm->segment ? sm->segment + ctx->segment_header : NULL;
 	sm->length = length;
 	sm->index = s;
 	sm->u = (float)(key - (double)first);
 }
 
-static void do_seek(const sinew_context *ctx, double key, seek *sk) {
+// Locates `key` for every rounding mode; false (and ctx->missing_page set) when a segment some
+// track needs is in a page that is not loaded.
+static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 	double last = (double)(ctx->view.stored_sample_count - 1);
 	double ceil_key = ceil(key), near_key = floor(key + 0.5);
 	seek_one(ctx, key, &sk->m[SINEW_ROUNDING_NONE]);
@@ -73,6 +75,13 @@ static void do_seek(const sinew_context *ctx, double key, seek *sk) {
 			}
 		sk->one_segment = sk->one_segment || ctx->modes_used == 0;
 	}
+	if (!ctx->view.page_count) return true;
+	for (uint32_t r = 0; r < 4; ++r)
+		if (((ctx->modes_used >> r) & 1u) && !sk->m[r].segment) {
+			ctx->missing_page = ctx->segment_page[sk->m[r].index];
+			return false;
+		}
+	return true;
 }
 
 static uint32_t read_descriptor(const unsigned char *segment, uint32_t track) {
@@ -103,6 +112,7 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 	sinewi_knot_locate(sk->u, sk->length, d, &k0, &alpha);
 	uint32_t k1 = k0 + 1 < knots ? k0 + 1 : k0;
 	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + t->segment_ranges;
+	const bool ranges_stored = ctx->view.segment_range_bytes != 0; // else the whole clip range: 0 and 255
 	const unsigned char *clip_ranges = clip + t->ranges;
 	uint32_t range_components = t->type == 0 ? 4u : n;
 	float a[4], b[4];
@@ -121,7 +131,7 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 		uint32_t comp = t->type == 0 ? sinewi_stored_component(c, dropped) : c;
 		float lo, ext;
 		sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
-		                     ranges[2 * c], ranges[2 * c + 1], &lo, &ext);
+		                     ranges_stored ? ranges[2 * c] : 0u, ranges_stored ? ranges[2 * c + 1] : 255u, &lo, &ext);
 		uint32_t bits = sinewi_width_bits(w);
 		uint32_t q0 = bits ? sinewi_read_bits(sk->data, p0, bits) : 0, q1 = bits ? sinewi_read_bits(sk->data, p1, bits) : 0;
 		a[c] = sinewi_dequantize(q0, w, lo, ext);
@@ -182,8 +192,8 @@ static void write_track(const sinew_context *ctx, uint32_t ti, const float value
 static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, uint32_t ti) {
 	const seek_mode *sk = &seeks->m[ctx->tracks[ti].rounding];
 	uint32_t group = ti / SINEW_FMT_GROUP_TRACKS;
-	const unsigned char *offsets = sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE +
-	                               (size_t)ctx->view.stored_components * 2;
+	const unsigned char *offsets =
+	    sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + ctx->view.segment_range_bytes;
 	uint64_t pos = sinewi_rd32(offsets + 4 * group);
 	for (uint32_t i = group * SINEW_FMT_GROUP_TRACKS; i < ti; ++i) {
 		uint32_t desc = read_descriptor(sk->segment, i);
@@ -332,13 +342,13 @@ static void decode_raw(const sinew_context *ctx, const seek *sk, uint32_t ti, ui
 	write_track(ctx, ti, value, out_pose, remap, out_scalars);
 }
 
-static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars,
-                       bool animated_only) {
+static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap,
+                               float *out_scalars, bool animated_only) {
 	seek sk;
-	do_seek(ctx, key, &sk);
+	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
 	if (!sk.one_segment) {
 		sample_direct(ctx, &sk, out_pose, remap, out_scalars, animated_only);
-		return;
+		return SINEW_RESULT_OK;
 	}
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t first_mode = 0;
@@ -384,25 +394,27 @@ static void sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, cons
 		for (uint32_t b = 0; b < ctx->vector_count; ++b)
 			if (seg->vec_tracks[b].raw) decode_raw(ctx, &sk, ctx->vec_track[b], seg->vec_tracks[b].bitpos, out_pose, remap, out_scalars);
 	}
+	return SINEW_RESULT_OK;
 }
 
-void sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
-	sample_key(ctx, key, out_pose, remap, out_scalars, false);
+sinew_result sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
+	return sample_key(ctx, key, out_pose, remap, out_scalars, false);
 }
 
-void sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
-	sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, false);
+sinew_result sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
+                               float *out_scalars) {
+	return sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, false);
 }
 
-void sinew_sample_pose_animated(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
-                                float *out_scalars) {
-	sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, true);
+sinew_result sinew_sample_pose_animated(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
+                                        float *out_scalars) {
+	return sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, true);
 }
 
-void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out) {
-	if (!context || !out || joint >= context->view.joint_count) return;
+sinew_result sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out) {
+	if (!context || !out || joint >= context->view.joint_count) return SINEW_RESULT_INVALID_ARGUMENT;
 	seek sk;
-	do_seek(context, sinewi_key_for_time(context, t), &sk);
+	if (!do_seek(context, sinewi_key_for_time(context, t), &sk)) return SINEW_RESULT_PAGE_MISSING;
 	const sinewi_joint_entry *e = &context->joints[joint];
 	write_constants(context, joint, out, false);
 	float value[4];
@@ -413,14 +425,15 @@ void sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_
 		if (sub == 0) memcpy(out->rotation, value, 4 * sizeof(float));
 		else memcpy(sub == 1 ? out->translation : out->scale, value, 3 * sizeof(float));
 	}
+	return SINEW_RESULT_OK;
 }
 
-void sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out) {
-	if (!context || !out || track >= context->view.scalar_count) return;
+sinew_result sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out) {
+	if (!context || !out || track >= context->view.scalar_count) return SINEW_RESULT_INVALID_ARGUMENT;
 	const sinewi_scalar_entry *e = &context->scalars[track];
 	if (e->track >= 0) {
 		seek sk;
-		do_seek(context, sinewi_key_for_time(context, t), &sk);
+		if (!do_seek(context, sinewi_key_for_time(context, t), &sk)) return SINEW_RESULT_PAGE_MISSING;
 		float value[4];
 		decode_track(context, &sk, (uint32_t)e->track, track_bit_offset(context, &sk, (uint32_t)e->track), value);
 		memcpy(out, value, e->components * sizeof(float));
@@ -429,4 +442,5 @@ void sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float
 	} else {
 		read_floats(context->view.clip + e->constants, out, e->components);
 	}
+	return SINEW_RESULT_OK;
 }

@@ -33,6 +33,7 @@
 // the compressed blob as a 16-byte aligned bufferView with the SINEW_compressed_animation extension; unpack
 // writes the decompressed clips back and drops the extension and its bufferView.
 #include "../core/base.h"
+#include "../format/format_layout.h"
 #include "../import/import_internal.h"
 #include "../import/json.h"
 #include "export_internal.h"
@@ -1691,8 +1692,9 @@ static sinew_result read_packed(exporter *e, const char *path, void **out_blob, 
 	uint32_t v, version, buffer, offset = 0, length;
 	SINEWI_CHECK(sinewi_json_uint(sinewi_json_get(ext, "version"), &version), e->error, SINEW_RESULT_CORRUPT,
 	             "%s: %s: missing or invalid version", path, SINEWI_PACK_EXTENSION);
-	SINEWI_CHECK(version == 1, e->error, SINEW_RESULT_BAD_VERSION, "%s: %s: format version %u (this library reads 1)",
-	             path, SINEWI_PACK_EXTENSION, version);
+	SINEWI_CHECK(version >= SINEW_FMT_VERSION_FIRST && version <= SINEW_FMT_VERSION_LATEST, e->error,
+	             SINEW_RESULT_BAD_VERSION, "%s: %s: format version %u (this library reads %u..%u)", path,
+	             SINEWI_PACK_EXTENSION, version, SINEW_FMT_VERSION_FIRST, SINEW_FMT_VERSION_LATEST);
 	SINEWI_CHECK(sinewi_json_uint(sinewi_json_get(ext, "bufferView"), &v) && v < s->view_count, e->error,
 	             SINEW_RESULT_CORRUPT, "%s: %s: bufferView reference out of range (%u bufferViews)", path,
 	             SINEWI_PACK_EXTENSION, s->view_count);

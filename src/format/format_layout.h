@@ -4,9 +4,9 @@
 #define SINEW_FORMAT_LAYOUT_H
 
 #define SINEW_FMT_MAGIC "SNEW"
-#define SINEW_FMT_VERSION 1u
+#define SINEW_FMT_VERSION 2u // written by the encoder
 #define SINEW_FMT_VERSION_FIRST 1u
-#define SINEW_FMT_VERSION_LATEST 1u
+#define SINEW_FMT_VERSION_LATEST 2u
 
 #define SINEW_FMT_HEADER_SIZE 32u
 #define SINEW_FMT_HDR_VERSION 4u
@@ -14,7 +14,9 @@
 #define SINEW_FMT_HDR_TOTAL_SIZE 8u
 #define SINEW_FMT_HDR_CHECKSUM 12u
 #define SINEW_FMT_HDR_CLIP_COUNT 16u
-#define SINEW_FMT_HDR_RESERVED 20u // 12 bytes, must be zero
+#define SINEW_FMT_HDR_RESERVED 20u // version 1: 12 bytes, must be zero
+#define SINEW_FMT_HDR_RESIDENT_SIZE 20u // version 2: bytes of the resident part of a paged blob, 0 = not paged
+#define SINEW_FMT_HDR_RESERVED_V2 24u   // version 2: 8 bytes, must be zero
 #define SINEW_FMT_TAIL_PADDING 8u  // zero bytes at the end so 64-bit bit-reads stay inside
 
 #define SINEW_FMT_CLIP_HEADER_SIZE 64u
@@ -39,6 +41,20 @@
 #define SINEW_FMT_FLAG_METADATA 0x8u
 #define SINEW_FMT_FLAG_LAST_REPEATS_FIRST 0x10u // looping: the source's last sample (= the first) was not stored
 #define SINEW_FMT_FLAGS_KNOWN 0x1Fu
+#define SINEW_FMT_FLAG_PAGED 0x20u          // version 2: the segments are in pages after the resident part
+#define SINEW_FMT_FLAG_TRACK_ROUNDING 0x40u // version 2: a rounding byte per joint and scalar track follows the descriptors
+#define SINEW_FMT_FLAGS_KNOWN_V2 0x7Fu
+
+// Version 2 clip header (36 bytes): counts are u16 and the section offsets follow from them.
+#define SINEW_FMT_CLIP_HEADER_SIZE_V2 36u
+#define SINEW_FMT_V2_JOINT_COUNT 28u   // u16
+#define SINEW_FMT_V2_SCALAR_COUNT 30u  // u16
+#define SINEW_FMT_V2_SEGMENT_LENGTH 32u // u16
+#define SINEW_FMT_V2_RESERVED 34u      // u16, zero
+
+// Version 2 page table (in place of the segment table of a paged clip) and pages.
+#define SINEW_FMT_PAGE_ENTRY_SIZE 20u // first segment, segment count, blob offset, size, checksum
+#define SINEW_FMT_PAGE_TAIL 8u        // zero bytes ending every page (64-bit bit reads stay inside)
 
 #define SINEW_FMT_DESCRIPTOR_SIZE 2u      // per joint and per scalar track
 #define SINEW_FMT_TRACK_DESCRIPTOR_SIZE 3u // per animated track per segment

@@ -11,8 +11,8 @@
 #include "../core/hash.h"
 #include "format_layout.h"
 
-sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool check_checksum, uint32_t *clip_count,
-                                sinew_error *error) {
+sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, bool check_checksum, sinewi_blob_header *h,
+                                     sinew_error *error) {
 	SINEWI_CHECK(blob, error, SINEW_RESULT_INVALID_ARGUMENT, "blob is NULL");
 	SINEWI_CHECK(size >= 4, error, SINEW_RESULT_TRUNCATED, "blob of %zu bytes is shorter than the magic", size);
 	SINEWI_CHECK(memcmp(blob, SINEW_FMT_MAGIC, 4) == 0, error, SINEW_RESULT_BAD_MAGIC, "not a sinew stream (bad magic)");
@@ -25,24 +25,47 @@ sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool che
 	SINEWI_CHECK(sinewi_rd16(blob + SINEW_FMT_HDR_HEADER_SIZE) == SINEW_FMT_HEADER_SIZE, error, SINEW_RESULT_CORRUPT,
 	             "header size %u is not %u", sinewi_rd16(blob + SINEW_FMT_HDR_HEADER_SIZE), SINEW_FMT_HEADER_SIZE);
 	uint32_t total = sinewi_rd32(blob + SINEW_FMT_HDR_TOTAL_SIZE);
-	SINEWI_CHECK(total <= size, error, SINEW_RESULT_TRUNCATED, "blob declares %u bytes but %zu are available", total, size);
-	SINEWI_CHECK(total == size, error, SINEW_RESULT_CORRUPT, "blob declares %u bytes but %zu were given (trailing bytes)",
-	             total, size);
-	SINEWI_CHECK(total % 16 == 0, error, SINEW_RESULT_CORRUPT, "blob size %u is not a multiple of 16", total);
-	for (uint32_t i = 0; i < 12; ++i)
-		SINEWI_CHECK(blob[SINEW_FMT_HDR_RESERVED + i] == 0, error, SINEW_RESULT_CORRUPT, "reserved header byte %u is not zero",
-		             SINEW_FMT_HDR_RESERVED + i);
+	uint32_t resident = version >= 2 ? sinewi_rd32(blob + SINEW_FMT_HDR_RESIDENT_SIZE) : 0u;
+	uint32_t align = version >= 2 ? 4u : 16u;
+	// a paged blob may be given whole or as its resident part alone (its pages come later)
+	bool resident_only = resident != 0 && size == resident && resident < total;
+	SINEWI_CHECK(total <= size || resident_only, error, SINEW_RESULT_TRUNCATED,
+	             "blob declares %u bytes but %zu are available", total, size);
+	SINEWI_CHECK(total == size || resident_only, error, SINEW_RESULT_CORRUPT,
+	             "blob declares %u bytes but %zu were given (trailing bytes)", total, size);
+	SINEWI_CHECK(total % align == 0, error, SINEW_RESULT_CORRUPT, "blob size %u is not a multiple of %u", total, align);
+	uint32_t reserved_at = version >= 2 ? SINEW_FMT_HDR_RESERVED_V2 : SINEW_FMT_HDR_RESERVED;
+	for (uint32_t i = reserved_at; i < SINEW_FMT_HEADER_SIZE; ++i)
+		SINEWI_CHECK(blob[i] == 0, error, SINEW_RESULT_CORRUPT, "reserved header byte %u is not zero", i);
+	if (resident) {
+		SINEWI_CHECK(resident % 4 == 0 && resident < total && resident >= SINEW_FMT_HEADER_SIZE + SINEW_FMT_TAIL_PADDING,
+		             error, SINEW_RESULT_CORRUPT, "resident size %u out of range", resident);
+	}
+	uint32_t covered = resident ? resident : total; // bytes the header checksum and clip offsets describe
 	if (check_checksum) {
 		uint32_t want = sinewi_rd32(blob + SINEW_FMT_HDR_CHECKSUM);
-		uint32_t got = sinewi_xxh32(blob + 16, size - 16, 0);
+		uint32_t got = sinewi_xxh32(blob + 16, covered - 16, 0);
 		SINEWI_CHECK(want == got, error, SINEW_RESULT_CHECKSUM, "checksum mismatch (stored %08x, computed %08x)", want, got);
 	}
 	uint32_t count = sinewi_rd32(blob + SINEW_FMT_HDR_CLIP_COUNT);
-	SINEWI_CHECK(count >= 1 && (uint64_t)count * 4 <= size - SINEW_FMT_HEADER_SIZE, error, SINEW_RESULT_CORRUPT,
+	SINEWI_CHECK(count >= 1 && (uint64_t)count * 4 <= covered - SINEW_FMT_HEADER_SIZE, error, SINEW_RESULT_CORRUPT,
 	             "clip count %u does not fit the blob", count);
 	for (uint32_t i = 0; i < SINEW_FMT_TAIL_PADDING; ++i)
-		SINEWI_CHECK(blob[size - 1 - i] == 0, error, SINEW_RESULT_CORRUPT, "tail padding byte is not zero");
-	*clip_count = count;
+		SINEWI_CHECK(blob[covered - 1 - i] == 0, error, SINEW_RESULT_CORRUPT, "tail padding byte is not zero");
+	h->version = version;
+	h->clip_count = count;
+	h->total_size = total;
+	h->resident_size = covered;
+	h->paged = resident != 0;
+	h->pages_given = size == total;
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool check_checksum, uint32_t *clip_count,
+                                sinew_error *error) {
+	sinewi_blob_header h;
+	SINEWI_TRY(sinewi_read_blob_header(blob, size, check_checksum, &h, error));
+	*clip_count = h.clip_count;
 	return SINEW_RESULT_OK;
 }
 
@@ -89,28 +112,29 @@ static sinew_result check_metadata(const sinewi_clip_view *v, uint32_t meta_offs
 	return SINEW_RESULT_OK;
 }
 
+// Checks segment s whose `size` bytes start at `p`.
 static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const uint8_t *types, const uint8_t *comps,
-                                  uint32_t begin, uint32_t end, sinew_error *error) {
+                                  size_t stride, const unsigned char *p, uint32_t size, sinew_error *error) {
 	const uint32_t nt = v->track_count;
 	const uint32_t groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	uint64_t header = (uint64_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + (uint64_t)v->stored_components * 2 + (uint64_t)groups * 4;
-	SINEWI_CHECK(header <= end - begin, error, SINEW_RESULT_CORRUPT, "segment %u: header larger than the segment", s);
-	const unsigned char *p = v->clip + begin;
-	const unsigned char *group_offsets = p + (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + (size_t)v->stored_components * 2;
+	uint64_t header = (uint64_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v->segment_range_bytes + (uint64_t)groups * 4;
+	SINEWI_CHECK(header <= size, error, SINEW_RESULT_CORRUPT, "segment %u: header larger than the segment", s);
+	const unsigned char *group_offsets = p + (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v->segment_range_bytes;
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
 	uint64_t bits = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
+		const uint32_t type = types[i * stride], ncomp = comps[i * stride];
 		const unsigned char *dp = p + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
 		uint32_t d = (uint32_t)dp[0] | ((uint32_t)dp[1] << 8) | ((uint32_t)dp[2] << 16);
 		SINEWI_CHECK((d >> 22) == 0, error, SINEW_RESULT_CORRUPT, "segment %u track %u: reserved descriptor bits set", s, i);
 		uint32_t per_knot = 0;
-		uint32_t n = types[i] == 0 ? 3u : comps[i];
+		uint32_t n = type == 0 ? 3u : ncomp;
 		uint32_t raw = 0;
 		for (uint32_t c = 0; c < 4; ++c) {
 			uint32_t w = (d >> (5 * c)) & 31u;
-			if (c == 3 && types[i] == 0) {
+			if (c == 3 && type == 0) {
 				SINEWI_CHECK(w <= 3 && (raw == 0 || w == 0), error, SINEW_RESULT_CORRUPT,
 				             "segment %u track %u: dropped component %u", s, i, w);
 				continue;
@@ -123,56 +147,127 @@ static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const u
 			per_knot += sinewi_width_bits(w);
 		}
 		// raw rotations: all three width codes raw, four float32 components per knot
-		SINEWI_CHECK(types[i] != 0 || raw == 0 || raw == 3, error, SINEW_RESULT_CORRUPT,
+		SINEWI_CHECK(type != 0 || raw == 0 || raw == 3, error, SINEW_RESULT_CORRUPT,
 		             "segment %u track %u: rotation mixes raw and quantized components", s, i);
-		if (types[i] == 0 && raw == 3) per_knot = 128;
+		if (type == 0 && raw == 3) per_knot = 128;
 		uint32_t dec = (d >> 20) & 3u;
 		if (i % SINEW_FMT_GROUP_TRACKS == 0)
 			SINEWI_CHECK(sinewi_rd32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS)) == bits, error, SINEW_RESULT_CORRUPT,
 			             "segment %u: bit offset of track group %u is wrong", s, i / SINEW_FMT_GROUP_TRACKS);
 		bits += (uint64_t)sinewi_knot_count(length, dec) * per_knot;
 	}
-	SINEWI_CHECK(header + (bits + 7) / 8 == end - begin, error, SINEW_RESULT_CORRUPT,
-	             "segment %u: %u bytes declared, %llu needed", s, end - begin,
-	             (unsigned long long)(header + (bits + 7) / 8));
+	SINEWI_CHECK(header + (bits + 7) / 8 == size, error, SINEW_RESULT_CORRUPT, "segment %u: %u bytes declared, %llu needed",
+	             s, size, (unsigned long long)(header + (bits + 7) / 8));
+	return SINEW_RESULT_OK;
+}
+
+void sinewi_page_entry_of(const sinewi_clip_view *v, uint32_t page, sinewi_page_entry *out) {
+	const unsigned char *e = v->page_table + (size_t)page * SINEW_FMT_PAGE_ENTRY_SIZE;
+	out->first_segment = sinewi_rd32(e);
+	out->segment_count = sinewi_rd32(e + 4);
+	out->offset = sinewi_rd32(e + 8);
+	out->size = sinewi_rd32(e + 12);
+	out->checksum = sinewi_rd32(e + 16);
+}
+
+sinew_result sinewi_check_page(const sinewi_clip_view *v, uint32_t page, const unsigned char *bytes, size_t size,
+                               bool check_checksum, const uint8_t *types, const uint8_t *comps, size_t stride,
+                               sinew_error *error) {
+	SINEWI_CHECK(page < v->page_count, error, SINEW_RESULT_OUT_OF_RANGE, "page %u of %u", page, v->page_count);
+	SINEWI_CHECK(bytes, error, SINEW_RESULT_INVALID_ARGUMENT, "page %u: NULL bytes", page);
+	sinewi_page_entry e;
+	sinewi_page_entry_of(v, page, &e);
+	SINEWI_CHECK(size == e.size, error, size < e.size ? SINEW_RESULT_TRUNCATED : SINEW_RESULT_CORRUPT,
+	             "page %u: %zu bytes given, the page table says %u", page, size, e.size);
+	if (check_checksum) {
+		uint32_t got = sinewi_xxh32(bytes, size, page);
+		SINEWI_CHECK(got == e.checksum, error, SINEW_RESULT_CHECKSUM, "page %u: checksum mismatch (table %08x, page %08x)",
+		             page, e.checksum, got);
+	}
+	// the table was checked with the clip: size >= 4 * (count + 1) + tail
+	uint32_t at = 4u * (e.segment_count + 1);
+	for (uint32_t k = 0; k < e.segment_count; ++k) {
+		uint32_t begin = sinewi_rd32(bytes + 4 * k), end = sinewi_rd32(bytes + 4 * (k + 1));
+		SINEWI_CHECK(begin == at && end >= begin && end <= e.size - SINEW_FMT_PAGE_TAIL, error, SINEW_RESULT_CORRUPT,
+		             "page %u segment %u: offsets %u..%u out of range", page, e.first_segment + k, begin, end);
+		SINEWI_TRY(check_segment(v, e.first_segment + k, types, comps, stride, bytes + begin, end - begin, error));
+		at = end;
+	}
+	SINEWI_CHECK(e.size - at >= SINEW_FMT_PAGE_TAIL && e.size - at < SINEW_FMT_PAGE_TAIL + 4, error, SINEW_RESULT_CORRUPT,
+	             "page %u: %u bytes after its last segment, expected 8 to 11", page, e.size - at);
+	for (uint32_t i = at; i < e.size; ++i)
+		SINEWI_CHECK(bytes[i] == 0, error, SINEW_RESULT_CORRUPT, "page %u: padding byte %u is not zero", page, i);
+	return SINEW_RESULT_OK;
+}
+
+// Version 1 header fields (64 bytes, offsets stored) or version 2 (36 bytes, offsets derived).
+static sinew_result read_clip_header(const sinewi_blob_header *h, const unsigned char *c, uint32_t index, sinewi_clip_view *v,
+                                     uint32_t offsets[4], sinew_error *error) {
+	const bool v2 = h->version >= 2;
+	const uint32_t header_size = v2 ? SINEW_FMT_CLIP_HEADER_SIZE_V2 : SINEW_FMT_CLIP_HEADER_SIZE;
+	v->size = sinewi_rd32(c + SINEW_FMT_CLIP_SIZE);
+	v->flags = sinewi_rd32(c + SINEW_FMT_CLIP_FLAGS);
+	v->sample_rate = sinewi_rdf64(c + SINEW_FMT_CLIP_SAMPLE_RATE);
+	v->unit_scale = sinewi_rdf64(c + SINEW_FMT_CLIP_UNIT_SCALE);
+	v->sample_count = sinewi_rd32(c + SINEW_FMT_CLIP_SAMPLE_COUNT);
+	SINEWI_CHECK((v->flags & ~(v2 ? SINEW_FMT_FLAGS_KNOWN_V2 : SINEW_FMT_FLAGS_KNOWN)) == 0, error, SINEW_RESULT_CORRUPT,
+	             "clip %u: reserved flags %08x", index, v->flags);
+	SINEWI_CHECK(((v->flags & SINEW_FMT_FLAG_PAGED) != 0) == h->paged, error, SINEW_RESULT_CORRUPT,
+	             "clip %u: %s in a blob %s pages", index, h->paged ? "not paged" : "paged", h->paged ? "with" : "without");
+	if (v2) {
+		v->joint_count = sinewi_rd16(c + SINEW_FMT_V2_JOINT_COUNT);
+		v->scalar_count = sinewi_rd16(c + SINEW_FMT_V2_SCALAR_COUNT);
+		v->segment_length = sinewi_rd16(c + SINEW_FMT_V2_SEGMENT_LENGTH);
+		SINEWI_CHECK(sinewi_rd16(c + SINEW_FMT_V2_RESERVED) == 0, error, SINEW_RESULT_CORRUPT,
+		             "clip %u: reserved header field is not zero", index);
+		v->descriptor_size = 1;
+	} else {
+		v->joint_count = sinewi_rd32(c + SINEW_FMT_CLIP_JOINT_COUNT);
+		v->scalar_count = sinewi_rd32(c + SINEW_FMT_CLIP_SCALAR_COUNT);
+		v->track_count = sinewi_rd32(c + SINEW_FMT_CLIP_TRACK_COUNT);
+		v->segment_count = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENT_COUNT);
+		v->segment_length = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENT_LENGTH);
+		offsets[0] = sinewi_rd32(c + SINEW_FMT_CLIP_CONSTANTS_OFFSET);
+		offsets[1] = sinewi_rd32(c + SINEW_FMT_CLIP_RANGES_OFFSET);
+		offsets[2] = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENTS_OFFSET);
+		offsets[3] = sinewi_rd32(c + SINEW_FMT_CLIP_METADATA_OFFSET);
+		v->descriptor_size = SINEW_FMT_DESCRIPTOR_SIZE;
+	}
+	SINEWI_CHECK(v->size >= header_size, error, SINEW_RESULT_CORRUPT, "clip %u size %u out of range", index, v->size);
 	return SINEW_RESULT_OK;
 }
 
 sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t index, sinewi_clip_view *v,
                               sinew_error *error) {
-	uint32_t count;
-	SINEWI_TRY(sinewi_read_header(blob, size, false, &count, error));
+	sinewi_blob_header h;
+	SINEWI_TRY(sinewi_read_blob_header(blob, size, false, &h, error));
+	const uint32_t count = h.clip_count;
+	const bool v2 = h.version >= 2;
+	const uint32_t header_size = v2 ? SINEW_FMT_CLIP_HEADER_SIZE_V2 : SINEW_FMT_CLIP_HEADER_SIZE;
+	const uint32_t clip_align = v2 ? 4u : 16u;
 	SINEWI_CHECK(index < count, error, SINEW_RESULT_OUT_OF_RANGE, "clip %u of %u", index, count);
 	memset(v, 0, sizeof *v);
 	v->blob = blob;
 	v->blob_size = size;
+	v->version = h.version;
+	v->total_size = h.total_size;
+	v->resident_size = h.resident_size;
 	uint32_t start = sinewi_rd32(blob + SINEW_FMT_HEADER_SIZE + 4 * index);
-	uint32_t limit = (uint32_t)size - SINEW_FMT_TAIL_PADDING;
+	uint32_t limit = h.resident_size - SINEW_FMT_TAIL_PADDING;
 	uint32_t table_end = SINEW_FMT_HEADER_SIZE + 4 * count;
-	SINEWI_CHECK(start % 16 == 0 && start >= table_end && start < limit && limit - start >= SINEW_FMT_CLIP_HEADER_SIZE, error,
+	SINEWI_CHECK(start % clip_align == 0 && start >= table_end && start < limit && limit - start >= header_size, error,
 	             SINEW_RESULT_CORRUPT, "clip %u offset %u out of range", index, start);
 	const unsigned char *c = blob + start;
 	v->clip = c;
-	v->size = sinewi_rd32(c + SINEW_FMT_CLIP_SIZE);
-	SINEWI_CHECK(v->size >= SINEW_FMT_CLIP_HEADER_SIZE && v->size <= limit - start, error, SINEW_RESULT_CORRUPT,
-	             "clip %u size %u out of range", index, v->size);
+	uint32_t offsets[4] = {0, 0, 0, 0};
+	SINEWI_TRY(read_clip_header(&h, c, index, v, offsets, error));
+	SINEWI_CHECK(v->size <= limit - start, error, SINEW_RESULT_CORRUPT, "clip %u size %u out of range", index, v->size);
 	if (index + 1 < count) {
 		uint32_t next = sinewi_rd32(blob + SINEW_FMT_HEADER_SIZE + 4 * (index + 1));
 		SINEWI_CHECK(next >= start + v->size, error, SINEW_RESULT_CORRUPT, "clip %u overlaps clip %u", index, index + 1);
 	}
-	v->flags = sinewi_rd32(c + SINEW_FMT_CLIP_FLAGS);
-	SINEWI_CHECK((v->flags & ~SINEW_FMT_FLAGS_KNOWN) == 0, error, SINEW_RESULT_CORRUPT, "clip %u: reserved flags %08x", index,
-	             v->flags);
-	v->sample_rate = sinewi_rdf64(c + SINEW_FMT_CLIP_SAMPLE_RATE);
-	v->unit_scale = sinewi_rdf64(c + SINEW_FMT_CLIP_UNIT_SCALE);
 	SINEWI_CHECK(isfinite(v->sample_rate) && v->sample_rate > 0.0 && isfinite(v->unit_scale) && v->unit_scale > 0.0, error,
 	             SINEW_RESULT_CORRUPT, "clip %u: sample rate or unit scale is not a positive number", index);
-	v->sample_count = sinewi_rd32(c + SINEW_FMT_CLIP_SAMPLE_COUNT);
-	v->joint_count = sinewi_rd32(c + SINEW_FMT_CLIP_JOINT_COUNT);
-	v->scalar_count = sinewi_rd32(c + SINEW_FMT_CLIP_SCALAR_COUNT);
-	v->track_count = sinewi_rd32(c + SINEW_FMT_CLIP_TRACK_COUNT);
-	v->segment_count = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENT_COUNT);
-	v->segment_length = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENT_LENGTH);
 	bool looping = (v->flags & SINEW_FMT_FLAG_LOOPING) != 0;
 	SINEWI_CHECK(looping || !(v->flags & SINEW_FMT_FLAG_LAST_REPEATS_FIRST), error, SINEW_RESULT_CORRUPT,
 	             "clip %u: Last_repeats_first without Looping", index);
@@ -185,14 +280,17 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	             "clip %u: segment length %u", index, v->segment_length);
 	uint32_t intervals = v->stored_sample_count - 1;
 	uint32_t want_segments = intervals == 0 ? 1 : (intervals - 1) / v->segment_length + 1;
+	if (v2) v->segment_count = want_segments;
 	SINEWI_CHECK(v->segment_count == want_segments, error, SINEW_RESULT_CORRUPT, "clip %u: %u segments, expected %u", index,
 	             v->segment_count, want_segments);
 
-	// descriptors
-	uint64_t desc_size = (uint64_t)(v->joint_count + v->scalar_count) * SINEW_FMT_DESCRIPTOR_SIZE;
-	SINEWI_CHECK(SINEW_FMT_CLIP_HEADER_SIZE + desc_size <= v->size, error, SINEW_RESULT_CORRUPT,
-	             "clip %u: descriptors exceed the clip", index);
-	v->descriptors = c + SINEW_FMT_CLIP_HEADER_SIZE;
+	// descriptors (+ the version-2 rounding bytes)
+	const bool track_rounding = (v->flags & SINEW_FMT_FLAG_TRACK_ROUNDING) != 0;
+	uint64_t desc_size = (uint64_t)(v->joint_count + v->scalar_count) * v->descriptor_size;
+	uint64_t desc_end = header_size + desc_size * (track_rounding ? 2u : 1u);
+	SINEWI_CHECK(desc_end <= v->size, error, SINEW_RESULT_CORRUPT, "clip %u: descriptors exceed the clip", index);
+	v->descriptors = c + header_size;
+	if (track_rounding) v->rounding = v->descriptors + desc_size;
 	uint64_t constant_bytes = 0, range_bytes = 0;
 	uint32_t tracks = 0;
 	// track types/components in track order, for the segment checks (bounded by 3*joints+scalars)
@@ -207,9 +305,19 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	}
 	sinew_result r = SINEW_RESULT_OK;
 	for (uint32_t j = 0; j < v->joint_count && r == SINEW_RESULT_OK; ++j) {
-		uint32_t k = v->descriptors[2 * j], b1 = v->descriptors[2 * j + 1], rounding = b1 & 15u;
-		if ((k >> 6) != 0 || (b1 >> 6) != 0 || (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP)) {
-			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u joint %u: bad descriptor %02x %02x", index, j, k, b1);
+		uint32_t k = v->descriptors[(size_t)v->descriptor_size * j], rounding = sinewi_joint_rounding(v, j);
+		bool bad = rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP;
+		if (v2) {
+			// a rotation that is not constant or default has no dropped component
+			uint32_t rot = k & 3u;
+			bad |= (rot == 0 || rot == 3) && (k >> 6) != 0;
+		} else {
+			uint32_t b1 = v->descriptors[2 * j + 1];
+			bad |= (k >> 6) != 0 || (b1 >> 6) != 0;
+		}
+		if (bad) {
+			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u joint %u: bad descriptor %02x (rounding %u)", index, j, k,
+			                rounding);
 			break;
 		}
 		for (uint32_t sub = 0; sub < 3; ++sub) {
@@ -224,9 +332,11 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		}
 	}
 	for (uint32_t i = 0; i < v->scalar_count && r == SINEW_RESULT_OK; ++i) {
-		uint32_t k = v->descriptors[2 * ((size_t)v->joint_count + i)], rounding = v->descriptors[2 * ((size_t)v->joint_count + i) + 1];
+		uint32_t k = v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)];
+		uint32_t rounding = sinewi_scalar_rounding(v, i);
 		if ((k >> 4) != 0 || (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP)) {
-			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u scalar %u: bad descriptor %02x %02x", index, i, k, rounding);
+			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u scalar %u: bad descriptor %02x (rounding %u)", index, i, k,
+			                rounding);
 			break;
 		}
 		uint32_t kind = k & 3u, n = ((k >> 2) & 3u) + 1;
@@ -239,42 +349,89 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 			tracks++;
 		}
 	}
+	if (v2) v->track_count = tracks;
 	if (r == SINEW_RESULT_OK && tracks != v->track_count)
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: %u animated tracks declared, descriptors give %u", index,
 		                v->track_count, tracks);
-	uint32_t constants_off = sinewi_rd32(c + SINEW_FMT_CLIP_CONSTANTS_OFFSET);
-	uint32_t ranges_off = sinewi_rd32(c + SINEW_FMT_CLIP_RANGES_OFFSET);
-	uint32_t segments_off = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENTS_OFFSET);
-	uint32_t meta_off = sinewi_rd32(c + SINEW_FMT_CLIP_METADATA_OFFSET);
-	uint64_t desc_end = SINEW_FMT_CLIP_HEADER_SIZE + desc_size;
+	// version 2: segment ranges only when there is more than one segment (a lone one uses the clip range)
+	v->segment_range_bytes = v2 && v->segment_count == 1 ? 0u : 2u * v->stored_components;
+	const bool paged = (v->flags & SINEW_FMT_FLAG_PAGED) != 0;
+	if (v2) {
+		offsets[0] = (uint32_t)((desc_end + 3) & ~(uint64_t)3);
+		offsets[1] = (uint32_t)(offsets[0] + constant_bytes);
+		offsets[2] = (uint32_t)(offsets[1] + range_bytes);
+		if (offsets[0] + constant_bytes + range_bytes > v->size) offsets[2] = UINT32_MAX; // rejected below
+	}
+	uint32_t constants_off = offsets[0], ranges_off = offsets[1], segments_off = offsets[2], meta_off = offsets[3];
+	// the segment table, or a paged clip's page count and page table
+	uint64_t table_bytes = ((uint64_t)v->segment_count + 1) * 4;
+	if (r == SINEW_RESULT_OK && paged) {
+		if ((uint64_t)segments_off + 4 > v->size) {
+			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: page table exceeds the clip", index);
+		} else {
+			v->page_count = sinewi_rd32(c + segments_off);
+			table_bytes = 4 + (uint64_t)v->page_count * SINEW_FMT_PAGE_ENTRY_SIZE;
+			if (v->page_count < 1 || v->page_count > v->segment_count)
+				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: %u pages for %u segments", index, v->page_count,
+				                v->segment_count);
+		}
+	}
 	if (r == SINEW_RESULT_OK &&
 	    !(constants_off % 4 == 0 && constants_off >= desc_end && constants_off - desc_end < 4 &&
 	      (uint64_t)constants_off + constant_bytes == ranges_off && (uint64_t)ranges_off + range_bytes == segments_off &&
-	      (uint64_t)segments_off + ((uint64_t)v->segment_count + 1) * 4 <= v->size))
+	      (uint64_t)segments_off + table_bytes <= v->size))
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: section offsets are inconsistent", index);
 	if (r == SINEW_RESULT_OK) {
 		v->constants = c + constants_off;
 		v->ranges = c + ranges_off;
-		v->segment_table = c + segments_off;
+		if (paged) v->page_table = c + segments_off + 4;
+		else v->segment_table = c + segments_off;
 		for (uint64_t b = 0; b < constant_bytes && r == SINEW_RESULT_OK; b += 4)
 			if (!finite_f32(v->constants + b))
 				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite constant", index);
 		for (uint64_t b = 0; b < range_bytes && r == SINEW_RESULT_OK; b += 4)
 			if (!finite_f32(v->ranges + b)) r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite range", index);
 	}
-	uint32_t seg_end = 0;
-	for (uint32_t s = 0; s < v->segment_count && r == SINEW_RESULT_OK; ++s) {
-		uint32_t begin = sinewi_rd32(v->segment_table + 4 * s), end = sinewi_rd32(v->segment_table + 4 * (s + 1));
-		uint32_t expect = s == 0 ? segments_off + (v->segment_count + 1) * 4 : seg_end;
-		if (begin != expect || end < begin || end > v->size)
-			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u segment %u: offsets %u..%u out of range", index, s, begin, end);
-		else
-			r = check_segment(v, s, types, comps, begin, end, error);
-		seg_end = end;
+	uint32_t seg_end = (uint32_t)(segments_off + table_bytes);
+	if (paged) {
+		// pages: consecutive segments, consecutive bytes after the resident part
+		uint32_t next_segment = 0, next_offset = 0;
+		for (uint32_t p = 0; p < v->page_count && r == SINEW_RESULT_OK; ++p) {
+			sinewi_page_entry e;
+			sinewi_page_entry_of(v, p, &e);
+			bool ok = e.first_segment == next_segment && e.segment_count >= 1 &&
+			          e.segment_count <= v->segment_count - next_segment && e.offset % 4 == 0 &&
+			          e.offset >= h.resident_size && (p == 0 || e.offset == next_offset) && e.size % 4 == 0 &&
+			          (uint64_t)e.size >= 4ull * (e.segment_count + 1) + SINEW_FMT_PAGE_TAIL &&
+			          e.size <= h.total_size - e.offset;
+			if (!ok) {
+				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u page %u: entry out of range", index, p);
+				break;
+			}
+			next_segment += e.segment_count;
+			next_offset = e.offset + e.size;
+			if (h.pages_given)
+				r = sinewi_check_page(v, p, blob + e.offset, e.size, false, types, comps, 1, error);
+		}
+		if (r == SINEW_RESULT_OK && next_segment != v->segment_count)
+			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: pages hold %u of %u segments", index, next_segment,
+			                v->segment_count);
+	} else {
+		for (uint32_t s = 0; s < v->segment_count && r == SINEW_RESULT_OK; ++s) {
+			uint32_t begin = sinewi_rd32(v->segment_table + 4 * s), end = sinewi_rd32(v->segment_table + 4 * (s + 1));
+			uint32_t expect = s == 0 ? segments_off + (v->segment_count + 1) * 4 : seg_end;
+			if (begin != expect || end < begin || end > v->size)
+				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u segment %u: offsets %u..%u out of range", index, s, begin,
+				                end);
+			else
+				r = check_segment(v, s, types, comps, 1, v->clip + begin, end - begin, error);
+			seg_end = end;
+		}
 	}
 	if (types != types_small) sinewi_free(&al, types, (size_t)max_tracks * 2);
 	SINEWI_TRY(r);
 	bool has_meta = (v->flags & SINEW_FMT_FLAG_METADATA) != 0;
+	if (v2) meta_off = has_meta ? (seg_end + 3) & ~3u : 0u;
 	if (has_meta) {
 		SINEWI_CHECK(meta_off >= seg_end && meta_off - seg_end < 4 && meta_off % 4 == 0 && meta_off < v->size, error,
 		             SINEW_RESULT_CORRUPT, "clip %u: metadata offset %u out of range", index, meta_off);
@@ -288,12 +445,30 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 }
 
 sinew_result sinew_validate(const void *blob, size_t size, sinew_error *error) {
-	uint32_t count;
-	SINEWI_TRY(sinewi_read_header((const unsigned char *)blob, size, true, &count, error));
-	for (uint32_t i = 0; i < count; ++i) {
+	sinewi_blob_header h;
+	const unsigned char *b = (const unsigned char *)blob;
+	SINEWI_TRY(sinewi_read_blob_header(b, size, true, &h, error));
+	uint32_t next_page = h.resident_size; // the pages of all clips follow the resident part in clip order
+	for (uint32_t i = 0; i < h.clip_count; ++i) {
 		sinewi_clip_view v;
-		SINEWI_TRY(sinewi_read_clip((const unsigned char *)blob, size, i, &v, error));
+		SINEWI_TRY(sinewi_read_clip(b, size, i, &v, error));
+		if (!h.paged) continue;
+		sinewi_page_entry first, last;
+		sinewi_page_entry_of(&v, 0, &first);
+		sinewi_page_entry_of(&v, v.page_count - 1, &last);
+		SINEWI_CHECK(first.offset == next_page, error, SINEW_RESULT_CORRUPT, "clip %u: first page at %u, expected %u", i,
+		             first.offset, next_page);
+		next_page = last.offset + last.size;
+		for (uint32_t p = 0; p < v.page_count && h.pages_given; ++p) {
+			sinewi_page_entry e;
+			sinewi_page_entry_of(&v, p, &e);
+			uint32_t got = sinewi_xxh32(b + e.offset, e.size, p);
+			SINEWI_CHECK(got == e.checksum, error, SINEW_RESULT_CHECKSUM, "clip %u page %u: checksum mismatch (table %08x, page %08x)",
+			             i, p, e.checksum, got);
+		}
 	}
+	SINEWI_CHECK(!h.paged || next_page == h.total_size, error, SINEW_RESULT_CORRUPT,
+	             "pages end at %u, the blob at %u", next_page, h.total_size);
 	return SINEW_RESULT_OK;
 }
 
@@ -319,6 +494,14 @@ sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, 
 	out->unit_scale = v.unit_scale;
 	out->has_metadata = v.metadata != NULL;
 	out->size = v.size;
+	out->format_version = v.version;
+	out->page_count = v.page_count;
+	for (uint32_t p = 0; p < v.page_count; ++p) {
+		sinewi_page_entry e;
+		sinewi_page_entry_of(&v, p, &e);
+		out->page_bytes += e.size;
+		if (e.size > out->page_bytes_max) out->page_bytes_max = e.size;
+	}
 	if (v.metadata) {
 		uint32_t name = sinewi_rd32(v.metadata + 4);
 		if (name != SINEW_FMT_NO_STRING) out->name = (const char *)v.metadata + sinewi_rd32(v.metadata + 8) + name;

@@ -8,6 +8,14 @@
 typedef struct sinewi_clip_view {
 	const unsigned char *blob;
 	size_t blob_size;
+	uint32_t version;           // format version of the blob
+	uint32_t total_size;        // Total_size of the header (> blob_size when only the resident part was given)
+	uint32_t resident_size;     // bytes of the resident part (= total_size when the blob is not paged)
+	uint32_t descriptor_size;   // bytes per joint and scalar descriptor: 2 (version 1) or 1
+	uint32_t segment_range_bytes; // bytes of segment ranges per segment (version 2 stores none for a lone segment)
+	uint32_t page_count;        // paged clips: pages (else 0)
+	const unsigned char *rounding;   // version 2 with Track_rounding: a byte per joint then per scalar track
+	const unsigned char *page_table; // paged clips: the first page entry
 	const unsigned char *clip; // first byte of the clip
 	uint32_t size, flags;
 	double sample_rate, unit_scale;
@@ -19,6 +27,15 @@ typedef struct sinewi_clip_view {
 	const unsigned char *descriptors, *constants, *ranges, *segment_table, *metadata;
 } sinewi_clip_view;
 
+typedef struct sinewi_blob_header {
+	uint32_t version, clip_count, total_size;
+	uint32_t resident_size; // bytes the clips live in: the resident part of a paged blob, else total_size
+	bool paged;             // version 2 with pages
+	bool pages_given;       // the bytes given include the pages (the whole blob)
+} sinewi_blob_header;
+// Reads and checks the blob header of either version.
+sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, bool check_checksum, sinewi_blob_header *h,
+                                     sinew_error *error);
 // Reads and checks the blob header (magic, version, sizes, reserved fields; checksum when
 // `check_checksum`). Returns the clip count through *clip_count.
 sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool check_checksum, uint32_t *clip_count,
@@ -26,6 +43,37 @@ sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool che
 // Reads clip `index` and checks every offset, count, width and reserved bit of it.
 sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t index, sinewi_clip_view *view,
                               sinew_error *error);
+
+// Pages of a paged clip: the page table entry of page p.
+typedef struct sinewi_page_entry {
+	uint32_t first_segment, segment_count, offset, size, checksum;
+} sinewi_page_entry;
+void sinewi_page_entry_of(const sinewi_clip_view *v, uint32_t page, sinewi_page_entry *out);
+// Checks the bytes of page `page` of a paged clip: size, checksum (when `check_checksum`), segment
+// offsets, every segment's descriptors and sizes, the zero tail. `types`/`comps` give each animated
+// track's type (0 rotation, 1 translation, 2 scale, 3 scalar) and components, `stride` bytes apart.
+sinew_result sinewi_check_page(const sinewi_clip_view *v, uint32_t page, const unsigned char *bytes, size_t size,
+                               bool check_checksum, const uint8_t *types, const uint8_t *comps, size_t stride,
+                               sinew_error *error);
+
+// Descriptor fields (docs/format.md §descriptors), for either version.
+static inline uint32_t sinewi_joint_kinds(const sinewi_clip_view *v, uint32_t j) { // rotation | translation << 2 | scale << 4
+	return v->descriptors[(size_t)v->descriptor_size * j] & 63u;
+}
+static inline uint32_t sinewi_joint_dropped(const sinewi_clip_view *v, uint32_t j) {
+	return v->descriptor_size == 2 ? (v->descriptors[2 * (size_t)j + 1] >> 4) & 3u : v->descriptors[j] >> 6;
+}
+static inline uint32_t sinewi_joint_rounding(const sinewi_clip_view *v, uint32_t j) { // nibble: 0..3 or 15 (the clip's)
+	return v->descriptor_size == 2 ? v->descriptors[2 * (size_t)j + 1] & 15u : v->rounding ? v->rounding[j] : 15u;
+}
+static inline uint32_t sinewi_scalar_desc(const sinewi_clip_view *v, uint32_t i) { // kind | (components - 1) << 2
+	return v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)] & 15u;
+}
+static inline uint32_t sinewi_scalar_rounding(const sinewi_clip_view *v, uint32_t i) {
+	return v->descriptor_size == 2 ? v->descriptors[2 * ((size_t)v->joint_count + i) + 1]
+	       : v->rounding           ? v->rounding[(size_t)v->joint_count + i]
+	                               : 15u;
+}
 
 // Number of stored components of an animated track of `kind_type` (0 rot, 1 trans, 2 scale, 3 scalar).
 static inline uint32_t sinewi_track_components(uint32_t type, uint32_t scalar_components) {

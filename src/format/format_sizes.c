@@ -36,37 +36,58 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
                                sinew_error *error) {
 	sinewi_clip_view v;
 	SINEWI_TRY(sinewi_read_clip(blob, size, index, &v, error));
+	SINEWI_CHECK(!v.page_count || v.blob_size == v.total_size, error, SINEW_RESULT_PAGE_MISSING,
+	             "blob_sizes: clip %u is paged and its pages were not given", index);
 	memset(out, 0, sizeof *out);
 	out->total = v.size;
-	out->clip_headers = SINEW_FMT_CLIP_HEADER_SIZE;
+	out->clip_headers = v.version >= 2 ? SINEW_FMT_CLIP_HEADER_SIZE_V2 : SINEW_FMT_CLIP_HEADER_SIZE;
 	out->descriptors = (uint64_t)(v.constants - v.descriptors);
 	out->constants = (uint64_t)(v.ranges - v.constants);
-	out->clip_ranges = (uint64_t)(v.segment_table - v.ranges);
-	out->segment_table = 4ull * (v.segment_count + 1);
+	const unsigned char *table = v.page_count ? v.page_table - 4 : v.segment_table;
+	out->clip_ranges = (uint64_t)(table - v.ranges);
+	// the segment table, or the page table and each page's segment offsets
+	out->segment_table = v.page_count ? 4ull + (uint64_t)SINEW_FMT_PAGE_ENTRY_SIZE * v.page_count : 4ull * (v.segment_count + 1);
+	for (uint32_t p = 0; p < v.page_count; ++p) {
+		sinewi_page_entry e;
+		sinewi_page_entry_of(&v, p, &e);
+		out->total += e.size; // the pages belong to the clip
+		out->segment_table += 4ull * (e.segment_count + 1);
+	}
 	out->segments = v.segment_count;
 	out->animated_tracks = v.track_count;
 	uint64_t *bits[4] = {&out->bits_rotation, &out->bits_translation, &out->bits_scale, &out->bits_scalar};
 	const uint64_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	uint32_t page = 0;
 	for (uint32_t s = 0; s < v.segment_count; ++s) {
-		const unsigned char *seg = v.clip + sinewi_rd32(v.segment_table + 4 * s);
-		uint32_t seg_size = sinewi_rd32(v.segment_table + 4 * (s + 1)) - sinewi_rd32(v.segment_table + 4 * s);
+		const unsigned char *seg, *offsets = v.segment_table;
+		uint32_t k = s;
+		if (v.page_count) { // the page holding s
+			sinewi_page_entry e;
+			sinewi_page_entry_of(&v, page, &e);
+			if (s >= e.first_segment + e.segment_count) sinewi_page_entry_of(&v, ++page, &e);
+			offsets = v.blob + e.offset, k = s - e.first_segment;
+			seg = offsets + sinewi_rd32(offsets + 4 * k);
+		} else {
+			seg = v.clip + sinewi_rd32(offsets + 4 * k);
+		}
+		uint32_t seg_size = sinewi_rd32(offsets + 4 * (k + 1)) - sinewi_rd32(offsets + 4 * k);
 		uint32_t first = s * v.segment_length, length = v.stored_sample_count - 1 - first;
 		if (length > v.segment_length) length = v.segment_length;
-		uint64_t head = (uint64_t)SINEW_FMT_TRACK_DESCRIPTOR_SIZE * v.track_count + 2ull * v.stored_components + 4 * groups;
+		uint64_t head = (uint64_t)SINEW_FMT_TRACK_DESCRIPTOR_SIZE * v.track_count + v.segment_range_bytes + 4 * groups;
 		out->segment_descriptors += (uint64_t)SINEW_FMT_TRACK_DESCRIPTOR_SIZE * v.track_count;
-		out->segment_ranges += 2ull * v.stored_components;
+		out->segment_ranges += v.segment_range_bytes;
 		out->group_offsets += 4 * groups;
 		// animated tracks in stream order: each joint's rotation, translation, scale of kind 3, then scalars
 		uint64_t seg_bits = 0;
 		uint32_t t = 0, knots = 0;
 		for (uint32_t j = 0; j < v.joint_count; ++j)
 			for (uint32_t sub = 0; sub < 3; ++sub) {
-				if (((v.descriptors[2 * j] >> (2 * sub)) & 3u) != 3u) continue;
+				if (((sinewi_joint_kinds(&v, j) >> (2 * sub)) & 3u) != 3u) continue;
 				uint64_t b = track_bits(seg, t++, sub, 3, length, &knots);
 				*bits[sub] += b, seg_bits += b, out->knots += knots;
 			}
 		for (uint32_t i = 0; i < v.scalar_count; ++i) {
-			uint32_t d = v.descriptors[2 * ((size_t)v.joint_count + i)];
+			uint32_t d = sinewi_scalar_desc(&v, i);
 			if ((d & 3u) != 3u) continue;
 			uint64_t b = track_bits(seg, t++, 3, ((d >> 2) & 3u) + 1u, length, &knots);
 			*bits[3] += b, seg_bits += b, out->knots += knots;
@@ -88,7 +109,9 @@ sinew_result sinew_blob_sizes(const void *blob, size_t size, uint32_t clip, sine
 	memset(out, 0, sizeof *out);
 	const unsigned char *b = (const unsigned char *)blob;
 	uint32_t count = 0;
-	SINEWI_TRY(sinewi_read_header(b, size, false, &count, error));
+	sinewi_blob_header h;
+	SINEWI_TRY(sinewi_read_blob_header(b, size, false, &h, error));
+	count = h.clip_count;
 	if (clip != SINEW_ALL_CLIPS) {
 		SINEWI_CHECK(clip < count, error, SINEW_RESULT_OUT_OF_RANGE, "blob_sizes: clip %u of %u", clip, count);
 		return clip_sizes(b, size, clip, out, error);

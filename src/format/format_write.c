@@ -68,7 +68,7 @@ static void write_metadata(buffer *b, size_t clip_start, const sinewi_enc_clip *
 	const sinew_clip *clip = enc->source;
 	buffer_align(b, 4);
 	size_t meta = b->size;
-	sinewi_wr32(b->data + clip_start + SINEW_FMT_CLIP_METADATA_OFFSET, (uint32_t)(meta - clip_start));
+	(void)clip_start; // version 2: the metadata offset follows from the layout (4-aligned after the segments)
 	string_table strings = {{NULL, 0, 0, false, b->alloc}};
 	size_t fixed = SINEW_FMT_META_HEADER_SIZE + (size_t)clip->joint_count * SINEW_FMT_META_JOINT_SIZE +
 	               (size_t)clip->scalar_track_count * SINEW_FMT_META_SCALAR_SIZE;
@@ -124,12 +124,16 @@ static uint32_t knot_bits(const sinewi_enc_track *t, const sinewi_enc_seg_track 
 	return bits;
 }
 
+// One segment; a lone segment stores no segment ranges (the encoder quantized it over the whole
+// clip range, docs/format.md §segment).
 static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_enc_segment *seg) {
 	const uint32_t nt = enc->track_count;
+	const bool with_ranges = enc->segment_count > 1;
 	uint32_t stored_components = 0;
 	for (uint32_t i = 0; i < nt; ++i) stored_components += enc->tracks[i].components;
+	const uint32_t range_bytes = with_ranges ? stored_components * 2 : 0u;
 	const uint32_t groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	size_t header = (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + (size_t)stored_components * 2 + (size_t)groups * 4;
+	size_t header = (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + (size_t)range_bytes + (size_t)groups * 4;
 	uint64_t bits = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
 		const sinewi_enc_seg_track *st = &seg->tracks[i];
@@ -139,7 +143,7 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 	if (b->failed) return;
 	unsigned char *p = b->data + at;
 	unsigned char *ranges = p + (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-	unsigned char *group_offsets = ranges + (size_t)stored_components * 2;
+	unsigned char *group_offsets = ranges + range_bytes;
 	unsigned char *data = p + header;
 	uint64_t pos = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
@@ -150,7 +154,7 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 		             (field3 << 15) | ((uint32_t)st->decimation << 20);
 		unsigned char *dp = p + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
 		dp[0] = (unsigned char)d, dp[1] = (unsigned char)(d >> 8), dp[2] = (unsigned char)(d >> 16);
-		for (uint32_t c = 0; c < t->components; ++c) {
+		for (uint32_t c = 0; c < t->components && with_ranges; ++c) {
 			*ranges++ = st->range_min[c];
 			*ranges++ = st->range_ext[c];
 		}
@@ -163,28 +167,64 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 	}
 }
 
-static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
+// Where a paged clip's segments go until the pages are written after the resident part.
+typedef struct clip_pages {
+	buffer segments;      // the clip's segments, one after another
+	size_t *seg_offset;   // [segment_count + 1] offsets in `segments`
+	uint32_t *page_first; // [page_count + 1] first segment of each page
+	uint32_t page_count;
+	size_t table;         // blob offset of the clip's first page entry
+} clip_pages;
+
+static bool any_track_rounding(const sinew_clip *clip) {
+	for (uint32_t j = 0; j < clip->joint_count; ++j)
+		if (clip->joints[j].rounding != SINEW_ROUNDING_CLIP) return true;
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i)
+		if (clip->scalar_tracks[i].rounding != SINEW_ROUNDING_CLIP) return true;
+	return false;
+}
+
+// Bytes of a page holding `n` segments of `bytes` bytes in all: offsets, segments, zero tail.
+static size_t page_size(uint32_t n, size_t bytes) {
+	return (4u * ((size_t)n + 1) + bytes + SINEW_FMT_PAGE_TAIL + 3) & ~(size_t)3;
+}
+
+// Groups consecutive segments into pages under `target` bytes (a larger segment gets a page of its own).
+static void plan_pages(clip_pages *cp, uint32_t segments, size_t target) {
+	cp->page_count = 0;
+	uint32_t first = 0;
+	for (uint32_t s = 1; s <= segments; ++s) {
+		size_t bytes = cp->seg_offset[s] - cp->seg_offset[first];
+		bool over = s - first > 1 && page_size(s - first, bytes) > target;
+		if (over) cp->page_first[cp->page_count++] = first, first = s - 1;
+		if (s == segments) cp->page_first[cp->page_count++] = first;
+	}
+	cp->page_first[cp->page_count] = segments;
+}
+
+// One clip block (docs/format.md, version 2). With `pages`, the segments are kept aside in it
+// and the clip holds a page table instead, filled when the pages are written.
+static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, clip_pages *pages, size_t page_target) {
 	const sinew_clip *clip = enc->source;
-	buffer_align(b, 16);
-	size_t start = buffer_reserve(b, SINEW_FMT_CLIP_HEADER_SIZE);
+	buffer_align(b, 4);
+	size_t start = buffer_reserve(b, SINEW_FMT_CLIP_HEADER_SIZE_V2);
 	const uint32_t nj = clip->joint_count, ns = clip->scalar_track_count;
-	// descriptors
-	size_t desc = buffer_reserve(b, (size_t)(nj + ns) * SINEW_FMT_DESCRIPTOR_SIZE);
+	const bool rounding = any_track_rounding(clip);
+	// descriptors, then the rounding bytes when some track has a rounding of its own
+	size_t desc = buffer_reserve(b, (size_t)(nj + ns) * (rounding ? 2u : 1u));
 	if (b->failed) return;
 	for (uint32_t j = 0; j < nj; ++j) {
 		const uint8_t *k = &enc->joint_kinds[(size_t)j * 3];
-		b->data[desc + 2 * j] = (unsigned char)(k[0] | (k[1] << 2) | (k[2] << 4));
-		b->data[desc + 2 * j + 1] =
-		    (unsigned char)(effective_rounding_nibble(clip->joints[j].rounding) | ((uint32_t)enc->constant_dropped[j] << 4));
+		uint32_t dropped = k[0] == SINEWI_KIND_DEFAULT || k[0] == SINEWI_KIND_CONSTANT ? enc->constant_dropped[j] : 0u;
+		b->data[desc + j] = (unsigned char)(k[0] | (k[1] << 2) | (k[2] << 4) | (dropped << 6));
+		if (rounding) b->data[desc + nj + ns + j] = (unsigned char)effective_rounding_nibble(clip->joints[j].rounding);
 	}
 	for (uint32_t i = 0; i < ns; ++i) {
-		size_t o = desc + 2 * ((size_t)nj + i);
-		b->data[o] = (unsigned char)(enc->scalar_kinds[i] | ((clip->scalar_tracks[i].components - 1) << 2));
-		b->data[o + 1] = (unsigned char)effective_rounding_nibble(clip->scalar_tracks[i].rounding);
+		b->data[desc + nj + i] = (unsigned char)(enc->scalar_kinds[i] | ((clip->scalar_tracks[i].components - 1) << 2));
+		if (rounding) b->data[desc + 2 * (size_t)nj + ns + i] = (unsigned char)effective_rounding_nibble(clip->scalar_tracks[i].rounding);
 	}
 	// constants
 	buffer_align(b, 4);
-	size_t constants = b->size;
 	for (uint32_t j = 0; j < nj; ++j) {
 		const uint8_t *kinds = &enc->joint_kinds[(size_t)j * 3];
 		const sinew_qvv *v = &enc->constants[j];
@@ -206,7 +246,6 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
 		for (uint32_t c = 0; c < n; ++c) sinewi_wrf32(b->data + at + 4 * c, enc->scalar_constants[i][c]);
 	}
 	// clip ranges
-	size_t ranges = b->size;
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		const sinewi_enc_track *t = &enc->tracks[i];
 		size_t at = buffer_reserve(b, (size_t)t->range_components * 8);
@@ -216,34 +255,69 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata) {
 			sinewi_wrf32(b->data + at + 4 * (t->range_components + c), t->clip_ext[c]);
 		}
 	}
-	// segment table (segment_count + 1 offsets) then segments
-	size_t table = buffer_reserve(b, ((size_t)enc->segment_count + 1) * 4);
-	for (uint32_t s = 0; s < enc->segment_count && !b->failed; ++s) {
-		sinewi_wr32(b->data + table + 4 * s, (uint32_t)(b->size - start));
-		write_segment(b, enc, &enc->segments[s]);
+	if (pages) {
+		// segments aside, grouped into pages; the page table's offsets, sizes and checksums come later
+		for (uint32_t s = 0; s < enc->segment_count && !pages->segments.failed; ++s) {
+			pages->seg_offset[s] = pages->segments.size;
+			write_segment(&pages->segments, enc, &enc->segments[s]);
+		}
+		if (pages->segments.failed) {
+			b->failed = true;
+			return;
+		}
+		pages->seg_offset[enc->segment_count] = pages->segments.size;
+		plan_pages(pages, enc->segment_count, page_target);
+		size_t at = buffer_reserve(b, 4 + (size_t)pages->page_count * SINEW_FMT_PAGE_ENTRY_SIZE);
+		if (b->failed) return;
+		sinewi_wr32(b->data + at, pages->page_count);
+		pages->table = at + 4;
+	} else {
+		// segment table (segment_count + 1 offsets) then segments
+		size_t table = buffer_reserve(b, ((size_t)enc->segment_count + 1) * 4);
+		for (uint32_t s = 0; s < enc->segment_count && !b->failed; ++s) {
+			sinewi_wr32(b->data + table + 4 * s, (uint32_t)(b->size - start));
+			write_segment(b, enc, &enc->segments[s]);
+		}
+		if (b->failed) return;
+		sinewi_wr32(b->data + table + 4 * enc->segment_count, (uint32_t)(b->size - start));
 	}
-	if (b->failed) return;
-	sinewi_wr32(b->data + table + 4 * enc->segment_count, (uint32_t)(b->size - start));
 	unsigned char *h = b->data + start;
 	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST ? clip->rounding : 0;
 	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
 	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
-	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u);
+	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
+	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u);
 	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_SAMPLE_RATE, clip->sample_rate);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_UNIT_SCALE, clip->unit_scale);
 	sinewi_wr32(h + SINEW_FMT_CLIP_SAMPLE_COUNT, enc->sample_count);
-	sinewi_wr32(h + SINEW_FMT_CLIP_JOINT_COUNT, nj);
-	sinewi_wr32(h + SINEW_FMT_CLIP_SCALAR_COUNT, ns);
-	sinewi_wr32(h + SINEW_FMT_CLIP_TRACK_COUNT, enc->track_count);
-	sinewi_wr32(h + SINEW_FMT_CLIP_SEGMENT_COUNT, enc->segment_count);
-	sinewi_wr32(h + SINEW_FMT_CLIP_SEGMENT_LENGTH, enc->segment_length);
-	sinewi_wr32(h + SINEW_FMT_CLIP_CONSTANTS_OFFSET, (uint32_t)(constants - start));
-	sinewi_wr32(h + SINEW_FMT_CLIP_RANGES_OFFSET, (uint32_t)(ranges - start));
-	sinewi_wr32(h + SINEW_FMT_CLIP_SEGMENTS_OFFSET, (uint32_t)(table - start));
+	sinewi_wr16(h + SINEW_FMT_V2_JOINT_COUNT, nj);
+	sinewi_wr16(h + SINEW_FMT_V2_SCALAR_COUNT, ns);
+	sinewi_wr16(h + SINEW_FMT_V2_SEGMENT_LENGTH, enc->segment_length);
 	if (metadata) write_metadata(b, start, enc);
 	if (b->failed) return;
 	sinewi_wr32(b->data + start + SINEW_FMT_CLIP_SIZE, (uint32_t)(b->size - start));
+}
+
+// Appends the pages of a paged clip after the resident part and fills its page table.
+static void write_pages(buffer *b, clip_pages *cp) {
+	for (uint32_t p = 0; p < cp->page_count && !b->failed; ++p) {
+		uint32_t first = cp->page_first[p], n = cp->page_first[p + 1] - first;
+		size_t bytes = cp->seg_offset[first + n] - cp->seg_offset[first];
+		size_t size = page_size(n, bytes);
+		size_t at = buffer_reserve(b, size); // zeroed: the tail stays zero
+		if (b->failed) return;
+		unsigned char *page = b->data + at;
+		for (uint32_t k = 0; k <= n; ++k)
+			sinewi_wr32(page + 4 * k, (uint32_t)(4u * (n + 1) + cp->seg_offset[first + k] - cp->seg_offset[first]));
+		memcpy(page + 4 * ((size_t)n + 1), cp->segments.data + cp->seg_offset[first], bytes);
+		unsigned char *e = b->data + cp->table + (size_t)p * SINEW_FMT_PAGE_ENTRY_SIZE;
+		sinewi_wr32(e, first);
+		sinewi_wr32(e + 4, n);
+		sinewi_wr32(e + 8, (uint32_t)at);
+		sinewi_wr32(e + 12, (uint32_t)size);
+		sinewi_wr32(e + 16, sinewi_xxh32(page, size, p));
+	}
 }
 
 void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) {
@@ -295,7 +369,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 			size_t size = 0;
 			if (search_lengths) { // serialized size of this candidate
 				buffer probe = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
-				write_clip(&probe, enc, metadata);
+				write_clip(&probe, enc, metadata, NULL, 0);
 				size = probe.failed ? SIZE_MAX - 1 : probe.size;
 				sinewi_free(&probe.alloc, probe.data, probe.capacity);
 			}
@@ -303,14 +377,31 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 		}
 	}
 	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+	const uint32_t page_target = options ? options->page_bytes : 0u;
+	clip_pages *pages = NULL;
+	if (page_target) {
+		pages = (clip_pages *)sinewi_arena_array(&arena, set->clip_count, sizeof *pages);
+		for (uint32_t i = 0; pages && i < set->clip_count; ++i) {
+			uint32_t n = encoded[i]->segment_count;
+			pages[i].segments = (buffer){NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+			pages[i].seg_offset = (size_t *)sinewi_arena_array(&arena, (size_t)n + 1, sizeof(size_t));
+			pages[i].page_first = (uint32_t *)sinewi_arena_array(&arena, (size_t)n + 1, sizeof(uint32_t));
+			if (!pages[i].seg_offset || !pages[i].page_first) b.failed = true;
+		}
+		if (!pages) b.failed = true;
+	}
 	buffer_reserve(&b, SINEW_FMT_HEADER_SIZE + (size_t)set->clip_count * 4);
 	for (uint32_t i = 0; i < set->clip_count && !b.failed; ++i) {
-		buffer_align(&b, 16);
+		buffer_align(&b, 4);
 		sinewi_wr32(b.data + SINEW_FMT_HEADER_SIZE + 4 * i, (uint32_t)b.size);
-		write_clip(&b, encoded[i], metadata);
+		write_clip(&b, encoded[i], metadata, pages ? &pages[i] : NULL, page_target);
 	}
 	buffer_reserve(&b, SINEW_FMT_TAIL_PADDING);
-	buffer_align(&b, 16);
+	buffer_align(&b, 4);
+	const size_t resident = b.size;
+	for (uint32_t i = 0; pages && i < set->clip_count && !b.failed; ++i) write_pages(&b, &pages[i]);
+	for (uint32_t i = 0; pages && i < set->clip_count; ++i)
+		sinewi_free(&pages[i].segments.alloc, pages[i].segments.data, pages[i].segments.capacity);
 	sinewi_arena_free(&arena);
 	if (b.failed || b.size > UINT32_MAX) {
 		sinewi_free(&b.alloc, b.data, b.capacity);
@@ -322,7 +413,8 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	sinewi_wr16(b.data + SINEW_FMT_HDR_HEADER_SIZE, SINEW_FMT_HEADER_SIZE);
 	sinewi_wr32(b.data + SINEW_FMT_HDR_TOTAL_SIZE, (uint32_t)b.size);
 	sinewi_wr32(b.data + SINEW_FMT_HDR_CLIP_COUNT, set->clip_count);
-	sinewi_wr32(b.data + SINEW_FMT_HDR_CHECKSUM, sinewi_xxh32(b.data + 16, b.size - 16, 0));
+	if (pages) sinewi_wr32(b.data + SINEW_FMT_HDR_RESIDENT_SIZE, (uint32_t)resident);
+	sinewi_wr32(b.data + SINEW_FMT_HDR_CHECKSUM, sinewi_xxh32(b.data + 16, (pages ? resident : b.size) - 16, 0));
 	// hand the exact-size block to the caller: blob_free receives `size`
 	unsigned char *blob = (unsigned char *)b.alloc.a.alloc(b.alloc.a.user, b.size, 16);
 	if (!blob) {

@@ -1,0 +1,141 @@
+// sinew — see include/sinew.h for version and licence
+// Paged clips (docs/format.md §pages): pages handed in and dropped by the caller, checked against
+// the resident part before use, and the pages a time range needs (prefetch and seeking).
+#include <math.h>
+#include <string.h>
+
+#include "../core/bits.h"
+#include "../format/format_layout.h"
+#include "context.h"
+
+uint32_t sinew_blob_resident_size(const void *blob, size_t size) {
+	const unsigned char *b = (const unsigned char *)blob;
+	if (!b || size < SINEW_FMT_HEADER_SIZE || memcmp(b, SINEW_FMT_MAGIC, 4) != 0) return 0;
+	uint32_t version = sinewi_rd16(b + SINEW_FMT_HDR_VERSION);
+	if (version < SINEW_FMT_VERSION_FIRST || version > SINEW_FMT_VERSION_LATEST) return 0;
+	uint32_t resident = version >= 2 ? sinewi_rd32(b + SINEW_FMT_HDR_RESIDENT_SIZE) : 0u;
+	return resident ? resident : sinewi_rd32(b + SINEW_FMT_HDR_TOTAL_SIZE);
+}
+
+uint32_t sinew_context_page_count(const sinew_context *context) {
+	return context ? context->view.page_count : 0u;
+}
+
+sinew_result sinew_context_page_info(const sinew_context *context, uint32_t page, sinew_page_info *out) {
+	if (!context || !out) return SINEW_RESULT_INVALID_ARGUMENT;
+	const sinewi_clip_view *v = &context->view;
+	if (page >= v->page_count) return SINEW_RESULT_OUT_OF_RANGE;
+	sinewi_page_entry e;
+	sinewi_page_entry_of(v, page, &e);
+	uint32_t first = e.first_segment * v->segment_length;
+	uint32_t last = (e.first_segment + e.segment_count) * v->segment_length;
+	if (last > v->stored_sample_count - 1) last = v->stored_sample_count - 1;
+	out->first_segment = e.first_segment;
+	out->segment_count = e.segment_count;
+	out->offset = e.offset;
+	out->size = e.size;
+	out->start_time = first / v->sample_rate;
+	out->end_time = last / v->sample_rate;
+	out->present = context->pages[page] != NULL;
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinew_page_check(const void *blob, size_t blob_size, uint32_t clip, uint32_t page, const void *bytes,
+                              size_t size, sinew_error *error) {
+	sinewi_clip_view v;
+	SINEWI_TRY(sinewi_read_clip((const unsigned char *)blob, blob_size, clip, &v, error));
+	SINEWI_CHECK(v.page_count, error, SINEW_RESULT_OUT_OF_RANGE, "clip %u is not paged", clip);
+	// track types in track order, from the descriptors (a context has them in its track table)
+	uint8_t types[3 * 256 + 256], comps[3 * 256 + 256];
+	uint32_t n = 0;
+	SINEWI_CHECK((uint64_t)v.track_count <= sizeof types, error, SINEW_RESULT_UNSUPPORTED,
+	             "page_check: more than %zu animated tracks; check pages with sinew_context_add_page", sizeof types);
+	for (uint32_t j = 0; j < v.joint_count; ++j)
+		for (uint32_t sub = 0; sub < 3; ++sub)
+			if (((sinewi_joint_kinds(&v, j) >> (2 * sub)) & 3u) == 3u) types[n] = (uint8_t)sub, comps[n++] = 3;
+	for (uint32_t i = 0; i < v.scalar_count; ++i) {
+		uint32_t d = sinewi_scalar_desc(&v, i);
+		if ((d & 3u) == 3u) types[n] = 3, comps[n++] = (uint8_t)(((d >> 2) & 3u) + 1);
+	}
+	return sinewi_check_page(&v, page, (const unsigned char *)bytes, size, true, types, comps, 1, error);
+}
+
+// Forgets the cached parameters that point into `page` (they are refilled from a present page).
+static void forget_page(sinew_context *ctx, uint32_t page) {
+	if (ctx->cached_segment != UINT32_MAX && ctx->segment_page[ctx->cached_segment] == page) ctx->cached_segment = UINT32_MAX;
+	if (ctx->prefill_segment != UINT32_MAX && ctx->segment_page[ctx->prefill_segment] == page)
+		ctx->prefill_segment = UINT32_MAX;
+}
+
+sinew_result sinew_context_add_page(sinew_context *context, uint32_t page, const void *bytes, size_t size,
+                                    sinew_error *error) {
+	SINEWI_CHECK(context, error, SINEW_RESULT_INVALID_ARGUMENT, "add_page: NULL context");
+	const sinewi_clip_view *v = &context->view;
+	SINEWI_CHECK(v->page_count, error, SINEW_RESULT_OUT_OF_RANGE, "add_page: the clip is not paged");
+	SINEWI_CHECK(page < v->page_count, error, SINEW_RESULT_OUT_OF_RANGE, "add_page: page %u of %u", page, v->page_count);
+	const sinewi_track_entry *t = context->tracks;
+	static const uint8_t none = 0;
+	SINEWI_TRY(sinewi_check_page(v, page, (const unsigned char *)bytes, size, true, t ? &t->type : &none,
+	                             t ? &t->components : &none, sizeof *t, error));
+	forget_page(context, page);
+	context->pages[page] = (const unsigned char *)bytes;
+	if (context->random_access) { // its segments' parameters, as context_init fills them for present pages
+		sinewi_page_entry e;
+		sinewi_page_entry_of(v, page, &e);
+		for (uint32_t k = 0; k < e.segment_count; ++k) sinewi_fill_segment(context, e.first_segment + k);
+	}
+	return SINEW_RESULT_OK;
+}
+
+void sinew_context_drop_page(sinew_context *context, uint32_t page) {
+	if (!context || page >= context->view.page_count || !context->pages[page]) return;
+	forget_page(context, page);
+	context->pages[page] = NULL;
+}
+
+uint32_t sinew_context_missing_page(const sinew_context *context) {
+	return context ? context->missing_page : UINT32_MAX;
+}
+
+// Appends the pages of the segments keys [a, b] need, in playback order, skipping repeats.
+static void add_keys(const sinew_context *ctx, double a, double b, bool forward, uint32_t *pages, uint32_t capacity,
+                     uint32_t *count) {
+	const sinewi_clip_view *v = &ctx->view;
+	uint32_t lo = (uint32_t)floor(a) / v->segment_length, hi = (uint32_t)ceil(b) / v->segment_length;
+	if (lo >= v->segment_count) lo = v->segment_count - 1;
+	if (hi >= v->segment_count) hi = v->segment_count - 1;
+	for (uint32_t i = 0; i <= hi - lo; ++i) {
+		uint32_t p = ctx->segment_page[forward ? lo + i : hi - i];
+		bool seen = false;
+		for (uint32_t q = 0; q < *count && q < capacity; ++q) seen |= pages[q] == p;
+		if (seen) continue;
+		if (*count < capacity) pages[*count] = p;
+		++*count;
+	}
+}
+
+uint32_t sinew_context_pages_needed(const sinew_context *context, double t, double horizon, uint32_t *pages,
+                                    uint32_t capacity) {
+	if (!context || !context->view.page_count) return 0;
+	const sinewi_clip_view *v = &context->view;
+	const bool looping = (v->flags & SINEW_FMT_FLAG_LOOPING) != 0;
+	const double last = (double)(v->stored_sample_count - 1);
+	double k0 = sinewi_key_for_time(context, t);
+	if (looping && last > 0.0 && isfinite(t)) { // where playback is in the loop
+		double key = fmod(t * v->sample_rate, last);
+		k0 = sinewi_key_for_time(context, (key < 0.0 ? key + last : key) / v->sample_rate);
+	}
+	double span = isfinite(horizon) ? fabs(horizon) * v->sample_rate : 0.0;
+	if (span > last) span = last;
+	uint32_t count = 0;
+	if (horizon >= 0.0 || !isfinite(horizon)) {
+		double end = k0 + span;
+		add_keys(context, k0, end < last ? end : last, true, pages, capacity, &count);
+		if (looping && end > last) add_keys(context, 0.0, end - last, true, pages, capacity, &count);
+	} else {
+		double begin = k0 - span;
+		add_keys(context, begin > 0.0 ? begin : 0.0, k0, false, pages, capacity, &count);
+		if (looping && begin < 0.0) add_keys(context, last + begin, last, false, pages, capacity, &count);
+	}
+	return count;
+}
