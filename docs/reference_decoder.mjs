@@ -4,6 +4,8 @@
 //
 //   import { decode } from './reference_decoder.mjs';
 //   const blob = decode(bytes);            // throws Error('...') on anything the spec rejects
+//                                          // (format versions 1 and 2; a paged blob is decoded whole,
+//                                          // its pages checked like the rest)
 //   blob.clips[0].samplePose(t)            // -> { pose: Float32Array(joints * 10), scalars: Float32Array }
 //
 // Pose layout per joint: rotation x y z w, translation x y z, scale x y z (like sinew_qvv).
@@ -14,8 +16,8 @@ function fail(message) {
   throw new Error(`sinew reference decoder: ${message}`);
 }
 
-// XXH32, seed 0 (docs/format.md §Checksum).
-function xxh32(bytes, start, end) {
+// XXH32 (docs/format.md §Checksum: seed 0; §Pages: seed = page index).
+function xxh32(bytes, start, end, seed = 0) {
   const P1 = 2654435761, P2 = 2246822519, P3 = 3266489917, P4 = 668265263, P5 = 374761393;
   const rotl = (x, r) => ((x << r) | (x >>> (32 - r))) >>> 0;
   const mul = (a, b) => Math.imul(a, b) >>> 0;
@@ -24,14 +26,14 @@ function xxh32(bytes, start, end) {
   let p = start, h;
   const size = end - start;
   if (size >= 16) {
-    let v1 = (P1 + P2) >>> 0, v2 = P2, v3 = 0, v4 = (0 - P1) >>> 0;
+    let v1 = (seed + P1 + P2) >>> 0, v2 = (seed + P2) >>> 0, v3 = seed >>> 0, v4 = (seed - P1) >>> 0;
     while (p + 16 <= end) {
       v1 = round(v1, u32(p)); v2 = round(v2, u32(p + 4)); v3 = round(v3, u32(p + 8)); v4 = round(v4, u32(p + 12));
       p += 16;
     }
     h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) >>> 0;
   } else {
-    h = P5;
+    h = (seed + P5) >>> 0;
   }
   h = (h + size) >>> 0;
   while (p + 4 <= end) { h = mul(rotl((h + mul(u32(p), P3)) >>> 0, 17), P4); p += 4; }
@@ -54,58 +56,84 @@ export function decode(input) {
   // Blob header
   if (size < 32) fail('blob shorter than its header');
   if (u8(0) !== 0x53 || u8(1) !== 0x4e || u8(2) !== 0x45 || u8(3) !== 0x57) fail('bad magic');
-  if (u16(4) !== 1) fail(`unknown format version ${u16(4)}`);
+  const version = u16(4);
+  if (version !== 1 && version !== 2) fail(`unknown format version ${version}`);
+  const v2 = version === 2, align = v2 ? 4 : 16;
   if (u16(6) !== 32) fail('header size is not 32');
   const total = u32(8);
-  if (total !== size || total % 16 !== 0) fail('Total_size does not match');
-  for (let i = 20; i < 32; ++i) if (u8(i) !== 0) fail('reserved header byte');
-  if (xxh32(bytes, 16, total) !== u32(12)) fail('checksum mismatch');
+  if (total !== size || total % align !== 0) fail('Total_size does not match');
+  const resident = v2 ? u32(20) : 0; // §Blob header: 0 = not paged
+  for (let i = v2 ? 24 : 20; i < 32; ++i) if (u8(i) !== 0) fail('reserved header byte');
+  if (resident && (resident % 4 || resident < 40 || resident >= total)) fail('Resident_size');
+  const residentEnd = resident || total;
+  if (xxh32(bytes, 16, residentEnd) !== u32(12)) fail('checksum mismatch');
   const clipCount = u32(16);
-  if (clipCount < 1 || 32 + 4 * clipCount > total) fail('bad Clip_count');
-  for (let i = 0; i < 8; ++i) if (u8(size - 1 - i) !== 0) fail('tail padding is not zero');
+  if (clipCount < 1 || 32 + 4 * clipCount > residentEnd) fail('bad Clip_count');
+  for (let i = 0; i < 8; ++i) if (u8(residentEnd - 1 - i) !== 0) fail('tail padding is not zero');
 
   const clips = [];
+  let nextPage = residentEnd; // §Pages: the pages of every clip follow the resident part, in order
   for (let c = 0; c < clipCount; ++c) clips.push(readClip(u32(32 + 4 * c), c));
+  if (resident && nextPage !== total) fail('pages do not end the blob');
   return { clips };
 
   function readClip(start, index) {
-    if (start % 16 !== 0 || start < 32 + 4 * clipCount || start + 64 > size - 8) fail(`clip ${index} offset`);
+    const headerSize = v2 ? 36 : 64;
+    if (start % align !== 0 || start < 32 + 4 * clipCount || start + headerSize > residentEnd - 8) fail(`clip ${index} offset`);
     const at = (o) => start + o;
     const clipSize = u32(at(0));
-    if (clipSize < 64 || start + clipSize > size - 8) fail(`clip ${index} size`);
+    if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
+    if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
     const flags = u32(at(4));
-    if (flags & ~0x1f) fail('reserved clip flags');
+    if (flags & ~(v2 ? 0x7f : 0x1f)) fail('reserved clip flags');
+    const paged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0;
+    if (paged !== (resident !== 0)) fail('Paged flag does not match the blob');
     const looping = (flags & 1) !== 0, clipRounding = (flags >> 1) & 3, hasMetadata = (flags & 8) !== 0;
     const lastRepeatsFirst = (flags & 16) !== 0;
     if (lastRepeatsFirst && !looping) fail('Last_repeats_first without Looping');
     const sampleRate = f64(at(8)), unitScale = f64(at(16));
     if (!(sampleRate > 0 && isFinite(sampleRate) && unitScale > 0 && isFinite(unitScale))) fail('rate or unit scale');
-    const sampleCount = u32(at(24)), jointCount = u32(at(28)), scalarCount = u32(at(32));
-    const trackCount = u32(at(36)), segmentCount = u32(at(40)), segmentLength = u32(at(44));
-    const constantsOffset = u32(at(48)), rangesOffset = u32(at(52)), segmentsOffset = u32(at(56));
+    const sampleCount = u32(at(24));
+    let jointCount, scalarCount, trackCount, segmentCount, segmentLength, constantsOffset, rangesOffset, segmentsOffset;
+    let metadataOffset = 0;
+    if (v2) { // §Clip header: u16 counts, the rest derived
+      jointCount = u16(at(28)); scalarCount = u16(at(30)); segmentLength = u16(at(32));
+      if (u16(at(34)) !== 0) fail('reserved clip header field');
+    } else { // §Version 1
+      jointCount = u32(at(28)); scalarCount = u32(at(32)); trackCount = u32(at(36));
+      segmentCount = u32(at(40)); segmentLength = u32(at(44));
+      constantsOffset = u32(at(48)); rangesOffset = u32(at(52)); segmentsOffset = u32(at(56)); metadataOffset = u32(at(60));
+    }
     if (sampleCount < 1 || jointCount > 65535 || scalarCount > 65535 || jointCount + scalarCount < 1) fail('counts');
     if (segmentLength < 1 || segmentLength > 1024) fail('Segment_length');
     const storedCount = sampleCount + (looping ? 1 : 0);
     const wantSegments = storedCount - 1 === 0 ? 1 : Math.ceil((storedCount - 1) / segmentLength);
+    if (v2) segmentCount = wantSegments;
     if (segmentCount !== wantSegments) fail('Segment_count');
+    const lone = v2 && segmentCount === 1; // no segment ranges, 3-component rotation clip ranges
 
-    // Descriptors
+    // Descriptors (version 2: 1 byte, then the rounding bytes with Track_rounding; version 1: 2 bytes)
     const joints = [], scalars = [], tracks = [];
-    let p = at(64);
-    for (let j = 0; j < jointCount; ++j, p += 2) {
-      const b0 = u8(p), b1 = u8(p + 1);
-      if (b0 >> 6 || b1 >> 6) fail('reserved descriptor bits');
-      const rounding = b1 & 15;
-      if (rounding > 3 && rounding !== 15) fail('rounding');
-      joints.push({ kinds: [b0 & 3, (b0 >> 2) & 3, (b0 >> 4) & 3], rounding: rounding === 15 ? clipRounding : rounding,
-                    dropped: (b1 >> 4) & 3, tracks: [-1, -1, -1], constants: [null, null, null] });
+    const descSize = v2 ? 1 : 2, count = jointCount + scalarCount;
+    const roundingAt = at(headerSize + count * descSize);
+    const roundingOf = (i, b1) => {
+      const r = v2 ? (trackRounding ? u8(roundingAt + i) : 15) : b1 & 15;
+      if (r > 3 && r !== 15) fail('rounding');
+      return r === 15 ? clipRounding : r;
+    };
+    let p = at(headerSize);
+    for (let j = 0; j < jointCount; ++j, p += descSize) {
+      const b0 = u8(p), b1 = v2 ? 0 : u8(p + 1);
+      if (!v2 && (b0 >> 6 || b1 >> 6)) fail('reserved descriptor bits');
+      const dropped = v2 ? b0 >> 6 : (b1 >> 4) & 3;
+      if (v2 && dropped && ((b0 & 3) === 0 || (b0 & 3) === 3)) fail('Constant_dropped of a rotation that is not constant');
+      joints.push({ kinds: [b0 & 3, (b0 >> 2) & 3, (b0 >> 4) & 3], rounding: roundingOf(j, b1),
+                    dropped, tracks: [-1, -1, -1], constants: [null, null, null] });
     }
-    for (let s = 0; s < scalarCount; ++s, p += 2) {
-      const b0 = u8(p), b1 = u8(p + 1);
-      if (b0 >> 4 || b1 >> 4) fail('reserved scalar descriptor bits');
-      const rounding = b1 & 15;
-      if (rounding > 3 && rounding !== 15) fail('rounding');
-      scalars.push({ kind: b0 & 3, components: ((b0 >> 2) & 3) + 1, rounding: rounding === 15 ? clipRounding : rounding,
+    for (let s = 0; s < scalarCount; ++s, p += descSize) {
+      const b0 = u8(p), b1 = v2 ? 0 : u8(p + 1);
+      if (b0 >> 4 || (!v2 && b1 >> 4)) fail('reserved scalar descriptor bits');
+      scalars.push({ kind: b0 & 3, components: ((b0 >> 2) & 3) + 1, rounding: roundingOf(jointCount + s, b1),
                      track: -1, constant: null });
     }
     // Animated tracks, in order: each joint's rotation, translation, scale; then scalars.
@@ -115,11 +143,13 @@ export function decode(input) {
     scalars.forEach((sc, s) => {
       if (sc.kind === 3) { sc.track = tracks.length; tracks.push({ type: 3, components: sc.components, owner: s, rounding: sc.rounding }); }
     });
+    if (v2) trackCount = tracks.length;
     if (tracks.length !== trackCount) fail('Track_count');
     const storedComponents = tracks.reduce((n, t) => n + t.components, 0);
 
     // Constants
-    const descEnd = 64 + 2 * (jointCount + scalarCount);
+    const descEnd = headerSize + count * descSize * (v2 && trackRounding ? 2 : 1);
+    if (v2) constantsOffset = (descEnd + 3) & ~3;
     if (constantsOffset % 4 || constantsOffset < descEnd || constantsOffset - descEnd >= 4) fail('Constants_offset');
     let q = at(constantsOffset);
     const readFloat = () => { const v = f32(q); if (!isFinite(v)) fail('non-finite constant'); q += 4; return v; };
@@ -131,32 +161,66 @@ export function decode(input) {
       });
     }
     for (const sc of scalars) if (sc.kind === 1 || sc.kind === 2) sc.constant = Array.from({ length: sc.components }, readFloat);
+    if (v2) rangesOffset = q - start;
     if (q !== at(rangesOffset)) fail('Ranges_offset');
     for (const t of tracks) {
-      const r = t.type === 0 ? 4 : t.components;
+      const r = t.type === 0 ? (lone ? 3 : 4) : t.components; // §Clip ranges, lone segment
       t.min = []; t.extent = [];
       for (let i = 0; i < r; ++i) t.min.push(readFloat());
       for (let i = 0; i < r; ++i) t.extent.push(readFloat());
     }
+    if (v2) segmentsOffset = q - start;
     if (q !== at(segmentsOffset)) fail('Segments_offset');
 
-    // Segment table and segments
+    // Segment table and segments, or the page table and the pages (§Pages)
     const segments = [];
-    const headerBytes = 3 * trackCount + 2 * storedComponents + 4 * Math.ceil(trackCount / 8);
-    for (let s = 0; s < segmentCount; ++s) {
-      const begin = u32(at(segmentsOffset + 4 * s)), end = u32(at(segmentsOffset + 4 * (s + 1)));
-      const expect = s === 0 ? segmentsOffset + 4 * (segmentCount + 1) : segments[s - 1].end;
-      if (begin !== expect || end < begin || end > clipSize) fail(`segment ${s} offsets`);
-      segments.push(readSegment(s, begin, end));
+    const rangeBytes = lone ? 0 : 2 * storedComponents;
+    const headerBytes = 3 * trackCount + rangeBytes + 4 * Math.ceil(trackCount / 8);
+    let tableEnd;
+    if (paged) {
+      const pageCount = u32(at(segmentsOffset));
+      if (pageCount < 1 || pageCount > segmentCount) fail('Page_count');
+      tableEnd = segmentsOffset + 4 + 20 * pageCount;
+      if (tableEnd > clipSize) fail('page table exceeds the clip');
+      for (let pg = 0; pg < pageCount; ++pg) {
+        const e = at(segmentsOffset + 4 + 20 * pg);
+        const firstSegment = u32(e), n = u32(e + 4), offset = u32(e + 8), pageSize = u32(e + 12), checksum = u32(e + 16);
+        if (firstSegment !== segments.length || n < 1 || firstSegment + n > segmentCount) fail(`page ${pg} segments`);
+        if (offset !== nextPage || offset % 4 || pageSize % 4 || pageSize < 4 * (n + 1) + 8 || offset + pageSize > total)
+          fail(`page ${pg} offset or size`);
+        if (xxh32(bytes, offset, offset + pageSize, pg) !== checksum) fail(`page ${pg} checksum`);
+        let expect = 4 * (n + 1);
+        for (let k = 0; k < n; ++k) {
+          const begin = u32(offset + 4 * k), end = u32(offset + 4 * (k + 1));
+          if (begin !== expect || end < begin || end > pageSize - 8) fail(`page ${pg} segment offsets`);
+          segments.push(readSegment(firstSegment + k, offset + begin, offset + end));
+          expect = end;
+        }
+        if (pageSize - expect < 8 || pageSize - expect >= 12) fail(`page ${pg} tail`);
+        for (let i = offset + expect; i < offset + pageSize; ++i) if (u8(i) !== 0) fail(`page ${pg} tail is not zero`);
+        nextPage = offset + pageSize;
+      }
+      if (segments.length !== segmentCount) fail('pages do not hold every segment');
+    } else {
+      for (let s = 0; s < segmentCount; ++s) {
+        const begin = u32(at(segmentsOffset + 4 * s)), end = u32(at(segmentsOffset + 4 * (s + 1)));
+        const expect = s === 0 ? segmentsOffset + 4 * (segmentCount + 1) : segments[s - 1].end - start;
+        if (begin !== expect || end < begin || end > clipSize) fail(`segment ${s} offsets`);
+        segments.push(readSegment(s, at(begin), at(end)));
+      }
+      tableEnd = segments[segmentCount - 1].end - start;
     }
-    const lastEnd = segments[segmentCount - 1].end;
-    if (!hasMetadata && lastEnd !== clipSize) fail('clip does not end at its last segment');
+    if (v2 && hasMetadata) metadataOffset = (tableEnd + 3) & ~3;
+    if (!hasMetadata && (tableEnd !== clipSize || metadataOffset !== 0)) fail('clip does not end at its last segment');
+    if (hasMetadata && (metadataOffset < tableEnd || metadataOffset - tableEnd >= 4 || metadataOffset % 4 || metadataOffset >= clipSize))
+      fail('Metadata_offset');
 
-    function readSegment(s, begin, end) {
+    // Segment s in blob bytes [base, end).
+    function readSegment(s, base, end) {
       const first = s * segmentLength;
       const length = Math.min(segmentLength, storedCount - 1 - first);
-      const base = at(begin);
-      const rangesAt = base + 3 * trackCount, groupsAt = rangesAt + 2 * storedComponents, data = base + headerBytes;
+      const begin = base;
+      const rangesAt = base + 3 * trackCount, groupsAt = rangesAt + rangeBytes, data = base + headerBytes;
       let bits = 0, slot = 0;
       const seg = { begin, end, length, tracks: [] };
       tracks.forEach((t, i) => {
@@ -180,7 +244,7 @@ export function decode(input) {
         const knotBits = rawRotation ? 128 : widths.reduce((a, w) => a + (w === 31 ? 32 : w), 0);
         if (i % 8 === 0 && u32(groupsAt + 4 * (i / 8)) !== bits) fail('group offset');
         const ranges = [];
-        for (let k = 0; k < n; ++k, ++slot) ranges.push([u8(rangesAt + 2 * slot), u8(rangesAt + 2 * slot + 1)]);
+        for (let k = 0; k < n; ++k, ++slot) ranges.push(lone ? [0, 255] : [u8(rangesAt + 2 * slot), u8(rangesAt + 2 * slot + 1)]);
         seg.tracks.push({ widths, dropped, decimation, knots, knotBits, rawRotation, ranges, bitpos: bits });
         bits += knots * knotBits;
       });
@@ -203,7 +267,8 @@ export function decode(input) {
     function dequantize(t, seg, st, slot, q) {
       const w = st.widths[slot];
       if (w === 31) return new Float32Array(new Uint32Array([q]).buffer)[0];
-      const c = t.type === 0 ? slot + (slot >= st.dropped ? 1 : 0) : slot;
+      // the range of component c (of stored slot `slot` for a lone segment's rotation, §Clip ranges)
+      const c = t.type === 0 && !lone ? slot + (slot >= st.dropped ? 1 : 0) : slot;
       const [qmin, qext] = st.ranges[slot];
       const lo = f(t.min[c] + f(t.extent[c] * f(qmin / 255)));
       const ext = f(t.extent[c] * f(qext / 255));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base.h"
+#include "core/codec_math.h"
 #include "core/quat.h"
 
 // Reference rotation of v by q in double: q * (0,v) * conj(q).
@@ -68,7 +69,23 @@ static void test_quat_matrix_matches_rotate(void) {
 	}
 }
 
+// The division tables hold the correctly rounded quotients a decoder that divides (-DSINEW_DIVIDE,
+// the wasm build) computes at run time: both give the same bits.
+static void test_division_tables_match_runtime_division(void) {
+	for (uint32_t q = 0; q < 256; ++q) {
+		volatile float n = (float)q, d = 255.0f;
+		float runtime = n / d, table = sinewi_fraction_255(q);
+		CHECK_MSG(memcmp(&runtime, &table, 4) == 0, "q %u: %.9g vs %.9g", q, (double)runtime, (double)table);
+	}
+	for (uint32_t w = 1; w <= SINEWI_MAX_WIDTH; ++w) {
+		volatile float one = 1.0f, d = (float)((1u << w) - 1u);
+		float runtime = one / d, table = sinewi_inverse_steps(w);
+		CHECK_MSG(memcmp(&runtime, &table, 4) == 0, "width %u", w);
+	}
+}
+
 void suite_core_math(void) {
+	RUN(test_division_tables_match_runtime_division);
 	RUN(test_quat_mul_matches_double);
 	RUN(test_quat_rotate_matches_double);
 	RUN(test_quat_nlerp_takes_shortest_arc);

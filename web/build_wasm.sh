@@ -27,7 +27,7 @@ WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wstri
   -Wcast-align -Werror"
 # web/include holds the freestanding math/string/stdlib/stdio headers; -ffile-prefix-map and no
 # debug info keep the output independent of where the repository is checked out.
-CFLAGS="--target=wasm32 -std=c11 -nostdlib -ffreestanding -fno-exceptions -DNDEBUG -isystem web/include -Iinclude
+CFLAGS="--target=wasm32 -std=c11 -nostdlib -ffreestanding -fno-exceptions -DNDEBUG -DSINEW_NO_PAGES -DSINEW_DIVIDE -isystem web/include -Iinclude
   -ffile-prefix-map=$PWD/= $WARN"
 LDFLAGS="-Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=32768 -Wl,--initial-memory=131072"
 for e in $EXPORTS; do LDFLAGS="$LDFLAGS -Wl,--export=$e"; done

@@ -193,11 +193,38 @@ export function readMetadata(data) {
 	const f32s = (o, n) => { const a = []; for (let i = 0; i < n; i++) a.push(f32(o + 4 * i)); return Object.freeze(a); };
 	const decoder = new TextDecoder();
 	const clips = [];
-	const clipCount = u32(16);
+	const u8 = (o) => { u32(o & ~3); return data[o]; };
+	const clipCount = u32(16), version = u32(4) & 0xffff;
 	for (let c = 0; c < clipCount; c++) {
 		const start = u32(32 + 4 * c);
 		const clipSize = u32(start), flags = u32(start + 4);
-		const jointCount = u32(start + 28), scalarCount = u32(start + 32), metaOffset = u32(start + 60);
+		let jointCount, scalarCount, metaOffset;
+		if (version === 1) {
+			jointCount = u32(start + 28), scalarCount = u32(start + 32), metaOffset = u32(start + 60);
+		} else { // format 2: the metadata offset follows from the layout (docs/format.md §Clip header)
+			jointCount = u32(start + 28) & 0xffff, scalarCount = u32(start + 28) >>> 16;
+			const segmentLength = u32(start + 32) & 0xffff, stored = u32(start + 24) + (flags & 1);
+			const segments = stored === 1 ? 1 : Math.ceil((stored - 1) / segmentLength);
+			const descriptors = start + 36, count = jointCount + scalarCount;
+			let at = (36 + count * (flags & 64 ? 2 : 1) + 3) & ~3; // constants
+			let ranges = 0;
+			for (let j = 0; j < jointCount; j++) {
+				const k = u8(descriptors + j);
+				for (let sub = 0; sub < 3; sub++) {
+					const kind = (k >> (2 * sub)) & 3;
+					if (kind === 1 || kind === 2) at += 12;
+					if (kind === 3) ranges += sub === 0 && segments > 1 ? 32 : 24;
+				}
+			}
+			for (let i = 0; i < scalarCount; i++) {
+				const k = u8(descriptors + jointCount + i), n = ((k >> 2) & 3) + 1;
+				if ((k & 3) === 1 || (k & 3) === 2) at += 4 * n;
+				if ((k & 3) === 3) ranges += 8 * n;
+			}
+			at += ranges; // the segment table, or a paged clip's page table
+			const end = flags & 32 ? at + 4 + 20 * u32(start + at) : u32(start + at + 4 * segments);
+			metaOffset = (end + 3) & ~3;
+		}
 		if (!(flags & 8)) { clips.push(null); continue; }
 		const m = start + metaOffset;
 		const size = u32(m), stringsOffset = u32(m + 8), stringsSize = u32(m + 12);

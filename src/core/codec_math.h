@@ -19,21 +19,38 @@ static inline uint32_t sinewi_width_bits(uint32_t code) {
 	return code == SINEWI_WIDTH_RAW ? 32u : code;
 }
 
-// Exact tables of the divisions the format defines, so decoders never divide:
-// sinewi_range_fraction[q] = (float)q / 255.0f, sinewi_width_inverse[w] = 1.0f / (float)(2^w - 1).
+// The divisions the format defines: (float)q / 255.0f and 1.0f / (float)(2^w - 1). Decoders use
+// exact tables so they never divide; builds where 1 KB of table weighs more than a division per
+// segment component (the wasm decoder: -DSINEW_DIVIDE) divide instead, which gives the same
+// correctly rounded binary32 quotients.
+#ifdef SINEW_DIVIDE
+static inline float sinewi_fraction_255(uint32_t q) {
+	return (float)(q & 255u) / 255.0f;
+}
+static inline float sinewi_inverse_steps(uint32_t width) {
+	return 1.0f / (float)((1u << width) - 1u);
+}
+#else
 extern const float sinewi_range_fraction[256];
 extern const float sinewi_width_inverse[25];
+static inline float sinewi_fraction_255(uint32_t q) {
+	return sinewi_range_fraction[q & 255u];
+}
+static inline float sinewi_inverse_steps(uint32_t width) {
+	return sinewi_width_inverse[width];
+}
+#endif
 
 // Segment range of one component: lo = cmin + cext * (qmin / 255), ext = cext * (qext / 255).
 static inline void sinewi_segment_range(float cmin, float cext, uint32_t qmin, uint32_t qext, float *lo, float *ext) {
-	*lo = cmin + cext * sinewi_range_fraction[qmin & 255u];
-	*ext = cext * sinewi_range_fraction[qext & 255u];
+	*lo = cmin + cext * sinewi_fraction_255(qmin);
+	*ext = cext * sinewi_fraction_255(qext);
 }
 
 // Distance between quantization levels: ext / (2^w - 1), computed as ext * (1 / (2^w - 1));
 // 0 for width 0 (the value is then lo + 0).
 static inline float sinewi_quant_step(uint32_t width, float ext) {
-	return width == 0 || width > SINEWI_MAX_WIDTH ? 0.0f : ext * sinewi_width_inverse[width];
+	return width == 0 || width > SINEWI_MAX_WIDTH ? 0.0f : ext * sinewi_inverse_steps(width);
 }
 
 // Value of a `width`-bit quantized component in [lo, lo + ext]: lo + q * step (docs/format.md).

@@ -75,7 +75,7 @@ static void *take(unsigned char **cursor, size_t bytes) {
 
 const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s) {
 	const sinewi_clip_view *v = &ctx->view;
-	if (!v->page_count) return v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	if (!SINEWI_PAGES || !v->page_count) return v->clip + sinewi_rd32(v->segment_table + 4 * s);
 	uint32_t page = ctx->segment_page[s];
 	const unsigned char *bytes = ctx->pages[page];
 	if (!bytes) return NULL;
@@ -127,9 +127,10 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(knots - 1) * bits : 0u)) >> 3];
 		bitpos += (uint64_t)knots * bits;
 		const unsigned char *clip_ranges = v->clip + t->ranges;
-		uint32_t range_components = t->type == 0 ? 4u : n;
+		const uint32_t rrc = v->rotation_range_components;
+		uint32_t range_components = t->type == 0 ? rrc : n;
 		for (uint32_t k = 0; k < n; ++k) {
-			uint32_t comp = t->type == 0 ? sinewi_stored_component(k, dropped) : k;
+			uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
 			float lo, ext;
 			sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
 			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k] : 0u,
@@ -210,7 +211,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 		p->vec_lo = pv;
 		p->vec_step = pv + (size_t)vp * 4;
 	}
-	if (v.page_count) {
+	if (SINEWI_PAGES && v.page_count) {
 		ctx->pages = (const unsigned char **)take(&m, (size_t)v.page_count * sizeof(const unsigned char *));
 		ctx->segment_page = (uint32_t *)take(&m, (size_t)v.segment_count * sizeof(uint32_t));
 		const bool given = v.blob_size == v.total_size; // the whole blob: every page is present (and was checked)
@@ -263,7 +264,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 				t->batch = sub == 0 ? rotations++ : vectors++;
 				(sub == 0 ? ctx->rot_track : ctx->vec_track)[t->batch] = track;
 				(sub == 0 ? ctx->rot_out : ctx->vec_out)[t->batch] = j * 10u + (sub == 0 ? 0u : sub == 1 ? 4u : 7u);
-				ranges += sub == 0 ? 32 : 24;
+				ranges += sub == 0 ? 8u * v.rotation_range_components : 24u;
 				seg_ranges += 6;
 				e->track[sub] = (int32_t)track++;
 			}

@@ -47,8 +47,8 @@ static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
-	sm->segment = sinewi_segment_bytes(ctx, s); // NULL: its page is not loaded
-	sm->data = sm->segment ? sm->segment + ctx->segment_header : NULL;
+	sm->segment = SINEWI_PAGES ? sinewi_segment_bytes(ctx, s) : v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	sm->data = SINEWI_PAGES && !sm->segment ? NULL : sm->segment + ctx->segment_header; // NULL: page not loaded
 	sm->length = length;
 	sm->index = s;
 	sm->u = (float)(key - (double)first);
@@ -75,7 +75,7 @@ static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 			}
 		sk->one_segment = sk->one_segment || ctx->modes_used == 0;
 	}
-	if (!ctx->view.page_count) return true;
+	if (!SINEWI_PAGES || !ctx->view.page_count) return true;
 	for (uint32_t r = 0; r < 4; ++r)
 		if (((ctx->modes_used >> r) & 1u) && !sk->m[r].segment) {
 			ctx->missing_page = ctx->segment_page[sk->m[r].index];
@@ -114,7 +114,8 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + t->segment_ranges;
 	const bool ranges_stored = ctx->view.segment_range_bytes != 0; // else the whole clip range: 0 and 255
 	const unsigned char *clip_ranges = clip + t->ranges;
-	uint32_t range_components = t->type == 0 ? 4u : n;
+	const uint32_t rrc = ctx->view.rotation_range_components;
+	uint32_t range_components = t->type == 0 ? rrc : n;
 	float a[4], b[4];
 	uint64_t p0 = bitpos + (uint64_t)k0 * per_knot, p1 = bitpos + (uint64_t)k1 * per_knot;
 	if (per_knot == 128 && t->type == 0) { // raw rotation
@@ -128,7 +129,7 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 	}
 	for (uint32_t c = 0; c < n; ++c) {
 		uint32_t w = (desc >> (5 * c)) & 31u;
-		uint32_t comp = t->type == 0 ? sinewi_stored_component(c, dropped) : c;
+		uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(c, dropped) : c; // range slot
 		float lo, ext;
 		sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
 		                     ranges_stored ? ranges[2 * c] : 0u, ranges_stored ? ranges[2 * c + 1] : 255u, &lo, &ext);

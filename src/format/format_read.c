@@ -37,6 +37,7 @@ sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, boo
 	uint32_t reserved_at = version >= 2 ? SINEW_FMT_HDR_RESERVED_V2 : SINEW_FMT_HDR_RESERVED;
 	for (uint32_t i = reserved_at; i < SINEW_FMT_HEADER_SIZE; ++i)
 		SINEWI_CHECK(blob[i] == 0, error, SINEW_RESULT_CORRUPT, "reserved header byte %u is not zero", i);
+	SINEWI_CHECK(SINEWI_PAGES || !resident, error, SINEW_RESULT_UNSUPPORTED, "paged blobs are not supported by this build");
 	if (resident) {
 		SINEWI_CHECK(resident % 4 == 0 && resident < total && resident >= SINEW_FMT_HEADER_SIZE + SINEW_FMT_TAIL_PADDING,
 		             error, SINEW_RESULT_CORRUPT, "resident size %u out of range", resident);
@@ -161,6 +162,7 @@ static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const u
 	return SINEW_RESULT_OK;
 }
 
+#if SINEWI_PAGES
 void sinewi_page_entry_of(const sinewi_clip_view *v, uint32_t page, sinewi_page_entry *out) {
 	const unsigned char *e = v->page_table + (size_t)page * SINEW_FMT_PAGE_ENTRY_SIZE;
 	out->first_segment = sinewi_rd32(e);
@@ -199,6 +201,7 @@ sinew_result sinewi_check_page(const sinewi_clip_view *v, uint32_t page, const u
 		SINEWI_CHECK(bytes[i] == 0, error, SINEW_RESULT_CORRUPT, "page %u: padding byte %u is not zero", page, i);
 	return SINEW_RESULT_OK;
 }
+#endif
 
 // Version 1 header fields (64 bytes, offsets stored) or version 2 (36 bytes, offsets derived).
 static sinew_result read_clip_header(const sinewi_blob_header *h, const unsigned char *c, uint32_t index, sinewi_clip_view *v,
@@ -221,6 +224,8 @@ static sinew_result read_clip_header(const sinewi_blob_header *h, const unsigned
 		SINEWI_CHECK(sinewi_rd16(c + SINEW_FMT_V2_RESERVED) == 0, error, SINEW_RESULT_CORRUPT,
 		             "clip %u: reserved header field is not zero", index);
 		v->descriptor_size = 1;
+		v->dropped_shift = 6;
+		v->rounding_stride = 1;
 	} else {
 		v->joint_count = sinewi_rd32(c + SINEW_FMT_CLIP_JOINT_COUNT);
 		v->scalar_count = sinewi_rd32(c + SINEW_FMT_CLIP_SCALAR_COUNT);
@@ -232,6 +237,8 @@ static sinew_result read_clip_header(const sinewi_blob_header *h, const unsigned
 		offsets[2] = sinewi_rd32(c + SINEW_FMT_CLIP_SEGMENTS_OFFSET);
 		offsets[3] = sinewi_rd32(c + SINEW_FMT_CLIP_METADATA_OFFSET);
 		v->descriptor_size = SINEW_FMT_DESCRIPTOR_SIZE;
+		v->dropped_offset = 1, v->dropped_shift = 4;
+		v->rounding_stride = 2;
 	}
 	SINEWI_CHECK(v->size >= header_size, error, SINEW_RESULT_CORRUPT, "clip %u size %u out of range", index, v->size);
 	return SINEW_RESULT_OK;
@@ -291,8 +298,12 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	SINEWI_CHECK(desc_end <= v->size, error, SINEW_RESULT_CORRUPT, "clip %u: descriptors exceed the clip", index);
 	v->descriptors = c + header_size;
 	if (track_rounding) v->rounding = v->descriptors + desc_size;
+	if (!v2) v->rounding = v->descriptors + 1; // byte 1 of each descriptor
 	uint64_t constant_bytes = 0, range_bytes = 0;
 	uint32_t tracks = 0;
+	// version 2, lone segment: a rotation's clip range leaves out the component the segment drops
+	const uint32_t rotation_ranges = v2 && v->segment_count == 1 ? 3u : 4u;
+	v->rotation_range_components = rotation_ranges;
 	// track types/components in track order, for the segment checks (bounded by 3*joints+scalars)
 	uint8_t types_small[512], comps_small[512];
 	uint64_t max_tracks = (uint64_t)v->joint_count * 3 + v->scalar_count;
@@ -305,16 +316,12 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	}
 	sinew_result r = SINEW_RESULT_OK;
 	for (uint32_t j = 0; j < v->joint_count && r == SINEW_RESULT_OK; ++j) {
-		uint32_t k = v->descriptors[(size_t)v->descriptor_size * j], rounding = sinewi_joint_rounding(v, j);
-		bool bad = rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP;
-		if (v2) {
-			// a rotation that is not constant or default has no dropped component
-			uint32_t rot = k & 3u;
-			bad |= (rot == 0 || rot == 3) && (k >> 6) != 0;
-		} else {
-			uint32_t b1 = v->descriptors[2 * j + 1];
-			bad |= (k >> 6) != 0 || (b1 >> 6) != 0;
-		}
+		// version 1: descriptor byte 1 holds Rounding and Constant_dropped, bits 6-7 reserved; version 2:
+		// a rounding byte 0..3 or 15, and Constant_dropped only for a constant or default rotation
+		uint32_t k = v->descriptors[(size_t)v->descriptor_size * j], rot = k & 3u;
+		uint32_t rb = v->rounding ? v->rounding[(size_t)v->rounding_stride * j] : 15u, rounding = rb & 15u;
+		bool bad = (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP) || (rb >> (v2 ? 4 : 6)) != 0;
+		bad |= v2 ? (rot == 0 || rot == 3) && (k >> 6) != 0 : (k >> 6) != 0;
 		if (bad) {
 			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u joint %u: bad descriptor %02x (rounding %u)", index, j, k,
 			                rounding);
@@ -325,7 +332,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 			if (kind == 1 || kind == 2) constant_bytes += 12;
 			if (kind == 3) {
 				types[tracks] = (uint8_t)sub, comps[tracks] = 3;
-				range_bytes += sub == 0 ? 32 : 24;
+				range_bytes += sub == 0 ? 8u * rotation_ranges : 24u;
 				v->stored_components += 3;
 				tracks++;
 			}
@@ -333,7 +340,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	}
 	for (uint32_t i = 0; i < v->scalar_count && r == SINEW_RESULT_OK; ++i) {
 		uint32_t k = v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)];
-		uint32_t rounding = sinewi_scalar_rounding(v, i);
+		uint32_t rounding = v->rounding ? v->rounding[(size_t)v->rounding_stride * (v->joint_count + i)] : 15u;
 		if ((k >> 4) != 0 || (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP)) {
 			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u scalar %u: bad descriptor %02x (rounding %u)", index, i, k,
 			                rounding);
@@ -355,14 +362,15 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		                v->track_count, tracks);
 	// version 2: segment ranges only when there is more than one segment (a lone one uses the clip range)
 	v->segment_range_bytes = v2 && v->segment_count == 1 ? 0u : 2u * v->stored_components;
-	const bool paged = (v->flags & SINEW_FMT_FLAG_PAGED) != 0;
-	if (v2) {
-		offsets[0] = (uint32_t)((desc_end + 3) & ~(uint64_t)3);
-		offsets[1] = (uint32_t)(offsets[0] + constant_bytes);
-		offsets[2] = (uint32_t)(offsets[1] + range_bytes);
-		if (offsets[0] + constant_bytes + range_bytes > v->size) offsets[2] = UINT32_MAX; // rejected below
-	}
-	uint32_t constants_off = offsets[0], ranges_off = offsets[1], segments_off = offsets[2], meta_off = offsets[3];
+	const bool paged = SINEWI_PAGES && (v->flags & SINEW_FMT_FLAG_PAGED) != 0;
+	// the section offsets follow from the layout (version 1 stores them: they must be those values)
+	const uint64_t constants_at = (desc_end + 3) & ~(uint64_t)3, ranges_at = constants_at + constant_bytes;
+	const uint64_t segments_at = ranges_at + range_bytes;
+	if (r == SINEW_RESULT_OK && (segments_at > v->size || (!v2 && (offsets[0] != constants_at || offsets[1] != ranges_at ||
+	                                                                offsets[2] != segments_at))))
+		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: section offsets are inconsistent", index);
+	uint32_t constants_off = (uint32_t)constants_at, ranges_off = (uint32_t)ranges_at, segments_off = (uint32_t)segments_at;
+	uint32_t meta_off = offsets[3];
 	// the segment table, or a paged clip's page count and page table
 	uint64_t table_bytes = ((uint64_t)v->segment_count + 1) * 4;
 	if (r == SINEW_RESULT_OK && paged) {
@@ -376,10 +384,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 				                v->segment_count);
 		}
 	}
-	if (r == SINEW_RESULT_OK &&
-	    !(constants_off % 4 == 0 && constants_off >= desc_end && constants_off - desc_end < 4 &&
-	      (uint64_t)constants_off + constant_bytes == ranges_off && (uint64_t)ranges_off + range_bytes == segments_off &&
-	      (uint64_t)segments_off + table_bytes <= v->size))
+	if (r == SINEW_RESULT_OK && segments_at + table_bytes > v->size)
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: section offsets are inconsistent", index);
 	if (r == SINEW_RESULT_OK) {
 		v->constants = c + constants_off;
@@ -393,6 +398,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 			if (!finite_f32(v->ranges + b)) r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite range", index);
 	}
 	uint32_t seg_end = (uint32_t)(segments_off + table_bytes);
+#if SINEWI_PAGES
 	if (paged) {
 		// pages: consecutive segments, consecutive bytes after the resident part
 		uint32_t next_segment = 0, next_offset = 0;
@@ -416,7 +422,9 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		if (r == SINEW_RESULT_OK && next_segment != v->segment_count)
 			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: pages hold %u of %u segments", index, next_segment,
 			                v->segment_count);
-	} else {
+	} else
+#endif
+	{
 		for (uint32_t s = 0; s < v->segment_count && r == SINEW_RESULT_OK; ++s) {
 			uint32_t begin = sinewi_rd32(v->segment_table + 4 * s), end = sinewi_rd32(v->segment_table + 4 * (s + 1));
 			uint32_t expect = s == 0 ? segments_off + (v->segment_count + 1) * 4 : seg_end;
@@ -452,6 +460,7 @@ sinew_result sinew_validate(const void *blob, size_t size, sinew_error *error) {
 	for (uint32_t i = 0; i < h.clip_count; ++i) {
 		sinewi_clip_view v;
 		SINEWI_TRY(sinewi_read_clip(b, size, i, &v, error));
+#if SINEWI_PAGES
 		if (!h.paged) continue;
 		sinewi_page_entry first, last;
 		sinewi_page_entry_of(&v, 0, &first);
@@ -466,16 +475,17 @@ sinew_result sinew_validate(const void *blob, size_t size, sinew_error *error) {
 			SINEWI_CHECK(got == e.checksum, error, SINEW_RESULT_CHECKSUM, "clip %u page %u: checksum mismatch (table %08x, page %08x)",
 			             i, p, e.checksum, got);
 		}
+#endif
 	}
-	SINEWI_CHECK(!h.paged || next_page == h.total_size, error, SINEW_RESULT_CORRUPT,
+	SINEWI_CHECK(!SINEWI_PAGES || !h.paged || next_page == h.total_size, error, SINEW_RESULT_CORRUPT,
 	             "pages end at %u, the blob at %u", next_page, h.total_size);
 	return SINEW_RESULT_OK;
 }
 
 uint32_t sinew_blob_clip_count(const void *blob, size_t size) {
-	uint32_t count = 0;
-	if (sinewi_read_header((const unsigned char *)blob, size, false, &count, NULL) != SINEW_RESULT_OK) return 0;
-	return count;
+	sinewi_blob_header h;
+	if (sinewi_read_blob_header((const unsigned char *)blob, size, false, &h, NULL) != SINEW_RESULT_OK) return 0;
+	return h.clip_count;
 }
 
 sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, sinew_clip_info *out, sinew_error *error) {
@@ -496,12 +506,14 @@ sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, 
 	out->size = v.size;
 	out->format_version = v.version;
 	out->page_count = v.page_count;
+#if SINEWI_PAGES
 	for (uint32_t p = 0; p < v.page_count; ++p) {
 		sinewi_page_entry e;
 		sinewi_page_entry_of(&v, p, &e);
 		out->page_bytes += e.size;
 		if (e.size > out->page_bytes_max) out->page_bytes_max = e.size;
 	}
+#endif
 	if (v.metadata) {
 		uint32_t name = sinewi_rd32(v.metadata + 4);
 		if (name != SINEW_FMT_NO_STRING) out->name = (const char *)v.metadata + sinewi_rd32(v.metadata + 8) + name;

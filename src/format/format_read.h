@@ -12,9 +12,14 @@ typedef struct sinewi_clip_view {
 	uint32_t total_size;        // Total_size of the header (> blob_size when only the resident part was given)
 	uint32_t resident_size;     // bytes of the resident part (= total_size when the blob is not paged)
 	uint32_t descriptor_size;   // bytes per joint and scalar descriptor: 2 (version 1) or 1
+	uint32_t dropped_offset, dropped_shift; // where Constant_dropped sits in a joint descriptor (1, 4 / 0, 6)
+	uint32_t rounding_stride;   // bytes between rounding entries (version 1: in the descriptors, 2)
 	uint32_t segment_range_bytes; // bytes of segment ranges per segment (version 2 stores none for a lone segment)
+	uint32_t rotation_range_components; // clip range components of a rotation: 4, or 3 (version 2, lone segment:
+	                                    // the components other than the segment's Dropped, in order)
 	uint32_t page_count;        // paged clips: pages (else 0)
-	const unsigned char *rounding;   // version 2 with Track_rounding: a byte per joint then per scalar track
+	const unsigned char *rounding;   // rounding nibbles (low 4 bits), a joint's then a scalar track's, rounding_stride
+	                                 // bytes apart; NULL: every track uses the clip's (version 2 without Track_rounding)
 	const unsigned char *page_table; // paged clips: the first page entry
 	const unsigned char *clip; // first byte of the clip
 	uint32_t size, flags;
@@ -26,6 +31,14 @@ typedef struct sinewi_clip_view {
 	uint32_t scalar_components; // sum of components over scalar tracks
 	const unsigned char *descriptors, *constants, *ranges, *segment_table, *metadata;
 } sinewi_clip_view;
+
+// Paged clips (format 2) can be compiled out where size matters more (the wasm decoder: -DSINEW_NO_PAGES);
+// such a build rejects paged blobs with UNSUPPORTED.
+#ifdef SINEW_NO_PAGES
+#define SINEWI_PAGES 0
+#else
+#define SINEWI_PAGES 1
+#endif
 
 typedef struct sinewi_blob_header {
 	uint32_t version, clip_count, total_size;
@@ -61,18 +74,16 @@ static inline uint32_t sinewi_joint_kinds(const sinewi_clip_view *v, uint32_t j)
 	return v->descriptors[(size_t)v->descriptor_size * j] & 63u;
 }
 static inline uint32_t sinewi_joint_dropped(const sinewi_clip_view *v, uint32_t j) {
-	return v->descriptor_size == 2 ? (v->descriptors[2 * (size_t)j + 1] >> 4) & 3u : v->descriptors[j] >> 6;
+	return (v->descriptors[(size_t)v->descriptor_size * j + v->dropped_offset] >> v->dropped_shift) & 3u;
 }
 static inline uint32_t sinewi_joint_rounding(const sinewi_clip_view *v, uint32_t j) { // nibble: 0..3 or 15 (the clip's)
-	return v->descriptor_size == 2 ? v->descriptors[2 * (size_t)j + 1] & 15u : v->rounding ? v->rounding[j] : 15u;
+	return v->rounding ? v->rounding[(size_t)v->rounding_stride * j] & 15u : 15u;
 }
 static inline uint32_t sinewi_scalar_desc(const sinewi_clip_view *v, uint32_t i) { // kind | (components - 1) << 2
 	return v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)] & 15u;
 }
 static inline uint32_t sinewi_scalar_rounding(const sinewi_clip_view *v, uint32_t i) {
-	return v->descriptor_size == 2 ? v->descriptors[2 * ((size_t)v->joint_count + i) + 1]
-	       : v->rounding           ? v->rounding[(size_t)v->joint_count + i]
-	                               : 15u;
+	return sinewi_joint_rounding(v, v->joint_count + i);
 }
 
 // Number of stored components of an animated track of `kind_type` (0 rot, 1 trans, 2 scale, 3 scalar).

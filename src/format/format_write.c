@@ -245,14 +245,19 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 		if (b->failed) return;
 		for (uint32_t c = 0; c < n; ++c) sinewi_wrf32(b->data + at + 4 * c, enc->scalar_constants[i][c]);
 	}
-	// clip ranges
+	// clip ranges; with a lone segment a rotation's range leaves out the component it drops
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		const sinewi_enc_track *t = &enc->tracks[i];
-		size_t at = buffer_reserve(b, (size_t)t->range_components * 8);
+		const bool rotation = t->type == SINEWI_TRACK_ROTATION;
+		const uint32_t dropped = rotation && enc->segment_count == 1 ? enc->segments[0].tracks[i].dropped : 4u;
+		const uint32_t n = dropped < 4 ? 3u : t->range_components;
+		size_t at = buffer_reserve(b, (size_t)n * 8);
 		if (b->failed) return;
-		for (uint32_t c = 0; c < t->range_components; ++c) {
-			sinewi_wrf32(b->data + at + 4 * c, t->clip_min[c]);
-			sinewi_wrf32(b->data + at + 4 * (t->range_components + c), t->clip_ext[c]);
+		for (uint32_t c = 0, k = 0; c < t->range_components; ++c) {
+			if (c == dropped) continue;
+			sinewi_wrf32(b->data + at + 4 * k, t->clip_min[c]);
+			sinewi_wrf32(b->data + at + 4 * (n + k), t->clip_ext[c]);
+			k++;
 		}
 	}
 	if (pages) {

@@ -1,6 +1,6 @@
 // sinew — the reference decoder of docs/format.md (written from the document) must agree bit for
-// bit with the C library: on the golden v1 blob, and (when SINEW_CLI names the built CLI) on the
-// bundled clips compressed now, at fractional times, for every clip.
+// bit with the C library: on the golden v1 blobs, and (when SINEW_CLI names the built CLI) on the
+// bundled clips compressed now (plain and paged), at fractional times, for every clip.
 // Run: SINEW_CLI=build/sinew node --test tests/reference/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,28 +33,64 @@ test('reference decoder rejects a corrupted blob', () => {
 });
 
 const cli = process.env.SINEW_CLI;
-test('reference decoder matches the C library on the bundled clips', { skip: !cli && 'SINEW_CLI not set' }, () => {
+
+// Samples every clip of a blob file at fractional times through the reference decoder and through
+// `sinew sample`, which must agree bit for bit; returns how many poses were compared.
+function compareWithCli(file, label) {
+  const blob = decode(readFileSync(file));
+  let compared = 0;
+  blob.clips.forEach((clip, c) => {
+    const times = [];
+    for (let i = 0; i < 12; ++i) times.push(-0.1 + (clip.duration + 0.2) * i / 11 + 0.0123);
+    for (const t of times) {
+      const json = JSON.parse(execFileSync(join(root, cli), ['sample', file, '--time', String(t), '--clip', String(c), '--json']));
+      const { pose } = clip.samplePose(t);
+      json.joints.forEach((j, k) => {
+        const got = [...j.rotation, ...j.translation, ...j.scale];
+        for (let i = 0; i < 10; ++i) assert.equal(Math.fround(got[i]), pose[k * 10 + i], `${label} clip ${c} t=${t} joint ${k} field ${i}`);
+      });
+      compared++;
+    }
+  });
+  return compared;
+}
+
+test('reference decoder matches the C library on the bundled clips (format 2, plain and paged)', { skip: !cli && 'SINEW_CLI not set' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
   const inputs = [['data/acl_09_02.acl.sjson', []], ['data/godot_platformer_player.glb', []],
-                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1']]];
+                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1']],
+                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1', '--page-bytes', '4096']],
+                  ['data/godot_platformer_player.glb', ['--page-bytes', '1024']]];
   let compared = 0;
   for (const [input, extra] of inputs) {
     const out = join(dir, 'clip.sinew');
     execFileSync(join(root, cli), ['compress', join(root, input), '-o', out, '-q', ...extra]);
-    const blob = decode(readFileSync(out));
-    blob.clips.forEach((clip, c) => {
-      const times = [];
-      for (let i = 0; i < 12; ++i) times.push(-0.1 + (clip.duration + 0.2) * i / 11 + 0.0123);
-      for (const t of times) {
-        const json = JSON.parse(execFileSync(join(root, cli), ['sample', out, '--time', String(t), '--clip', String(c), '--json']));
-        const { pose } = clip.samplePose(t);
-        json.joints.forEach((j, k) => {
-          const got = [...j.rotation, ...j.translation, ...j.scale];
-          for (let i = 0; i < 10; ++i) assert.equal(Math.fround(got[i]), pose[k * 10 + i], `${input} clip ${c} t=${t} joint ${k} field ${i}`);
-        });
-        compared++;
-      }
-    });
+    const bytes = readFileSync(out);
+    assert.equal(bytes.readUInt16LE(4), 2);
+    assert.equal(bytes.readUInt32LE(20) !== 0, extra.includes('--page-bytes'), `${input}: Resident_size`);
+    compared += compareWithCli(out, `${input} ${extra.join(' ')}`);
+  }
+  assert.ok(compared >= 150);
+});
+
+test('reference decoder matches the C library on the golden version-1 blobs', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  let compared = 0;
+  for (const name of ['v1_small.sinew', 'v1_acl_09_02.sinew', 'v1_platformer.sinew']) {
+    const file = join(root, 'tests/golden', name);
+    assert.equal(readFileSync(file).readUInt16LE(4), 1);
+    compared += compareWithCli(file, name);
   }
   assert.ok(compared >= 100);
+});
+
+test('reference decoder rejects a paged blob with a changed page byte', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
+  const out = join(dir, 'paged.sinew');
+  execFileSync(join(root, cli), ['compress', join(root, 'data/cmu_01_01.bvh'), '-o', out, '-q', '--page-bytes', '8192',
+                                 '--error-cm', '0.1']);
+  const bytes = new Uint8Array(readFileSync(out));
+  const resident = bytes[20] | (bytes[21] << 8) | (bytes[22] << 16) | (bytes[23] << 24);
+  decode(bytes);
+  bytes[resident + 100] ^= 4;
+  assert.throws(() => decode(bytes), /page 0 checksum/);
 });
