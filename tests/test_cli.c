@@ -231,7 +231,58 @@ static void test_cli_batch_compress(void) {
 	CHECK(strstr(err, "would both write"));
 }
 
+// Paged blobs from the command line: compress --page-bytes, info --json (pages, resident_bytes,
+// page_bytes_max), bench --stream (peak within the budget, no misses with prefetch at 1x), and a
+// clear error for --stream on a blob without pages.
+static void test_cli_paged_compress_info_and_stream(void) {
+	char data[1024], blob[512], plain[512], args[2048];
+	test_repo_path("data/cmu_01_01.bvh", data, sizeof data);
+	test_tmp_path("cli_paged.sinew", blob, sizeof blob);
+	test_tmp_path("cli_unpaged.sinew", plain, sizeof plain);
+	snprintf(args, sizeof args, "compress '%s' -o '%s' -q --page-bytes 4096 --error-cm 0.1", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(args, sizeof args, "info '%s' --json", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	sinewi_arena arena;
+	sinewi_arena_init(&arena, NULL);
+	sinewi_json *root = NULL;
+	sinew_error e = {0};
+	CHECK_OK(sinewi_json_parse(&arena, out, strlen(out), &root, &e), &e);
+	const sinewi_json *clip = sinewi_json_at(sinewi_json_get(root, "clips"), 0);
+	const sinewi_json *pages = number_field(clip, "pages"), *resident = number_field(clip, "resident_bytes");
+	const sinewi_json *largest = number_field(clip, "page_bytes_max");
+	CHECK(pages && resident && largest && number_field(root, "format_version"));
+	CHECK(pages->number > 10 && largest->number <= 4096 && resident->number < 20000);
+	sinewi_arena_free(&arena);
+	snprintf(args, sizeof args, "bench '%s' --stream --budget-bytes 16384 --json", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	sinewi_arena_init(&arena, NULL);
+	CHECK_OK(sinewi_json_parse(&arena, out, strlen(out), &root, &e), &e);
+	clip = sinewi_json_at(sinewi_json_get(root, "clips"), 0);
+	static const char *fields[] = {"peak_resident_bytes", "pages_loaded", "misses", "ns_per_pose", "ns_per_pose_unpaged", "frames"};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) CHECK_MSG(number_field(clip, fields[i]), "bench --stream lacks %s", fields[i]);
+	CHECK(number_field(clip, "peak_resident_bytes")->number <= 16384);
+	CHECK(number_field(clip, "misses")->number == 0);
+	CHECK(number_field(clip, "pages_loaded")->number >= pages->number);
+	sinewi_arena_free(&arena);
+	snprintf(args, sizeof args, "compress '%s' -o '%s' -q --error-cm 0.1", data, plain);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(args, sizeof args, "bench '%s' --stream", plain);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 2);
+	CHECK(strstr(err, "needs a paged blob"));
+	// the paged blob decompresses to the same glTF as the unpaged one
+	char a[512], b[512];
+	test_tmp_path("cli_paged.glb", a, sizeof a);
+	test_tmp_path("cli_unpaged.glb", b, sizeof b);
+	snprintf(args, sizeof args, "decompress '%s' -o '%s'", blob, a);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(args, sizeof args, "decompress '%s' -o '%s'", plain, b);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(same_file(a, b));
+}
+
 void suite_cli(void) {
+	RUN(test_cli_paged_compress_info_and_stream);
 	RUN(test_cli_compress_json_fields);
 	RUN(test_cli_errors_are_one_line_with_exit_code);
 	RUN(test_cli_failure_leaves_no_output_file);

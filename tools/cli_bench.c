@@ -8,6 +8,7 @@
 #include "cli.h"
 
 int cli_bench(const cli_options *o);
+int cli_bench_stream(const cli_options *o, const void *blob, size_t size);
 
 static int cmp_u64(const void *a, const void *b) {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -38,6 +39,11 @@ int cli_bench(const cli_options *o) {
 	if (!cli_read_file(o->positional[0], &blob, &size)) return 1;
 	sinew_error err = {0};
 	if (sinew_validate(blob, size, &err) != SINEW_RESULT_OK) return cli_error("%s", err.message), free(blob), 1;
+	if (o->stream) {
+		int status = cli_bench_stream(o, blob, size);
+		free(blob);
+		return status;
+	}
 	int reps = o->repeat > 0 ? o->repeat : 15;
 	uint32_t clips = sinew_blob_clip_count(blob, size);
 	cli_json j = {0, {true}};
