@@ -40,9 +40,11 @@ sanitize:
 DECODE_SOURCES = src/core/*.c src/clip/*.c src/format/format_read.c src/format/format_sizes.c src/decompress/*.c
 ALL_SOURCES = src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude
-FUZZ_TARGETS = decode roundtrip import_bvh import_gltf import_acl import_amc
+FUZZ_TARGETS = decode pages roundtrip import_bvh import_gltf import_acl import_amc
 
 $(BUILD)/fuzz_decode: fuzz/fuzz_decode.c
+	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(DECODE_SOURCES) -lm -o $@
+$(BUILD)/fuzz_pages: fuzz/fuzz_pages.c
 	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(DECODE_SOURCES) -lm -o $@
 $(BUILD)/fuzz_%: fuzz/fuzz_%.c
 	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(ALL_SOURCES) -lm -o $@
@@ -71,7 +73,7 @@ fuzz-assimp: $(BUILD)/fuzz_import_assimp
 fuzz-regression:
 	@mkdir -p $(BUILD)
 	@for t in $(FUZZ_TARGETS); do \
-	  src="$(ALL_SOURCES)"; [ $$t = decode ] && src="$(DECODE_SOURCES)"; \
+	  src="$(ALL_SOURCES)"; case $$t in decode|pages) src="$(DECODE_SOURCES)";; esac; \
 	  gcc -O1 -g -std=c11 -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude fuzz/fuzz_$$t.c fuzz/fuzz_main.c $$src -lm -o $(BUILD)/regress_$$t || exit 1; \
 	  echo "$$t: $$($(BUILD)/regress_$$t fuzz/seeds/$${t#import_})" || exit 1; \
 	done

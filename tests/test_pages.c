@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
+
 typedef struct paged_pair {
 	void *plain, *paged;
 	size_t plain_size, paged_size;
@@ -354,10 +356,58 @@ static void test_pages_real_mocap(void) {
 	sinew_clip_set_free(set);
 }
 
+// Every byte of the resident part changed (checksum refreshed): the validator refuses it, or a
+// context over it takes the real pages or refuses them, and samples within its memory (ASan).
+static void test_pages_resident_byte_changes_are_safe(void) {
+	sinew_clip_set *set = long_clip(120, 1);
+	paged_pair p;
+	CHECK(set && make_pair(set, 300, &p));
+	void *m0 = NULL;
+	sinew_context *whole = make_context(p.paged, p.paged_size, 0, &m0);
+	CHECK(whole);
+	uint32_t count;
+	unsigned char **pages = page_copies(&p, whole, &count);
+	size_t accepted = 0;
+	unsigned char *copy = (unsigned char *)malloc(p.resident);
+	for (uint32_t i = 16; i < p.resident; ++i) {
+		memcpy(copy, p.paged, p.resident);
+		copy[i] ^= (unsigned char)(1u << (i % 8));
+		uint32_t sum = sinewi_xxh32(copy + 16, p.resident - 16, 0); // refreshed over the resident part
+		memcpy(copy + 12, &sum, 4);
+		if (sinew_validate(copy, p.resident, NULL) != SINEW_RESULT_OK) continue;
+		accepted++;
+		void *m1 = NULL;
+		sinew_context *ctx = make_context(copy, p.resident, (int)(i & 1), &m1);
+		CHECK(ctx);
+		uint32_t n = sinew_context_page_count(ctx);
+		for (uint32_t q = 0; q < n && q < count; ++q) {
+			sinew_page_info pi, real;
+			CHECK_EQ(sinew_context_page_info(ctx, q, &pi), SINEW_RESULT_OK);
+			CHECK_EQ(sinew_context_page_info(whole, q, &real), SINEW_RESULT_OK);
+			sinew_context_add_page(ctx, q, pages[q], real.size, NULL); // may be refused
+		}
+		sinew_qvv pose[6];
+		float sc[2];
+		for (double t = -0.1; t < 4.5; t += 0.037) {
+			sinew_result r = sinew_sample_pose(ctx, t, pose, NULL, sc);
+			CHECK(r == SINEW_RESULT_OK || r == SINEW_RESULT_PAGE_MISSING);
+		}
+		free(m1);
+	}
+	printf("    %zu of %u changed resident parts pass validation and stream safely\n", accepted, p.resident - 16);
+	free(copy);
+	for (uint32_t q = 0; q < count; ++q) free(pages[q]);
+	free(pages);
+	free(m0);
+	free_pair(&p);
+	sinew_clip_set_free(set);
+}
+
 void suite_pages(void) {
 	RUN(test_pages_decode_like_unpaged);
 	RUN(test_pages_stream_from_resident_part);
 	RUN(test_pages_reject_hostile_pages);
 	RUN(test_pages_needed_covers_the_horizon);
+	RUN(test_pages_resident_byte_changes_are_safe);
 	RUN(test_pages_real_mocap);
 }

@@ -347,7 +347,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
                                float *out_scalars, bool animated_only) {
 	seek sk;
 	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
-	if (!sk.one_segment) {
+	if (!sk.one_segment || ctx->view.track_count == 0) { // (no animated track: no segment to read, loaded or not)
 		sample_direct(ctx, &sk, out_pose, remap, out_scalars, animated_only);
 		return SINEW_RESULT_OK;
 	}

@@ -409,7 +409,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 			          e.segment_count <= v->segment_count - next_segment && e.offset % 4 == 0 &&
 			          e.offset >= h.resident_size && (p == 0 || e.offset == next_offset) && e.size % 4 == 0 &&
 			          (uint64_t)e.size >= 4ull * (e.segment_count + 1) + SINEW_FMT_PAGE_TAIL &&
-			          e.size <= h.total_size - e.offset;
+			          e.offset <= h.total_size && e.size <= h.total_size - e.offset;
 			if (!ok) {
 				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u page %u: entry out of range", index, p);
 				break;
