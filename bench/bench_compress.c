@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
 			fprintf(stderr, "bench: %s\n", err.message);
 			continue;
 		}
-		sinew_compress_options co = {error_cm, shell_cm, level, 0, 1, 0};
+		sinew_compress_options co = {.error_cm = error_cm, .shell_cm = shell_cm, .level = level, .strip_metadata = 1};
 		for (uint32_t c = 0; c < set->clip_count; ++c) {
 			sinew_clip *clip = set->clips[c];
 			sinew_clip_set one = {1, &set->clips[c], set->internal};
@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
 			}
 			uint64_t ns = now_ns() - t0;
 			if (sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) abort();
-			sinew_metric_options mo = {shell_cm * 0.01 * clip->unit_scale, error_cm * 0.01 * clip->unit_scale};
+			sinew_metric_options mo = {shell_cm * 0.01 * clip->unit_scale, error_cm * 0.01 * clip->unit_scale, 0};
 			sinew_error_stats st, q16;
 			sinew_measure_error(clip, dec->clips[0], &mo, NULL, &st, NULL);
 			uint64_t q16_size = quantize16(clip, dec->clips[0]); // reuse dec's arrays for the baseline

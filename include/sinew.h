@@ -235,6 +235,7 @@ SINEW_API double sinew_clip_duration(const sinew_clip *clip);
 typedef struct sinew_metric_options {
 	double shell_distance; /* used for joints whose shell_distance is 0; 0 = 3 cm in clip units */
 	double threshold;      /* samples with error above it are counted; 0 = 0.01 cm in clip units */
+	uint32_t tiers;        /* sinew_measure_blob_error: quality tiers the decoder uses (0 = all) */
 } sinew_metric_options;
 
 typedef struct sinew_error_stats {
@@ -348,7 +349,12 @@ typedef struct sinew_compress_options {
 	int strip_metadata;      /* 1 = leave out names, hierarchy and default poses (smaller; not needed to sample) */
 	uint32_t page_bytes;     /* > 0: write a paged blob whose pages hold whole segments and stay under this many
 	                            bytes where a segment allows (docs/format.md §pages); 0 = not paged */
+	uint32_t tier_count;     /* 2..SINEW_MAX_TIERS: quality tiers (paged; page_bytes 0 = 65536): tier k is a set of
+	                            pages encoding every segment within tier_error_cm[k]; the last bound must equal
+	                            error_cm (0 there = the last bound). 0 or 1 = no tiers */
+	double tier_error_cm[8]; /* decreasing bounds in cm, coarsest (the base tier) first */
 } sinew_compress_options;
+#define SINEW_MAX_TIERS 8
 
 /* Compresses every clip of `set` into one blob (docs/format.md). The guarantee: for every sample
  * of every source clip and every joint, the object-space shell error of the decompressed pose is
@@ -384,6 +390,10 @@ typedef struct sinew_clip_info {
 	uint32_t page_count;    /* paged clips: pages (0 otherwise) */
 	uint32_t page_bytes;    /* paged clips: bytes of all the clip's pages */
 	uint32_t page_bytes_max; /* paged clips: the largest page */
+	uint32_t tier_count;    /* quality tiers: 1, or 2..SINEW_MAX_TIERS (docs/format.md §tiers) */
+	uint32_t tier_bytes[SINEW_MAX_TIERS];    /* bytes of each tier's pages */
+	double tier_bound_cm[SINEW_MAX_TIERS];   /* each tier's bound, as compressed (cm in the scene) */
+	double tier_error_cm[SINEW_MAX_TIERS];   /* the largest error the encoder measured for each tier (cm) */
 } sinew_clip_info;
 
 /* Number of clips in a validated blob (0 if `blob` is not a validated blob's first bytes). */
@@ -405,6 +415,8 @@ typedef struct sinew_context_options {
 	                        for more memory (see sinew_context_size_with); 0 = the current segment's parameters
 	                        plus the next one in the playback direction, prepared during the calls before
 	                        sampling reaches it (cheapest for forward/backward playback; a jump fills at once) */
+	uint32_t tiers;      /* quality tiers (docs/format.md §tiers) sampling may use, from the base tier up; 0 = all.
+	                        Each segment plays from the finest of those tiers whose page is present */
 } sinew_context_options;
 
 /* Bytes of caller memory a sampling context for `clip` needs (0 if the blob/clip is invalid). */
@@ -453,6 +465,7 @@ typedef struct sinew_page_info {
 	uint32_t offset, size;     /* byte range of the page in the blob file */
 	double start_time, end_time; /* seconds the page can sample on its own (ends included) */
 	int present;               /* 1 while the page is loaded in this context */
+	uint32_t tier;             /* quality tier of the page (0 = the base tier; 0 for a clip without tiers) */
 } sinew_page_info;
 
 /* Bytes to fetch first: the resident part of a paged blob, the whole blob otherwise (0 if the
@@ -477,7 +490,9 @@ SINEW_API uint32_t sinew_context_missing_page(const sinew_context *context);
 /* The pages sampling needs for times between t and t + horizon (a negative horizon looks
  * backward; looping clips wrap around), in playback order: up to `capacity` indices go to
  * `pages`; returns how many there are. For prefetching and seeking: any time needs at most the
- * pages this returns for a horizon of 0. */
+ * pages this returns for a horizon of 0. With quality tiers, the base tier's pages come first,
+ * then each finer tier's (up to the context's `tiers`): sampling needs only the base tier's; a
+ * player loads in this order as its budget allows and drops finer tiers first. */
 SINEW_API uint32_t sinew_context_pages_needed(const sinew_context *context, double t, double horizon, uint32_t *pages,
                                               uint32_t capacity);
 
@@ -517,6 +532,10 @@ SINEW_API sinew_result sinew_blob_sizes(const void *blob, size_t size, uint32_t 
  * hierarchy and default poses come from the metadata when present). For export and measurement. */
 SINEW_API sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_allocator *allocator,
                                               sinew_clip_set **out, sinew_error *error);
+/* The same with only the first `tiers` quality tiers (0 = all): the clips as they play with those. */
+SINEW_API sinew_result sinew_decompress_clips_tiers(const void *blob, size_t size, uint32_t tiers,
+                                                    const sinew_allocator *allocator, sinew_clip_set **out,
+                                                    sinew_error *error);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Export (src/export/): clips back to glTF 2.0 (and to ACL raw clips)                          */

@@ -403,6 +403,89 @@ static void test_pages_resident_byte_changes_are_safe(void) {
 	sinew_clip_set_free(set);
 }
 
+// Quality tiers on a real clip (data/cmu_01_01.bvh, --tiers 0.1,0.03,0.01): each tier's pages
+// cost less than the next finer one's; with tiers 0..k the clip plays within bound k, measured
+// against the source through the decoder; a context over the resident part plays the base tier
+// alone, a finer page lifts its segments to the finer tier (the same bits as a context limited to
+// those tiers) and dropping it falls back to the base tier's bits exactly.
+static void test_pages_quality_tiers(void) {
+	char path[1024];
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_import_file(test_repo_path("data/cmu_01_01.bvh", path, sizeof path), NULL, NULL, &set, &err), &err);
+	const sinew_clip *src = set->clips[0];
+	sinew_compress_options o = {.tier_count = 3, .tier_error_cm = {0.1, 0.03, 0.01}, .page_bytes = 16384};
+	void *blob = NULL;
+	size_t size = 0;
+	CHECK_OK(sinew_compress(set, &o, NULL, &blob, &size, &err), &err);
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	sinew_clip_info info;
+	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
+	CHECK_EQ(info.tier_count, 3);
+	printf("    tiers 0.1/0.03/0.01 cm: %u / %u / %u bytes of pages, resident %u\n", info.tier_bytes[0], info.tier_bytes[1],
+	       info.tier_bytes[2], info.size);
+	CHECK(info.tier_bytes[0] < info.tier_bytes[1] && info.tier_bytes[1] < info.tier_bytes[2]);
+	for (uint32_t k = 0; k < 3; ++k) {
+		sinew_metric_options mo = {0.03 * src->unit_scale, 0.0001 * src->unit_scale, k + 1};
+		sinew_error_stats st;
+		CHECK_OK(sinew_measure_blob_error(src, blob, size, 0, &mo, NULL, &st, &err), &err);
+		double cm = st.max_error / src->unit_scale * 100.0;
+		printf("    tiers 0..%u: max error %.5f cm (bound %g)\n", k, cm, o.tier_error_cm[k]);
+		CHECK(cm <= o.tier_error_cm[k] * 1.0001);
+		CHECK(cm <= info.tier_bound_cm[k] * 1.0001 && info.tier_error_cm[k] <= info.tier_bound_cm[k] * 1.0001);
+		if (k > 0) CHECK(cm < o.tier_error_cm[k - 1]);
+	}
+	// streaming: base tier only, then one finer page
+	const uint32_t resident = sinew_blob_resident_size(blob, size);
+	sinew_context_options base = {.tiers = 1}, two = {.tiers = 2};
+	void *mb = NULL, *m2 = NULL, *ms = NULL;
+	sinew_context *ref0 = NULL, *ref1 = NULL, *ctx = NULL;
+	size_t nb = sinew_context_size_with(blob, size, 0, &base), n2 = sinew_context_size_with(blob, size, 0, &two);
+	size_t ns = sinew_context_size(blob, resident, 0);
+	mb = aligned_alloc(16, (nb + 15) & ~(size_t)15), m2 = aligned_alloc(16, (n2 + 15) & ~(size_t)15);
+	ms = aligned_alloc(16, (ns + 15) & ~(size_t)15);
+	CHECK_OK(sinew_context_init(mb, nb, blob, size, 0, &base, &ref0, &err), &err);
+	CHECK_OK(sinew_context_init(m2, n2, blob, size, 0, &two, &ref1, &err), &err);
+	CHECK_OK(sinew_context_init(ms, ns, blob, resident, 0, NULL, &ctx, &err), &err);
+	uint32_t pages = sinew_context_page_count(ctx), first_fine = UINT32_MAX;
+	sinew_page_info pi;
+	for (uint32_t p = 0; p < pages; ++p) {
+		CHECK_EQ(sinew_context_page_info(ctx, p, &pi), SINEW_RESULT_OK);
+		if (pi.tier == 0) CHECK_OK(sinew_context_add_page(ctx, p, (const unsigned char *)blob + pi.offset, pi.size, &err), &err);
+		if (pi.tier == 1 && first_fine == UINT32_MAX) first_fine = p;
+	}
+	CHECK(first_fine != UINT32_MAX);
+	sinew_page_info fine;
+	CHECK_EQ(sinew_context_page_info(ctx, first_fine, &fine), SINEW_RESULT_OK);
+	sinew_qvv a[64], b[64];
+	CHECK(info.joint_count <= 64);
+	for (int step = 0; step < 3; ++step) {
+		if (step == 1) CHECK_OK(sinew_context_add_page(ctx, first_fine, (const unsigned char *)blob + fine.offset, fine.size, &err), &err);
+		if (step == 2) sinew_context_drop_page(ctx, first_fine);
+		for (double t = 0; t < info.duration; t += 0.0437) {
+			CHECK_EQ(sinew_sample_pose(ctx, t, b, NULL, NULL), SINEW_RESULT_OK); // the base tier plays everywhere
+			bool lifted = step == 1 && t * info.sample_rate >= fine.first_segment * 32.0 &&
+			              t * info.sample_rate < (fine.first_segment + fine.segment_count) * 32.0;
+			sinew_sample_pose(lifted ? ref1 : ref0, t, a, NULL, NULL);
+			CHECK_MSG(memcmp(a, b, info.joint_count * sizeof *a) == 0, "step %d t %g: not the bits of tier %d", step, t,
+			          lifted ? 1 : 0);
+		}
+	}
+	// the prefetch list has every base page of a range before any finer one
+	uint32_t need[64];
+	uint32_t n = sinew_context_pages_needed(ctx, 0.0, 2.0, need, 64);
+	bool finer_seen = false;
+	for (uint32_t i = 0; i < n && i < 64; ++i) {
+		CHECK_EQ(sinew_context_page_info(ctx, need[i], &pi), SINEW_RESULT_OK);
+		if (pi.tier > 0) finer_seen = true;
+		else CHECK_MSG(!finer_seen, "a base page after a finer one");
+	}
+	CHECK(finer_seen);
+	free(mb), free(m2), free(ms);
+	sinew_blob_free(blob, size, NULL);
+	sinew_clip_set_free(set);
+}
+
 void suite_pages(void) {
 	RUN(test_pages_decode_like_unpaged);
 	RUN(test_pages_stream_from_resident_part);
@@ -410,4 +493,5 @@ void suite_pages(void) {
 	RUN(test_pages_needed_covers_the_horizon);
 	RUN(test_pages_resident_byte_changes_are_safe);
 	RUN(test_pages_real_mocap);
+	RUN(test_pages_quality_tiers);
 }

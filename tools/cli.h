@@ -26,11 +26,19 @@ typedef struct cli_options {
 	bool stream;           // bench --stream: play paged clips with a page budget
 	double budget_bytes;   // bench --stream: bytes of pages resident at most
 	double prefetch_s;     // bench --stream: seconds of playback prefetched ahead
+	uint32_t tier_count;   // compress --tiers E0,E1,...: bounds in cm, coarsest first
+	double tiers_cm[SINEW_MAX_TIERS];
+	const char *tiers_text; // --tiers as given
+	uint32_t tier;         // decompress --tier K
+	bool has_tier;
 } cli_options;
 
 // Batch compress (tools/cli_batch.c): several inputs, or a folder, into -o OUTDIR.
 bool cli_is_batch(const cli_options *o);
 int cli_compress_batch(const cli_options *o);
+
+// The compress options the command line sets (--tiers included).
+void cli_compress_options(const cli_options *o, sinew_compress_options *co);
 
 // The import options the command line sets (no warning callback).
 void cli_import_options(const cli_options *o, sinew_import_options *io);

@@ -150,7 +150,8 @@ static void run_item(const cli_options *o, batch_item *it) {
 		snprintf(it->message, sizeof it->message, "%s", err.message);
 		return;
 	}
-	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, o->strip, o->page_bytes};
+	sinew_compress_options co;
+	cli_compress_options(o, &co);
 	void *blob = NULL;
 	size_t size = 0;
 	if (sinew_compress(set, &co, NULL, &blob, &size, &err) != SINEW_RESULT_OK) {
@@ -167,7 +168,7 @@ static void run_item(const cli_options *o, batch_item *it) {
 		it->raw += sinew_clip_raw_size(c);
 		double unit = c->unit_scale > 0 ? c->unit_scale : 1;
 		sinew_metric_options mo = {(o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * unit,
-		                           (o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM) * 0.01 * unit};
+		                           (o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM) * 0.01 * unit, 0};
 		sinew_error_stats st;
 		if (sinew_measure_blob_error(c, blob, size, i, &mo, NULL, &st, &err) != SINEW_RESULT_OK) {
 			snprintf(it->message, sizeof it->message, "measure: %s", err.message);

@@ -37,6 +37,8 @@ static const opt_def options[] = {
     {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress of several files or folders: worker threads (default 1)"},
     {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32)"},
     {"--page-bytes", OPT_UINT, OFF(page_bytes), 64, 1 << 30, "compress: paged blob, pages of whole segments under N bytes (4096, 65536)"},
+    {"--tiers", OPT_STRING, OFF(tiers_text), 0, 0, "compress: quality tiers E0,E1,... in cm, coarsest first (0.1,0.01); paged"},
+    {"--tier", OPT_UINT, OFF(tier), 0, 7, "decompress: the clip as it plays with tiers 0..K"},
     {"--stream", OPT_FLAG, OFF(stream), 0, 0, "bench on a paged blob: play 1x start to end and back with --budget-bytes of pages"},
     {"--budget-bytes", OPT_NUMBER, OFF(budget_bytes), 0, 1e15, "bench --stream: page bytes resident at most (default 65536)"},
     {"--prefetch", OPT_NUMBER, OFF(prefetch_s), 0, 1e6, "bench --stream: seconds of playback loaded ahead (default 0.5)"},
@@ -79,6 +81,18 @@ void cli_print_help(FILE *f) {
 	        sinew_version());
 	for (size_t i = 0; i < sizeof options / sizeof options[0]; ++i)
 		fprintf(f, "  %-14s %s\n", options[i].name, options[i].help);
+}
+
+void cli_compress_options(const cli_options *o, sinew_compress_options *co) {
+	memset(co, 0, sizeof *co);
+	co->error_cm = o->error_cm;
+	co->shell_cm = o->shell_cm;
+	co->level = o->level;
+	co->segment_length = o->segment_length;
+	co->strip_metadata = o->strip;
+	co->page_bytes = o->page_bytes;
+	co->tier_count = o->tier_count;
+	for (uint32_t k = 0; k < o->tier_count; ++k) co->tier_error_cm[k] = o->tiers_cm[k];
 }
 
 void cli_import_options(const cli_options *o, sinew_import_options *io) {
@@ -136,6 +150,34 @@ bool cli_parse(int argc, char **argv, int first, cli_options *o) {
 		else if (d->offset == OFF(level) || d->offset == OFF(repeat)) *(int *)field = (int)x;
 		else *(uint32_t *)field = (uint32_t)x;
 		if (d->offset == OFF(time)) o->has_time = true;
+		if (d->offset == OFF(tier)) o->has_tier = true;
+	}
+	if (o->tiers_text) { // E0,E1,...: decreasing bounds in cm, the last the clip threshold
+		const char *p = o->tiers_text;
+		o->tier_count = 0;
+		while (*p) {
+			char *end = NULL;
+			errno = 0;
+			double x = strtod(p, &end);
+			if (errno || end == p || !isfinite(x) || x <= 0 || (*end && *end != ',') || o->tier_count >= SINEW_MAX_TIERS ||
+			    (o->tier_count && !(x < o->tiers_cm[o->tier_count - 1]))) {
+				cli_error("--tiers should be 2 to %d decreasing bounds in cm, such as 0.1,0.01 (got '%s')", SINEW_MAX_TIERS,
+				          o->tiers_text);
+				return false;
+			}
+			o->tiers_cm[o->tier_count++] = x;
+			p = *end ? end + 1 : end;
+		}
+		if (o->tier_count < 2) {
+			cli_error("--tiers needs at least 2 bounds, such as 0.1,0.01 (got '%s')", o->tiers_text);
+			return false;
+		}
+		if (o->error_cm > 0 && o->error_cm != o->tiers_cm[o->tier_count - 1]) {
+			cli_error("--error-cm %g differs from the last --tiers bound %g (the clip's threshold)", o->error_cm,
+			          o->tiers_cm[o->tier_count - 1]);
+			return false;
+		}
+		o->error_cm = o->tiers_cm[o->tier_count - 1];
 	}
 	return true;
 }

@@ -60,10 +60,11 @@ static double clip_threshold_units(const cli_options *o, const sinew_clip *c) {
 
 // The error of clip `index` of a blob against its source clip, through the decoder at every sample,
 // sample midpoint and source check time (sinew_measure_blob_error).
-static bool measure(const cli_options *o, const sinew_clip *ref, const void *blob, size_t size, uint32_t index,
-                    sinew_error_stats *st) {
+// `tiers` > 0: as the clip plays with its first `tiers` quality tiers.
+static bool measure_tiers(const cli_options *o, const sinew_clip *ref, const void *blob, size_t size, uint32_t index,
+                          uint32_t tiers, sinew_error_stats *st) {
 	sinew_metric_options mo = {(o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * ref->unit_scale,
-	                           clip_threshold_units(o, ref)};
+	                           clip_threshold_units(o, ref), tiers};
 	sinew_error err = {0};
 	if (sinew_measure_blob_error(ref, blob, size, index, &mo, NULL, st, &err) != SINEW_RESULT_OK) {
 		cli_error("%s", err.message);
@@ -147,6 +148,18 @@ static int cmd_info(const cli_options *o) {
 				cli_json_uint(&j, "resident_bytes", info.size);
 				cli_json_uint(&j, "page_bytes", info.page_bytes);
 				cli_json_uint(&j, "page_bytes_max", info.page_bytes_max);
+				if (info.tier_count > 1) { // as compressed: each tier's bound, bytes and the error the encoder measured
+					cli_json_key(&j, "tiers"), cli_json_begin(&j, '[');
+					for (uint32_t k = 0; k < info.tier_count; ++k) {
+						cli_json_key(&j, NULL), cli_json_begin(&j, '{');
+						cli_json_uint(&j, "tier", k);
+						cli_json_number(&j, "bound_cm", info.tier_bound_cm[k]);
+						cli_json_uint(&j, "bytes", info.tier_bytes[k]);
+						cli_json_number(&j, "max_error_cm", info.tier_error_cm[k]);
+						cli_json_end(&j, '}');
+					}
+					cli_json_end(&j, ']');
+				}
 			} else {
 				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %g Hz (%.3f s), %u segments, %u bytes%s\n", i,
 				       info.name ? info.name : "", info.joint_count, info.scalar_track_count, info.sample_count,
@@ -155,6 +168,9 @@ static int cmd_info(const cli_options *o) {
 				if (info.page_count)
 					printf("    paged: %u resident bytes + %u pages of %u bytes (largest %u)\n", info.size, info.page_count,
 					       info.page_bytes, info.page_bytes_max);
+				for (uint32_t k = 0; info.tier_count > 1 && k < info.tier_count; ++k)
+					printf("    tier %u: bound %g cm, %u bytes of pages, max error %.5f cm (as compressed)\n", k,
+					       info.tier_bound_cm[k], info.tier_bytes[k], info.tier_error_cm[k]);
 			}
 			sinew_size_breakdown sizes;
 			if (o->sizes && sinew_blob_sizes(blob, size, i, &sizes, &err) == SINEW_RESULT_OK)
@@ -300,11 +316,34 @@ static int cmd_convert(const cli_options *o) {
 
 /* ---- compress ---- */
 
+static bool measure(const cli_options *o, const sinew_clip *ref, const void *blob, size_t size, uint32_t index,
+                    sinew_error_stats *st) {
+	return measure_tiers(o, ref, blob, size, index, 0, st);
+}
+
 typedef struct clip_result {
 	uint64_t raw, bytes, ns;
 	sinew_error_stats st;
 	double threshold;
+	sinew_clip_info info;
+	double tier_max_cm[SINEW_MAX_TIERS]; // measured through the decoder with tiers 0..k
 } clip_result;
+
+// Quality tiers of a compressed clip: bound, bytes of its pages, and the largest error measured
+// against the source with tiers 0..k.
+static void print_tiers_json(cli_json *j, const clip_result *r) {
+	if (r->info.tier_count < 2) return;
+	cli_json_key(j, "tiers"), cli_json_begin(j, '[');
+	for (uint32_t k = 0; k < r->info.tier_count; ++k) {
+		cli_json_key(j, NULL), cli_json_begin(j, '{');
+		cli_json_uint(j, "tier", k);
+		cli_json_number(j, "bound_cm", r->info.tier_bound_cm[k]);
+		cli_json_uint(j, "bytes", r->info.tier_bytes[k]);
+		cli_json_number(j, "max_error_cm", r->tier_max_cm[k]);
+		cli_json_end(j, '}');
+	}
+	cli_json_end(j, ']');
+}
 
 static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result *r) {
 	cli_json_key(j, NULL), cli_json_begin(j, '{');
@@ -328,6 +367,7 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 	cli_json_uint(j, "check_points", c->check_count);
 	cli_json_number(j, "max_scalar_error_ratio", r->st.max_scalar_error);
 	cli_json_uint(j, "compress_ns", r->ns);
+	print_tiers_json(j, r);
 	cli_json_end(j, '}');
 }
 
@@ -336,7 +376,8 @@ static int cmd_compress(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("compress needs IN and -o OUT.sinew"), 2;
 	sinew_clip_set *set = load(o->positional[0], o);
 	if (!set) return 1;
-	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, o->strip, o->page_bytes};
+	sinew_compress_options co;
+	cli_compress_options(o, &co);
 	sinew_error err = {0};
 	void *blob = NULL;
 	size_t size = 0;
@@ -363,7 +404,8 @@ static int cmd_compress(const cli_options *o) {
 		raw_total += res[i].raw;
 		sinew_clip_info info;
 		sinew_blob_clip_info(blob, size, i, &info, NULL);
-		res[i].bytes = info.size;
+		res[i].bytes = (uint64_t)info.size + info.page_bytes;
+		res[i].info = info;
 		if (set->clip_count == 1) {
 			res[i].ns = total_ns;
 		} else {
@@ -375,6 +417,11 @@ static int cmd_compress(const cli_options *o) {
 			res[i].ns = cli_now_ns() - t1;
 		}
 		if (!measure(o, c, blob, size, i, &res[i].st)) code = 1;
+		for (uint32_t k = 0; code == 0 && info.tier_count > 1 && k < info.tier_count; ++k) {
+			sinew_error_stats ts;
+			if (!measure_tiers(o, c, blob, size, i, k + 1, &ts)) code = 1;
+			res[i].tier_max_cm[k] = units_to_cm(ts.max_error, c->unit_scale);
+		}
 		over_total += res[i].st.samples_over_threshold;
 		double m = units_to_cm(res[i].st.max_error, c->unit_scale), p = units_to_cm(res[i].st.p99_error, c->unit_scale);
 		if (m > max_cm) max_cm = m;
@@ -412,6 +459,9 @@ static int cmd_compress(const cli_options *o) {
 				       (double)res[i].raw / (double)res[i].bytes, units_to_cm(res[i].st.max_error, c->unit_scale),
 				       units_to_cm(res[i].st.p99_error, c->unit_scale), (unsigned long long)res[i].st.samples_over_threshold,
 				       (double)res[i].ns / 1e6);
+				for (uint32_t k = 0; res[i].info.tier_count > 1 && k < res[i].info.tier_count; ++k)
+					printf("    tier %u (bound %g cm): %u bytes of pages, max error %.5f cm with tiers 0..%u\n", k,
+					       res[i].info.tier_bound_cm[k], res[i].info.tier_bytes[k], res[i].tier_max_cm[k], k);
 			}
 			printf("total: %llu -> %zu bytes (%.2f:1), max error %.5f cm (threshold %g cm, shell %g cm), %llu samples over, "
 			       "%.2f ms\n",
@@ -497,7 +547,7 @@ static int cmd_decompress(const cli_options *o) {
 	sinew_clip_set *dec = NULL;
 	sinew_error err = {0};
 	int code = 0;
-	if (sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) {
+	if (sinew_decompress_clips_tiers(blob, size, o->has_tier ? o->tier + 1 : 0, NULL, &dec, &err) != SINEW_RESULT_OK) {
 		cli_error("%s", err.message);
 		code = 1;
 	} else if (!export_set(dec, o->output, o->source)) {
@@ -604,7 +654,9 @@ static void print_pack_sizes(const cli_options *o, const char *in, const char *o
 static int cmd_pack(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("pack needs IN.gltf|glb and -o OUT.glb|gltf"), 2;
 	if (!is_gltf_path(o->output)) return cli_error("pack writes .gltf or .glb (got '%s')", o->output), 2;
-	sinew_compress_options co = {o->error_cm, o->shell_cm, o->level, o->segment_length, 0, 0};
+	sinew_compress_options co;
+	cli_compress_options(o, &co);
+	co.strip_metadata = 0, co.page_bytes = 0, co.tier_count = 0; // pack: whole blobs with metadata
 	sinew_error err = {0};
 	if (sinew_pack_gltf(o->positional[0], o->output, &co, NULL, &err) != SINEW_RESULT_OK) return cli_error("%s", err.message), 1;
 	print_pack_sizes(o, o->positional[0], o->output, true);

@@ -17,6 +17,14 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
+	out->tier_count = 1;
+	out->tier_factor[0] = 1.0;
+	if (options->tier_count >= 2 && options->tier_count <= SINEW_MAX_TIERS) {
+		const double last = options->tier_error_cm[options->tier_count - 1];
+		if (!(options->error_cm > 0.0) && last > 0.0) out->error_cm = last;
+		out->tier_count = options->tier_count;
+		for (uint32_t k = 0; k < out->tier_count; ++k) out->tier_factor[k] = options->tier_error_cm[k] / out->error_cm;
+	}
 }
 
 // Rotation model: a rotation off by angle a moves a point at distance r by 2 r sin(a/2).
@@ -434,6 +442,49 @@ static void list_tracks(sinewi_work *w) {
 	}
 }
 
+// Quality tiers: the coarser tiers encode the same segments again, with the same sub-track kinds,
+// constants and clip ranges (chosen for the finest bound, so they hold for any coarser one) and
+// every joint's threshold scaled to the tier's bound; each is verified like the finest.
+static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
+	sinewi_enc_clip *enc = w->enc;
+	const uint32_t n = w->settings->tier_count;
+	enc->tier_count = n;
+	enc->tier_segments = (sinewi_enc_segment **)sinewi_arena_array(w->arena, n, sizeof *enc->tier_segments);
+	enc->tier_max_error = (double *)sinewi_arena_array(w->arena, n, sizeof(double));
+	enc->tier_bound = (double *)sinewi_arena_array(w->arena, n, sizeof(double));
+	double *saved = (double *)sinewi_arena_array(w->arena, w->joint_count ? w->joint_count : 1, sizeof(double));
+	SINEWI_CHECK(enc->tier_segments && enc->tier_max_error && enc->tier_bound && saved, error, SINEW_RESULT_OUT_OF_MEMORY,
+	             "out of memory");
+	const double threshold = sinewi_cm_to_units(w->settings->error_cm, w->clip->unit_scale); // the default joint threshold
+	sinewi_enc_segment *finest = enc->segments;
+	const double finest_error = enc->max_error;
+	memcpy(saved, w->threshold, w->joint_count * sizeof(double));
+	for (uint32_t k = 0; k + 1 < n; ++k) {
+		for (uint32_t j = 0; j < w->joint_count; ++j) w->threshold[j] = saved[j] * w->settings->tier_factor[k];
+		SINEWI_TRY(build_segments(w, error));
+		// the same dropped rotation component per segment (a lone segment's clip ranges leave it out)
+		for (uint32_t s = 0; s < enc->segment_count; ++s)
+			for (uint32_t i = 0; i < enc->track_count; ++i) {
+				enc->segments[s].tracks[i].dropped = finest[s].tracks[i].chosen_dropped;
+				enc->segments[s].tracks[i].chosen_dropped = finest[s].tracks[i].chosen_dropped;
+			}
+		enc->max_error = 0.0;
+		for (uint32_t s = 0; s < enc->segment_count; ++s)
+			SINEWI_CHECK(sinewi_search_segment(w, s, error), error, SINEW_RESULT_UNSUPPORTED,
+			             "clip '%s': tier %u cannot meet its bound", w->clip->name ? w->clip->name : "", k);
+		enc->tier_segments[k] = enc->segments;
+		enc->tier_max_error[k] = enc->max_error;
+		enc->tier_bound[k] = threshold * w->settings->tier_factor[k];
+	}
+	memcpy(w->threshold, saved, w->joint_count * sizeof(double));
+	enc->segments = finest;
+	enc->max_error = finest_error;
+	enc->tier_segments[n - 1] = finest;
+	enc->tier_max_error[n - 1] = finest_error;
+	enc->tier_bound[n - 1] = threshold;
+	return SINEW_RESULT_OK;
+}
+
 sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
                                   sinewi_enc_clip **out, sinew_error *error) {
 	sinewi_enc_clip *enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
@@ -464,6 +515,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 		bool ok = true;
 		for (uint32_t s = 0; s < enc->segment_count && ok; ++s) ok = sinewi_search_segment(&w, s, error);
 		if (ok) {
+			SINEWI_TRY(encode_tiers(&w, error));
 			*out = enc;
 			return SINEW_RESULT_OK;
 		}

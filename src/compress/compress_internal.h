@@ -61,6 +61,11 @@ typedef struct sinewi_enc_clip {
 	int32_t *joint_track[3];    // [joint_count] index into tracks or -1, per sub-track
 	int32_t *scalar_track;      // [scalar_track_count] index into tracks or -1
 	sinewi_enc_segment *segments;
+	// quality tiers (docs/format.md §tiers): tier k's segments, coarsest first; the last is `segments`
+	uint32_t tier_count;
+	sinewi_enc_segment **tier_segments; // [tier_count]
+	double *tier_max_error;             // [tier_count] clip units, as max_error
+	double *tier_bound;                 // [tier_count] clip units: the default joint threshold of the tier
 	// measured by the compressor with the decoder's arithmetic, over every source sample
 	double max_error;           // clip units
 	double max_scalar_error;    // relative to each track's precision
@@ -72,6 +77,8 @@ typedef struct sinewi_compress_settings {
 	uint32_t segment_length;
 	int level;
 	int max_decimation;
+	uint32_t tier_count;        // 1 = no tiers
+	double tier_factor[8];      // tier k's bound / the clip threshold (>= 1; the last is 1)
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);

@@ -45,7 +45,9 @@ static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	       align16(rot_floats * sizeof(float)) + align16(vec_floats * sizeof(float)) +
 	       align16(entries * sizeof(sinewi_segment_params)) + entries * params_bytes(r, n) +
 	       align16((size_t)v->page_count * sizeof(const unsigned char *)) +
-	       (v->page_count ? align16((size_t)v->segment_count * sizeof(uint32_t)) : 0u);
+	       (v->page_count ? align16((size_t)v->segment_count * v->tier_count * sizeof(uint32_t)) +
+	                            align16((size_t)v->page_count * sizeof(uint32_t))
+	                      : 0u);
 }
 
 size_t sinew_context_size_with(const void *blob, size_t size, uint32_t clip, const sinew_context_options *options) {
@@ -76,11 +78,15 @@ static void *take(unsigned char **cursor, size_t bytes) {
 const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s) {
 	const sinewi_clip_view *v = &ctx->view;
 	if (!SINEWI_PAGES || !v->page_count) return v->clip + sinewi_rd32(v->segment_table + 4 * s);
-	uint32_t page = ctx->segment_page[s];
-	const unsigned char *bytes = ctx->pages[page];
-	if (!bytes) return NULL;
-	uint32_t first = sinewi_rd32(v->page_table + (size_t)page * SINEW_FMT_PAGE_ENTRY_SIZE);
-	return bytes + sinewi_rd32(bytes + 4 * (s - first));
+	// the finest tier whose page of s is present (tiers above ctx->tiers are not used)
+	for (uint32_t t = ctx->tiers; t-- > 0;) {
+		uint32_t page = ctx->segment_page[(size_t)t * v->segment_count + s];
+		const unsigned char *bytes = ctx->pages[page];
+		if (!bytes) continue;
+		uint32_t first = sinewi_rd32(v->page_table + (size_t)page * SINEW_FMT_PAGE_ENTRY_SIZE);
+		return bytes + sinewi_rd32(bytes + 4 * (s - first));
+	}
+	return NULL;
 }
 
 // Starts filling `p` with segment s (fill_tracks then fills its tracks in order); s is present.
@@ -213,16 +219,23 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	}
 	if (SINEWI_PAGES && v.page_count) {
 		ctx->pages = (const unsigned char **)take(&m, (size_t)v.page_count * sizeof(const unsigned char *));
-		ctx->segment_page = (uint32_t *)take(&m, (size_t)v.segment_count * sizeof(uint32_t));
+		ctx->segment_page = (uint32_t *)take(&m, (size_t)v.segment_count * v.tier_count * sizeof(uint32_t));
+		ctx->page_tier = (uint32_t *)take(&m, (size_t)v.page_count * sizeof(uint32_t));
 		const bool given = v.blob_size == v.total_size; // the whole blob: every page is present (and was checked)
-		for (uint32_t p = 0; p < v.page_count; ++p) {
+		for (uint32_t p = 0, tier = 0; p < v.page_count; ++p) {
+			if (tier + 1 < v.tier_count && p == sinewi_rd32(v.tier_table + (size_t)(tier + 1) * SINEW_FMT_TIER_ENTRY_SIZE))
+				tier++;
 			sinewi_page_entry e;
 			sinewi_page_entry_of(&v, p, &e);
 			ctx->pages[p] = given ? v.blob + e.offset : NULL;
-			for (uint32_t k = 0; k < e.segment_count; ++k) ctx->segment_page[e.first_segment + k] = p;
+			ctx->page_tier[p] = tier;
+			for (uint32_t k = 0; k < e.segment_count; ++k)
+				ctx->segment_page[(size_t)tier * v.segment_count + e.first_segment + k] = p;
 		}
 	}
 	ctx->missing_page = UINT32_MAX;
+	ctx->tiers = v.tier_count;
+	if (options && options->tiers && options->tiers < ctx->tiers) ctx->tiers = options->tiers;
 	ctx->cached_segment = UINT32_MAX;
 	ctx->prefill_segment = UINT32_MAX;
 

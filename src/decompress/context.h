@@ -86,7 +86,9 @@ struct sinew_context {
 	sinewi_segment_params *params; // [segment_count or 2]
 	// Paged clips: the bytes of each page (NULL while absent) and the page of each segment.
 	const unsigned char **pages;   // [page_count]
-	uint32_t *segment_page;        // [segment_count]
+	uint32_t *segment_page;        // [tier_count * segment_count]: tier t's page of segment s at t * segment_count + s
+	uint32_t *page_tier;           // [page_count]
+	uint32_t tiers;                // tiers sampling uses: the clip's, or fewer (sinew_context_options.tiers)
 	uint32_t missing_page;         // the page the last sampling call lacked (UINT32_MAX: none)
 	sinewi_rotation_batch rot;     // per-call arrays; lo/step/dropped point into the segment's params
 	sinewi_vector_batch vec;

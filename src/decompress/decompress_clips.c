@@ -29,14 +29,16 @@ static const char *meta_string(const sinewi_clip_view *v, uint32_t offset) {
 	return (const char *)v->metadata + sinewi_rd32(v->metadata + 8) + offset;
 }
 
-static sinew_result decompress_clip(const void *blob, size_t size, uint32_t index, const sinewi_alloc *al,
+static sinew_result decompress_clip(const void *blob, size_t size, uint32_t index, uint32_t tiers, const sinewi_alloc *al,
                                     sinew_clip_set *set, sinew_error *error) {
-	size_t need = sinew_context_size(blob, size, index);
+	sinew_context_options co = {0};
+	co.tiers = tiers;
+	size_t need = sinew_context_size_with(blob, size, index, &co);
 	SINEWI_CHECK(need > 0, error, SINEW_RESULT_CORRUPT, "clip %u is invalid", index);
 	void *mem = sinewi_malloc(al, need);
 	SINEWI_CHECK(mem, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	sinew_context *ctx = NULL;
-	sinew_result r = sinew_context_init(mem, need, blob, size, index, NULL, &ctx, error);
+	sinew_result r = sinew_context_init(mem, need, blob, size, index, &co, &ctx, error);
 	if (r != SINEW_RESULT_OK) {
 		sinewi_free(al, mem, need);
 		return r;
@@ -110,6 +112,11 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 
 sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_allocator *allocator,
                                     sinew_clip_set **out, sinew_error *error) {
+	return sinew_decompress_clips_tiers(blob, size, 0, allocator, out, error);
+}
+
+sinew_result sinew_decompress_clips_tiers(const void *blob, size_t size, uint32_t tiers, const sinew_allocator *allocator,
+                                          sinew_clip_set **out, sinew_error *error) {
 	SINEWI_CHECK(out, error, SINEW_RESULT_INVALID_ARGUMENT, "decompress: NULL argument");
 	*out = NULL;
 	SINEWI_TRY(sinew_validate(blob, size, error));
@@ -118,7 +125,7 @@ sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_a
 	SINEWI_CHECK(sinew_clip_set_create(&set, allocator) == SINEW_RESULT_OK, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	uint32_t count = sinew_blob_clip_count(blob, size);
 	for (uint32_t i = 0; i < count; ++i) {
-		sinew_result r = decompress_clip(blob, size, i, &al, set, error);
+		sinew_result r = decompress_clip(blob, size, i, tiers, &al, set, error);
 		if (r != SINEW_RESULT_OK) {
 			sinew_clip_set_free(set);
 			return r;

@@ -59,7 +59,9 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 	SINEWI_CHECK(sinewi_mul_size(positions, nj, &pairs), error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: too large");
 
 	sinewi_alloc al = sinewi_alloc_from(allocator);
-	size_t ctx_size = (sinew_context_size(blob, size, clip) + 15) & ~(size_t)15;
+	sinew_context_options co = {0};
+	co.tiers = options ? options->tiers : 0u;
+	size_t ctx_size = (sinew_context_size_with(blob, size, clip, &co) + 15) & ~(size_t)15;
 	SINEWI_CHECK(ctx_size > 0, error, SINEW_RESULT_CORRUPT, "measure_blob_error: clip %u is invalid", clip);
 	const size_t njx = nj ? nj : 1;
 	size_t bytes = ctx_size + pairs * sizeof(double) + 4 * njx * sizeof(sinewi_affine_d) + 2 * njx * sizeof(sinew_qvv) +
@@ -67,7 +69,7 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 	unsigned char *mem = (unsigned char *)sinewi_malloc(&al, bytes);
 	SINEWI_CHECK(mem, error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: out of memory (%zu bytes)", bytes);
 	sinew_context *ctx = NULL;
-	sinew_result r = sinew_context_init(mem, ctx_size, blob, size, clip, NULL, &ctx, error);
+	sinew_result r = sinew_context_init(mem, ctx_size, blob, size, clip, &co, &ctx, error);
 	if (r != SINEW_RESULT_OK) {
 		sinewi_free(&al, mem, bytes);
 		return r;

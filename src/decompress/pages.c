@@ -37,6 +37,7 @@ sinew_result sinew_context_page_info(const sinew_context *context, uint32_t page
 	out->start_time = first / v->sample_rate;
 	out->end_time = last / v->sample_rate;
 	out->present = context->pages[page] != NULL;
+	out->tier = context->page_tier[page];
 	return SINEW_RESULT_OK;
 }
 
@@ -60,11 +61,22 @@ sinew_result sinew_page_check(const void *blob, size_t blob_size, uint32_t clip,
 	return sinewi_check_page(&v, page, (const unsigned char *)bytes, size, true, types, comps, 1, error);
 }
 
-// Forgets the cached parameters that point into `page` (they are refilled from a present page).
+// Forgets the cached parameters of the segments `page` holds: they may point into it, or (a finer
+// tier arriving) no longer be the ones to play. They are filled again from the present pages.
 static void forget_page(sinew_context *ctx, uint32_t page) {
-	if (ctx->cached_segment != UINT32_MAX && ctx->segment_page[ctx->cached_segment] == page) ctx->cached_segment = UINT32_MAX;
-	if (ctx->prefill_segment != UINT32_MAX && ctx->segment_page[ctx->prefill_segment] == page)
-		ctx->prefill_segment = UINT32_MAX;
+	sinewi_page_entry e;
+	sinewi_page_entry_of(&ctx->view, page, &e);
+	if (ctx->cached_segment - e.first_segment < e.segment_count) ctx->cached_segment = UINT32_MAX;
+	if (ctx->prefill_segment - e.first_segment < e.segment_count) ctx->prefill_segment = UINT32_MAX;
+}
+
+// Random-access contexts: the parameters of the page's segments, from the finest present tier.
+static void refill_page(sinew_context *ctx, uint32_t page) {
+	if (!ctx->random_access) return;
+	sinewi_page_entry e;
+	sinewi_page_entry_of(&ctx->view, page, &e);
+	for (uint32_t k = 0; k < e.segment_count; ++k)
+		if (sinewi_segment_bytes(ctx, e.first_segment + k)) sinewi_fill_segment(ctx, e.first_segment + k);
 }
 
 sinew_result sinew_context_add_page(sinew_context *context, uint32_t page, const void *bytes, size_t size,
@@ -79,11 +91,7 @@ sinew_result sinew_context_add_page(sinew_context *context, uint32_t page, const
 	                             t ? &t->components : &none, sizeof *t, error));
 	forget_page(context, page);
 	context->pages[page] = (const unsigned char *)bytes;
-	if (context->random_access) { // its segments' parameters, as context_init fills them for present pages
-		sinewi_page_entry e;
-		sinewi_page_entry_of(v, page, &e);
-		for (uint32_t k = 0; k < e.segment_count; ++k) sinewi_fill_segment(context, e.first_segment + k);
-	}
+	refill_page(context, page);
 	return SINEW_RESULT_OK;
 }
 
@@ -91,21 +99,22 @@ void sinew_context_drop_page(sinew_context *context, uint32_t page) {
 	if (!context || page >= context->view.page_count || !context->pages[page]) return;
 	forget_page(context, page);
 	context->pages[page] = NULL;
+	refill_page(context, page); // a coarser tier's page may still hold them
 }
 
 uint32_t sinew_context_missing_page(const sinew_context *context) {
 	return context ? context->missing_page : UINT32_MAX;
 }
 
-// Appends the pages of the segments keys [a, b] need, in playback order, skipping repeats.
-static void add_keys(const sinew_context *ctx, double a, double b, bool forward, uint32_t *pages, uint32_t capacity,
-                     uint32_t *count) {
+// Appends tier t's pages of the segments keys [a, b] need, in playback order, skipping repeats.
+static void add_keys(const sinew_context *ctx, uint32_t t, double a, double b, bool forward, uint32_t *pages,
+                     uint32_t capacity, uint32_t *count) {
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t lo = (uint32_t)floor(a) / v->segment_length, hi = (uint32_t)ceil(b) / v->segment_length;
 	if (lo >= v->segment_count) lo = v->segment_count - 1;
 	if (hi >= v->segment_count) hi = v->segment_count - 1;
 	for (uint32_t i = 0; i <= hi - lo; ++i) {
-		uint32_t p = ctx->segment_page[forward ? lo + i : hi - i];
+		uint32_t p = ctx->segment_page[(size_t)t * v->segment_count + (forward ? lo + i : hi - i)];
 		bool seen = false;
 		for (uint32_t q = 0; q < *count && q < capacity; ++q) seen |= pages[q] == p;
 		if (seen) continue;
@@ -128,14 +137,17 @@ uint32_t sinew_context_pages_needed(const sinew_context *context, double t, doub
 	double span = isfinite(horizon) ? fabs(horizon) * v->sample_rate : 0.0;
 	if (span > last) span = last;
 	uint32_t count = 0;
-	if (horizon >= 0.0 || !isfinite(horizon)) {
-		double end = k0 + span;
-		add_keys(context, k0, end < last ? end : last, true, pages, capacity, &count);
-		if (looping && end > last) add_keys(context, 0.0, end - last, true, pages, capacity, &count);
-	} else {
-		double begin = k0 - span;
-		add_keys(context, begin > 0.0 ? begin : 0.0, k0, false, pages, capacity, &count);
-		if (looping && begin < 0.0) add_keys(context, last + begin, last, false, pages, capacity, &count);
+	// the base tier's pages first (what playback cannot do without), then each finer tier's
+	for (uint32_t tier = 0; tier < context->tiers; ++tier) {
+		if (horizon >= 0.0 || !isfinite(horizon)) {
+			double end = k0 + span;
+			add_keys(context, tier, k0, end < last ? end : last, true, pages, capacity, &count);
+			if (looping && end > last) add_keys(context, tier, 0.0, end - last, true, pages, capacity, &count);
+		} else {
+			double begin = k0 - span;
+			add_keys(context, tier, begin > 0.0 ? begin : 0.0, k0, false, pages, capacity, &count);
+			if (looping && begin < 0.0) add_keys(context, tier, last + begin, last, false, pages, capacity, &count);
+		}
 	}
 	return count;
 }

@@ -78,7 +78,7 @@ static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 	if (!SINEWI_PAGES || !ctx->view.page_count) return true;
 	for (uint32_t r = 0; r < 4; ++r)
 		if (((ctx->modes_used >> r) & 1u) && !sk->m[r].segment) {
-			ctx->missing_page = ctx->segment_page[sk->m[r].index];
+			ctx->missing_page = ctx->segment_page[sk->m[r].index]; // the base tier's page
 			return false;
 		}
 	return true;

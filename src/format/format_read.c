@@ -373,13 +373,27 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	uint32_t meta_off = offsets[3];
 	// the segment table, or a paged clip's page count and page table
 	uint64_t table_bytes = ((uint64_t)v->segment_count + 1) * 4;
+	const bool tiered = paged && (v->flags & SINEW_FMT_FLAG_TIERED) != 0;
+	v->tier_count = 1;
+	if (r == SINEW_RESULT_OK && (v->flags & SINEW_FMT_FLAG_TIERED) && !paged)
+		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: Tiered without Paged", index);
 	if (r == SINEW_RESULT_OK && paged) {
 		if ((uint64_t)segments_off + 4 > v->size) {
 			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: page table exceeds the clip", index);
 		} else {
 			v->page_count = sinewi_rd32(c + segments_off);
 			table_bytes = 4 + (uint64_t)v->page_count * SINEW_FMT_PAGE_ENTRY_SIZE;
-			if (v->page_count < 1 || v->page_count > v->segment_count)
+			// the tier table follows the page table: Tier_count, then first page, bound, error per tier
+			if (tiered && (uint64_t)segments_off + table_bytes + 4 <= v->size) {
+				v->tier_count = sinewi_rd32(c + segments_off + table_bytes);
+				if (v->tier_count < 2 || v->tier_count > SINEW_FMT_MAX_TIERS)
+					r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: %u tiers", index, v->tier_count);
+				v->tier_table = c + segments_off + table_bytes + 4;
+				table_bytes += 4 + (uint64_t)v->tier_count * SINEW_FMT_TIER_ENTRY_SIZE;
+			} else if (tiered) {
+				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: tier table exceeds the clip", index);
+			}
+			if (r == SINEW_RESULT_OK && (v->page_count < 1 || v->page_count > (uint64_t)v->segment_count * v->tier_count))
 				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: %u pages for %u segments", index, v->page_count,
 				                v->segment_count);
 		}
@@ -400,9 +414,14 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	uint32_t seg_end = (uint32_t)(segments_off + table_bytes);
 #if SINEWI_PAGES
 	if (paged) {
-		// pages: consecutive segments, consecutive bytes after the resident part
-		uint32_t next_segment = 0, next_offset = 0;
+		// pages: each tier's pages hold its segments in order, the bytes of all pages follow each other
+		// after the resident part; a tier starts at its first page, the first tier at page 0
+		uint32_t next_segment = 0, next_offset = 0, tier = 0;
 		for (uint32_t p = 0; p < v->page_count && r == SINEW_RESULT_OK; ++p) {
+			if (tier + 1 < v->tier_count && p == sinewi_rd32(v->tier_table + (size_t)(tier + 1) * SINEW_FMT_TIER_ENTRY_SIZE)) {
+				if (next_segment != v->segment_count) break; // reported below
+				tier++, next_segment = 0;
+			}
 			sinewi_page_entry e;
 			sinewi_page_entry_of(v, p, &e);
 			bool ok = e.first_segment == next_segment && e.segment_count >= 1 &&
@@ -419,9 +438,15 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 			if (h.pages_given)
 				r = sinewi_check_page(v, p, blob + e.offset, e.size, false, types, comps, 1, error);
 		}
-		if (r == SINEW_RESULT_OK && next_segment != v->segment_count)
-			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: pages hold %u of %u segments", index, next_segment,
-			                v->segment_count);
+		if (r == SINEW_RESULT_OK && (next_segment != v->segment_count || tier + 1 != v->tier_count))
+			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: the pages of tier %u hold %u of %u segments", index, tier,
+			                next_segment, v->segment_count);
+		for (uint32_t k = 0; r == SINEW_RESULT_OK && k < v->tier_count && v->tier_table; ++k) {
+			const unsigned char *e = v->tier_table + (size_t)k * SINEW_FMT_TIER_ENTRY_SIZE;
+			float bound = sinewi_rdf32(e + 4), err = sinewi_rdf32(e + 8);
+			if ((k == 0 && sinewi_rd32(e) != 0) || !(bound >= 0.0f) || !isfinite(bound) || !(err >= 0.0f) || !isfinite(err))
+				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u tier %u: bad entry", index, k);
+		}
 	} else
 #endif
 	{
@@ -506,12 +531,19 @@ sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, 
 	out->size = v.size;
 	out->format_version = v.version;
 	out->page_count = v.page_count;
+	out->tier_count = v.tier_count;
 #if SINEWI_PAGES
-	for (uint32_t p = 0; p < v.page_count; ++p) {
+	for (uint32_t p = 0, tier = 0; p < v.page_count; ++p) {
+		if (tier + 1 < v.tier_count && p == sinewi_rd32(v.tier_table + (size_t)(tier + 1) * SINEW_FMT_TIER_ENTRY_SIZE)) tier++;
 		sinewi_page_entry e;
 		sinewi_page_entry_of(&v, p, &e);
 		out->page_bytes += e.size;
+		out->tier_bytes[tier] += e.size;
 		if (e.size > out->page_bytes_max) out->page_bytes_max = e.size;
+	}
+	for (uint32_t k = 0; v.tier_table && k < v.tier_count; ++k) { // stored in clip units
+		out->tier_bound_cm[k] = sinewi_rdf32(v.tier_table + (size_t)k * SINEW_FMT_TIER_ENTRY_SIZE + 4) * 100.0 / v.unit_scale;
+		out->tier_error_cm[k] = sinewi_rdf32(v.tier_table + (size_t)k * SINEW_FMT_TIER_ENTRY_SIZE + 8) * 100.0 / v.unit_scale;
 	}
 #endif
 	if (v.metadata) {

@@ -17,7 +17,9 @@ typedef struct sinewi_clip_view {
 	uint32_t segment_range_bytes; // bytes of segment ranges per segment (version 2 stores none for a lone segment)
 	uint32_t rotation_range_components; // clip range components of a rotation: 4, or 3 (version 2, lone segment:
 	                                    // the components other than the segment's Dropped, in order)
-	uint32_t page_count;        // paged clips: pages (else 0)
+	uint32_t page_count;        // paged clips: pages of every tier (else 0)
+	uint32_t tier_count;        // quality tiers: 1, or 2.. for a tiered clip
+	const unsigned char *tier_table; // tiered clips: the first tier entry (first page, bound, measured error)
 	const unsigned char *rounding;   // rounding nibbles (low 4 bits), a joint's then a scalar track's, rounding_stride
 	                                 // bytes apart; NULL: every track uses the clip's (version 2 without Track_rounding)
 	const unsigned char *page_table; // paged clips: the first page entry

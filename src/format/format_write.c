@@ -167,11 +167,12 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 	}
 }
 
-// Where a paged clip's segments go until the pages are written after the resident part.
+// Where a paged clip's segments go until the pages are written after the resident part. Tiers
+// (docs/format.md §tiers) each have their own pages, the coarsest tier's first.
 typedef struct clip_pages {
-	buffer segments;      // the clip's segments, one after another
-	size_t *seg_offset;   // [segment_count + 1] offsets in `segments`
-	uint32_t *page_first; // [page_count + 1] first segment of each page
+	buffer segments;      // every tier's segments, one after another
+	size_t *seg_offset;   // [tiers * (segment_count + 1)] offsets in `segments`
+	uint32_t *first, *count, *tier; // [tiers * segment_count] each page's first segment (of its tier), segments, tier
 	uint32_t page_count;
 	size_t table;         // blob offset of the clip's first page entry
 } clip_pages;
@@ -189,17 +190,15 @@ static size_t page_size(uint32_t n, size_t bytes) {
 	return (4u * ((size_t)n + 1) + bytes + SINEW_FMT_PAGE_TAIL + 3) & ~(size_t)3;
 }
 
-// Groups consecutive segments into pages under `target` bytes (a larger segment gets a page of its own).
-static void plan_pages(clip_pages *cp, uint32_t segments, size_t target) {
-	cp->page_count = 0;
-	uint32_t first = 0;
-	for (uint32_t s = 1; s <= segments; ++s) {
-		size_t bytes = cp->seg_offset[s] - cp->seg_offset[first];
-		bool over = s - first > 1 && page_size(s - first, bytes) > target;
-		if (over) cp->page_first[cp->page_count++] = first, first = s - 1;
-		if (s == segments) cp->page_first[cp->page_count++] = first;
+// Groups tier k's consecutive segments into pages under `target` bytes (a larger segment gets a
+// page of its own), appended to the clip's page list.
+static void plan_pages(clip_pages *cp, uint32_t tier, uint32_t segments, size_t target) {
+	const size_t *off = cp->seg_offset + (size_t)tier * (segments + 1);
+	for (uint32_t first = 0, end; first < segments; first = end) {
+		end = first + 1;
+		while (end < segments && page_size(end + 1 - first, off[end + 1] - off[first]) <= target) ++end;
+		cp->first[cp->page_count] = first, cp->count[cp->page_count] = end - first, cp->tier[cp->page_count++] = tier;
 	}
-	cp->page_first[cp->page_count] = segments;
 }
 
 // One clip block (docs/format.md, version 2). With `pages`, the segments are kept aside in it
@@ -260,22 +259,42 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 			k++;
 		}
 	}
+	const uint32_t tiers = enc->tier_count > 1 ? enc->tier_count : 1;
 	if (pages) {
-		// segments aside, grouped into pages; the page table's offsets, sizes and checksums come later
-		for (uint32_t s = 0; s < enc->segment_count && !pages->segments.failed; ++s) {
-			pages->seg_offset[s] = pages->segments.size;
-			write_segment(&pages->segments, enc, &enc->segments[s]);
+		// segments aside, grouped into pages tier by tier; the page table's offsets, sizes and checksums
+		// come later
+		const uint32_t S = enc->segment_count;
+		pages->page_count = 0;
+		for (uint32_t k = 0; k < tiers; ++k) {
+			const sinewi_enc_segment *segs = tiers > 1 ? enc->tier_segments[k] : enc->segments;
+			size_t *off = pages->seg_offset + (size_t)k * (S + 1);
+			for (uint32_t s = 0; s < S && !pages->segments.failed; ++s) {
+				off[s] = pages->segments.size;
+				write_segment(&pages->segments, enc, &segs[s]);
+			}
+			off[S] = pages->segments.size;
+			plan_pages(pages, k, S, page_target);
 		}
 		if (pages->segments.failed) {
 			b->failed = true;
 			return;
 		}
-		pages->seg_offset[enc->segment_count] = pages->segments.size;
-		plan_pages(pages, enc->segment_count, page_target);
 		size_t at = buffer_reserve(b, 4 + (size_t)pages->page_count * SINEW_FMT_PAGE_ENTRY_SIZE);
 		if (b->failed) return;
 		sinewi_wr32(b->data + at, pages->page_count);
 		pages->table = at + 4;
+		if (tiers > 1) { // the tier table: each tier's first page, its bound and the error the encoder measured
+			size_t t = buffer_reserve(b, 4 + (size_t)tiers * SINEW_FMT_TIER_ENTRY_SIZE);
+			if (b->failed) return;
+			sinewi_wr32(b->data + t, tiers);
+			for (uint32_t k = 0, p = 0; k < tiers; ++k) {
+				while (pages->tier[p] != k) ++p;
+				unsigned char *e = b->data + t + 4 + (size_t)k * SINEW_FMT_TIER_ENTRY_SIZE;
+				sinewi_wr32(e, p);
+				sinewi_wrf32(e + 4, (float)enc->tier_bound[k]);
+				sinewi_wrf32(e + 8, (float)enc->tier_max_error[k]);
+			}
+		}
 	} else {
 		// segment table (segment_count + 1 offsets) then segments
 		size_t table = buffer_reserve(b, ((size_t)enc->segment_count + 1) * 4);
@@ -291,7 +310,8 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
 	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
 	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
-	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u);
+	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |
+	                 (pages && tiers > 1 ? SINEW_FMT_FLAG_TIERED : 0u);
 	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_SAMPLE_RATE, clip->sample_rate);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_UNIT_SCALE, clip->unit_scale);
@@ -305,17 +325,17 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 }
 
 // Appends the pages of a paged clip after the resident part and fills its page table.
-static void write_pages(buffer *b, clip_pages *cp) {
+static void write_pages(buffer *b, clip_pages *cp, uint32_t segment_count) {
 	for (uint32_t p = 0; p < cp->page_count && !b->failed; ++p) {
-		uint32_t first = cp->page_first[p], n = cp->page_first[p + 1] - first;
-		size_t bytes = cp->seg_offset[first + n] - cp->seg_offset[first];
+		const size_t *off = cp->seg_offset + (size_t)cp->tier[p] * (segment_count + 1);
+		uint32_t first = cp->first[p], n = cp->count[p];
+		size_t bytes = off[first + n] - off[first];
 		size_t size = page_size(n, bytes);
 		size_t at = buffer_reserve(b, size); // zeroed: the tail stays zero
 		if (b->failed) return;
 		unsigned char *page = b->data + at;
-		for (uint32_t k = 0; k <= n; ++k)
-			sinewi_wr32(page + 4 * k, (uint32_t)(4u * (n + 1) + cp->seg_offset[first + k] - cp->seg_offset[first]));
-		memcpy(page + 4 * ((size_t)n + 1), cp->segments.data + cp->seg_offset[first], bytes);
+		for (uint32_t k = 0; k <= n; ++k) sinewi_wr32(page + 4 * k, (uint32_t)(4u * (n + 1) + off[first + k] - off[first]));
+		memcpy(page + 4 * ((size_t)n + 1), cp->segments.data + off[first], bytes);
 		unsigned char *e = b->data + cp->table + (size_t)p * SINEW_FMT_PAGE_ENTRY_SIZE;
 		sinewi_wr32(e, first);
 		sinewi_wr32(e + 4, n);
@@ -382,16 +402,18 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 		}
 	}
 	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
-	const uint32_t page_target = options ? options->page_bytes : 0u;
+	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)
+	const uint32_t page_target = options && options->page_bytes ? options->page_bytes : settings.tier_count > 1 ? 65536u : 0u;
 	clip_pages *pages = NULL;
 	if (page_target) {
 		pages = (clip_pages *)sinewi_arena_array(&arena, set->clip_count, sizeof *pages);
 		for (uint32_t i = 0; pages && i < set->clip_count; ++i) {
-			uint32_t n = encoded[i]->segment_count;
+			size_t n = encoded[i]->segment_count, tiers = encoded[i]->tier_count > 1 ? encoded[i]->tier_count : 1;
 			pages[i].segments = (buffer){NULL, 0, 0, false, sinewi_alloc_from(allocator)};
-			pages[i].seg_offset = (size_t *)sinewi_arena_array(&arena, (size_t)n + 1, sizeof(size_t));
-			pages[i].page_first = (uint32_t *)sinewi_arena_array(&arena, (size_t)n + 1, sizeof(uint32_t));
-			if (!pages[i].seg_offset || !pages[i].page_first) b.failed = true;
+			pages[i].seg_offset = (size_t *)sinewi_arena_array(&arena, tiers * (n + 1), sizeof(size_t));
+			pages[i].first = (uint32_t *)sinewi_arena_array(&arena, 3 * tiers * n, sizeof(uint32_t));
+			if (!pages[i].seg_offset || !pages[i].first) b.failed = true;
+			else pages[i].count = pages[i].first + tiers * n, pages[i].tier = pages[i].count + tiers * n;
 		}
 		if (!pages) b.failed = true;
 	}
@@ -404,7 +426,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	buffer_reserve(&b, SINEW_FMT_TAIL_PADDING);
 	buffer_align(&b, 4);
 	const size_t resident = b.size;
-	for (uint32_t i = 0; pages && i < set->clip_count && !b.failed; ++i) write_pages(&b, &pages[i]);
+	for (uint32_t i = 0; pages && i < set->clip_count && !b.failed; ++i) write_pages(&b, &pages[i], encoded[i]->segment_count);
 	for (uint32_t i = 0; pages && i < set->clip_count; ++i)
 		sinewi_free(&pages[i].segments.alloc, pages[i].segments.data, pages[i].segments.capacity);
 	sinewi_arena_free(&arena);
