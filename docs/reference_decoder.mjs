@@ -42,7 +42,7 @@ function xxh32(bytes, start, end, seed = 0) {
   return h >>> 0;
 }
 
-export function decode(input) {
+export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to play (0 = all, §Tiers)
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u8 = (o) => view.getUint8(o);
@@ -85,8 +85,9 @@ export function decode(input) {
     if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
     if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
     const flags = u32(at(4));
-    if (flags & ~(v2 ? 0x7f : 0x1f)) fail('reserved clip flags');
-    const paged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0;
+    if (flags & ~(v2 ? 0xff : 0x1f)) fail('reserved clip flags');
+    const paged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0, tiered = (flags & 128) !== 0;
+    if (tiered && !paged) fail('Tiered without Paged');
     if (paged !== (resident !== 0)) fail('Paged flag does not match the blob');
     const looping = (flags & 1) !== 0, clipRounding = (flags >> 1) & 3, hasMetadata = (flags & 8) !== 0;
     const lastRepeatsFirst = (flags & 16) !== 0;
@@ -173,16 +174,37 @@ export function decode(input) {
     if (q !== at(segmentsOffset)) fail('Segments_offset');
 
     // Segment table and segments, or the page table and the pages (§Pages)
-    const segments = [];
+    let segments = [];
     const rangeBytes = lone ? 0 : 2 * storedComponents;
     const headerBytes = 3 * trackCount + rangeBytes + 4 * Math.ceil(trackCount / 8);
     let tableEnd;
     if (paged) {
       const pageCount = u32(at(segmentsOffset));
-      if (pageCount < 1 || pageCount > segmentCount) fail('Page_count');
       tableEnd = segmentsOffset + 4 + 20 * pageCount;
       if (tableEnd > clipSize) fail('page table exceeds the clip');
+      // §Tiers: the tier table follows the page table; tier k owns pages firstPages[k] ..
+      let tierCount = 1;
+      const firstPages = [0];
+      if (tiered) {
+        if (tableEnd + 4 > clipSize) fail('tier table exceeds the clip');
+        tierCount = u32(at(tableEnd));
+        if (tierCount < 2 || tierCount > 8 || tableEnd + 4 + 12 * tierCount > clipSize) fail('Tier_count');
+        for (let k = 0; k < tierCount; ++k) {
+          const e = at(tableEnd + 4 + 12 * k), bound = f32(e + 4), error = f32(e + 8);
+          if (k === 0 ? u32(e) !== 0 : u32(e) <= firstPages[k - 1]) fail('tier First_page');
+          if (k > 0) firstPages.push(u32(e));
+          if (!(bound >= 0 && isFinite(bound) && error >= 0 && isFinite(error))) fail('tier bound');
+        }
+        tableEnd += 4 + 12 * tierCount;
+      }
+      if (pageCount < 1 || pageCount > segmentCount * tierCount) fail('Page_count');
+      const tierSegments = [];
       for (let pg = 0; pg < pageCount; ++pg) {
+        if (firstPages.includes(pg)) { // a tier starts: its pages hold every segment again
+          if (pg > 0 && segments.length !== segmentCount) fail('pages do not hold every segment');
+          segments = [];
+          tierSegments.push(segments);
+        }
         const e = at(segmentsOffset + 4 + 20 * pg);
         const firstSegment = u32(e), n = u32(e + 4), offset = u32(e + 8), pageSize = u32(e + 12), checksum = u32(e + 16);
         if (firstSegment !== segments.length || n < 1 || firstSegment + n > segmentCount) fail(`page ${pg} segments`);
@@ -200,7 +222,9 @@ export function decode(input) {
         for (let i = offset + expect; i < offset + pageSize; ++i) if (u8(i) !== 0) fail(`page ${pg} tail is not zero`);
         nextPage = offset + pageSize;
       }
-      if (segments.length !== segmentCount) fail('pages do not hold every segment');
+      if (segments.length !== segmentCount || tierSegments.length !== tierCount) fail('pages do not hold every segment');
+      // play the finest tier asked for (every page is here when decoding a whole blob)
+      segments = tierSegments[(tiers > 0 && tiers < tierCount ? tiers : tierCount) - 1];
     } else {
       for (let s = 0; s < segmentCount; ++s) {
         const begin = u32(at(segmentsOffset + 4 * s)), end = u32(at(segmentsOffset + 4 * (s + 1)));

@@ -561,10 +561,11 @@ static int cmd_decompress(const cli_options *o) {
 }
 
 static sinew_context *open_context(const cli_options *o, const void *blob, size_t size, void **mem) {
-	size_t need = sinew_context_size(blob, size, o->clip);
+	sinew_context_options co = {.kernel = o->scalar_kernel ? SINEW_KERNEL_SCALAR : SINEW_KERNEL_AUTO,
+	                            .tiers = o->has_tier ? o->tier + 1 : 0};
+	size_t need = sinew_context_size_with(blob, size, o->clip, &co);
 	if (!need) return cli_error("clip %u not found", o->clip), NULL;
 	*mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
-	sinew_context_options co = {.kernel = o->scalar_kernel ? SINEW_KERNEL_SCALAR : SINEW_KERNEL_AUTO};
 	sinew_context *ctx = NULL;
 	sinew_error err = {0};
 	if (!*mem || sinew_context_init(*mem, need, blob, size, o->clip, &co, &ctx, &err) != SINEW_RESULT_OK) {

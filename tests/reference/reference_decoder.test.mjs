@@ -36,14 +36,15 @@ const cli = process.env.SINEW_CLI;
 
 // Samples every clip of a blob file at fractional times through the reference decoder and through
 // `sinew sample`, which must agree bit for bit; returns how many poses were compared.
-function compareWithCli(file, label) {
-  const blob = decode(readFileSync(file));
+function compareWithCli(file, label, tier) {
+  const blob = decode(readFileSync(file), { tiers: tier === undefined ? 0 : tier + 1 });
+  const tierArgs = tier === undefined ? [] : ['--tier', String(tier)];
   let compared = 0;
   blob.clips.forEach((clip, c) => {
     const times = [];
     for (let i = 0; i < 12; ++i) times.push(-0.1 + (clip.duration + 0.2) * i / 11 + 0.0123);
     for (const t of times) {
-      const json = JSON.parse(execFileSync(join(root, cli), ['sample', file, '--time', String(t), '--clip', String(c), '--json']));
+      const json = JSON.parse(execFileSync(join(root, cli), ['sample', file, '--time', String(t), '--clip', String(c), '--json', ...tierArgs]));
       const { pose } = clip.samplePose(t);
       json.joints.forEach((j, k) => {
         const got = [...j.rotation, ...j.translation, ...j.scale];
@@ -81,6 +82,19 @@ test('reference decoder matches the C library on the golden version-1 blobs', { 
     compared += compareWithCli(file, name);
   }
   assert.ok(compared >= 100);
+});
+
+test('reference decoder plays each quality tier like the C library', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
+  const out = join(dir, 'tiers.sinew');
+  execFileSync(join(root, cli), ['compress', join(root, 'data/godot_platformer_player.glb'), '-o', out, '-q', '--tiers', '0.2,0.05,0.01']);
+  let compared = 0;
+  for (const tier of [0, 1, 2]) compared += compareWithCli(out, `tier ${tier}`, tier);
+  assert.ok(compared >= 200);
+  // the tiers differ: the base tier is not the finest
+  const coarse = decode(readFileSync(out), { tiers: 1 }).clips[1].samplePose(0.3).pose;
+  const fine = decode(readFileSync(out)).clips[1].samplePose(0.3).pose;
+  assert.ok(coarse.some((v, i) => v !== fine[i]));
 });
 
 test('reference decoder rejects a paged blob with a changed page byte', { skip: !cli && 'SINEW_CLI not set' }, () => {
