@@ -87,4 +87,12 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
                                   sinewi_enc_clip **out, sinew_error *error);
 
+// Bytes of one clip block as serialize writes it without pages (for choosing between encodings).
+size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator);
+// Writes the blob of `clip_count` encoded clips (docs/format.md), paged when `page_target` > 0
+// (every tier of a tiered clip in pages of its own). Page bookkeeping comes from `arena`.
+sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, bool metadata, uint32_t page_target,
+                              sinewi_arena *arena, const sinew_allocator *allocator, void **out_blob, size_t *out_size,
+                              sinew_error *error);
+
 #endif

@@ -5,7 +5,7 @@
 
 #include "../core/bits.h"
 #include "../core/codec_math.h"
-#include "../format/format_layout.h"
+#include "../core/format_layout.h"
 #include "context.h"
 
 static size_t align16(size_t n) {

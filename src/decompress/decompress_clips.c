@@ -5,7 +5,7 @@
 
 #include "../core/bits.h"
 #include "../core/quat.h"
-#include "../format/format_layout.h"
+#include "../core/format_layout.h"
 #include "context.h"
 
 // Every sub-track of the joint plays its default pose (kind DEFAULT, or IDENTITY where the default

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../core/bits.h"
-#include "../format/format_layout.h"
+#include "../core/format_layout.h"
 #include "context.h"
 
 uint32_t sinew_blob_resident_size(const void *blob, size_t size) {

@@ -10,7 +10,7 @@
 
 #include "../core/bits.h"
 #include "../core/codec_math.h"
-#include "../format/format_layout.h"
+#include "../core/format_layout.h"
 
 double sinewi_key_for_time(const sinew_context *ctx, double t) {
 	double last = (double)(ctx->view.stored_sample_count - 1);

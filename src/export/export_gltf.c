@@ -33,7 +33,7 @@
 // the compressed blob as a 16-byte aligned bufferView with the SINEW_compressed_animation extension; unpack
 // writes the decompressed clips back and drops the extension and its bufferView.
 #include "../core/base.h"
-#include "../format/format_layout.h"
+#include "../core/format_layout.h"
 #include "../import/import_internal.h"
 #include "../import/json.h"
 #include "export_internal.h"

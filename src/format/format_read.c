@@ -9,7 +9,7 @@
 #include "../core/bits.h"
 #include "../core/codec_math.h"
 #include "../core/hash.h"
-#include "format_layout.h"
+#include "../core/format_layout.h"
 
 sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, bool check_checksum, sinewi_blob_header *h,
                                      sinew_error *error) {

@@ -5,7 +5,7 @@
 
 #include "../core/bits.h"
 #include "../core/codec_math.h"
-#include "format_layout.h"
+#include "../core/format_layout.h"
 #include "format_read.h"
 
 static void add(sinew_size_breakdown *to, const sinew_size_breakdown *from) {

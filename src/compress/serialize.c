@@ -1,11 +1,11 @@
 // sinew — see include/sinew.h for version and licence
-// Serializes compressed clips exactly as docs/format.md describes, and sinew_compress(), the
-// public entry point that runs the compressor on every clip of a set and writes one blob.
-#include "../compress/compress_internal.h"
+// Serializes the compressor's clips exactly as docs/format.md (version 2) describes: clip blocks,
+// the resident part, pages and tiers, checksums.
+#include "compress_internal.h"
 #include "../core/bits.h"
 #include "../core/codec_math.h"
 #include "../core/hash.h"
-#include "format_layout.h"
+#include "../core/format_layout.h"
 
 #include <string.h>
 
@@ -345,80 +345,33 @@ static void write_pages(buffer *b, clip_pages *cp, uint32_t segment_count) {
 	}
 }
 
-void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) {
-	sinewi_alloc al = sinewi_alloc_from(allocator);
-	sinewi_free(&al, blob, size);
+size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator) {
+	buffer probe = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+	write_clip(&probe, enc, metadata, NULL, 0);
+	size_t size = probe.failed ? SIZE_MAX - 1 : probe.size;
+	sinewi_free(&probe.alloc, probe.data, probe.capacity);
+	return size;
 }
 
-sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
-                            const sinew_allocator *allocator, void **out_blob, size_t *out_size, sinew_error *error) {
-	SINEWI_CHECK(set && out_blob && out_size, error, SINEW_RESULT_INVALID_ARGUMENT, "compress: NULL argument");
-	*out_blob = NULL;
-	*out_size = 0;
-	SINEWI_CHECK(set->clip_count > 0, error, SINEW_RESULT_BAD_COUNT, "compress: the set has no clips");
-	for (uint32_t i = 0; i < set->clip_count; ++i) {
-		sinew_error inner = {0};
-		sinew_result r = sinew_clip_validate(set->clips[i], &inner);
-		if (r != SINEW_RESULT_OK) return sinewi_fail(error, r, "clip %u: %s", i, inner.message);
-		SINEWI_CHECK(set->clips[i]->joint_count <= SINEW_FMT_MAX_JOINTS &&
-		                 set->clips[i]->scalar_track_count <= SINEW_FMT_MAX_SCALARS,
-		             error, SINEW_RESULT_UNSUPPORTED, "clip %u: more than 65535 joints or scalar tracks", i);
-	}
-	sinewi_compress_settings settings;
-	sinewi_compress_settings_resolve(options, &settings);
-	bool metadata = !(options && options->strip_metadata);
-
-	sinewi_arena arena;
-	sinewi_arena_init(&arena, allocator);
-	sinewi_enc_clip **encoded = (sinewi_enc_clip **)sinewi_arena_array(&arena, set->clip_count, sizeof *encoded);
-	if (!encoded) {
-		sinewi_arena_free(&arena);
-		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
-	}
-	// Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per
-	// clip and keep the smallest result; fast and default use one.
-	static const uint32_t lengths[] = {32, 24, 16, 48};
-	const bool search_lengths = settings.level >= SINEW_LEVEL_HIGH && !(options && options->segment_length);
-	const size_t tries = settings.level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
-	for (uint32_t i = 0; i < set->clip_count; ++i) {
-		size_t best_size = SIZE_MAX;
-		for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
-			sinewi_compress_settings s = settings;
-			if (search_lengths) s.segment_length = lengths[l];
-			sinewi_enc_clip *enc = NULL;
-			sinew_result r = sinewi_compress_clip(set->clips[i], &s, &arena, &enc, error);
-			if (r != SINEW_RESULT_OK) {
-				sinewi_arena_free(&arena);
-				return r;
-			}
-			size_t size = 0;
-			if (search_lengths) { // serialized size of this candidate
-				buffer probe = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
-				write_clip(&probe, enc, metadata, NULL, 0);
-				size = probe.failed ? SIZE_MAX - 1 : probe.size;
-				sinewi_free(&probe.alloc, probe.data, probe.capacity);
-			}
-			if (size < best_size) best_size = size, encoded[i] = enc;
-		}
-	}
+sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, bool metadata, uint32_t page_target,
+                              sinewi_arena *arena, const sinew_allocator *allocator, void **out_blob, size_t *out_size,
+                              sinew_error *error) {
 	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
-	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)
-	const uint32_t page_target = options && options->page_bytes ? options->page_bytes : settings.tier_count > 1 ? 65536u : 0u;
 	clip_pages *pages = NULL;
 	if (page_target) {
-		pages = (clip_pages *)sinewi_arena_array(&arena, set->clip_count, sizeof *pages);
-		for (uint32_t i = 0; pages && i < set->clip_count; ++i) {
+		pages = (clip_pages *)sinewi_arena_array(arena, clip_count, sizeof *pages);
+		for (uint32_t i = 0; pages && i < clip_count; ++i) {
 			size_t n = encoded[i]->segment_count, tiers = encoded[i]->tier_count > 1 ? encoded[i]->tier_count : 1;
 			pages[i].segments = (buffer){NULL, 0, 0, false, sinewi_alloc_from(allocator)};
-			pages[i].seg_offset = (size_t *)sinewi_arena_array(&arena, tiers * (n + 1), sizeof(size_t));
-			pages[i].first = (uint32_t *)sinewi_arena_array(&arena, 3 * tiers * n, sizeof(uint32_t));
+			pages[i].seg_offset = (size_t *)sinewi_arena_array(arena, tiers * (n + 1), sizeof(size_t));
+			pages[i].first = (uint32_t *)sinewi_arena_array(arena, 3 * tiers * n, sizeof(uint32_t));
 			if (!pages[i].seg_offset || !pages[i].first) b.failed = true;
 			else pages[i].count = pages[i].first + tiers * n, pages[i].tier = pages[i].count + tiers * n;
 		}
 		if (!pages) b.failed = true;
 	}
-	buffer_reserve(&b, SINEW_FMT_HEADER_SIZE + (size_t)set->clip_count * 4);
-	for (uint32_t i = 0; i < set->clip_count && !b.failed; ++i) {
+	buffer_reserve(&b, SINEW_FMT_HEADER_SIZE + (size_t)clip_count * 4);
+	for (uint32_t i = 0; i < clip_count && !b.failed; ++i) {
 		buffer_align(&b, 4);
 		sinewi_wr32(b.data + SINEW_FMT_HEADER_SIZE + 4 * i, (uint32_t)b.size);
 		write_clip(&b, encoded[i], metadata, pages ? &pages[i] : NULL, page_target);
@@ -426,10 +379,9 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	buffer_reserve(&b, SINEW_FMT_TAIL_PADDING);
 	buffer_align(&b, 4);
 	const size_t resident = b.size;
-	for (uint32_t i = 0; pages && i < set->clip_count && !b.failed; ++i) write_pages(&b, &pages[i], encoded[i]->segment_count);
-	for (uint32_t i = 0; pages && i < set->clip_count; ++i)
+	for (uint32_t i = 0; pages && i < clip_count && !b.failed; ++i) write_pages(&b, &pages[i], encoded[i]->segment_count);
+	for (uint32_t i = 0; pages && i < clip_count; ++i)
 		sinewi_free(&pages[i].segments.alloc, pages[i].segments.data, pages[i].segments.capacity);
-	sinewi_arena_free(&arena);
 	if (b.failed || b.size > UINT32_MAX) {
 		sinewi_free(&b.alloc, b.data, b.capacity);
 		return sinewi_fail(error, b.failed ? SINEW_RESULT_OUT_OF_MEMORY : SINEW_RESULT_UNSUPPORTED,
@@ -439,7 +391,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	sinewi_wr16(b.data + SINEW_FMT_HDR_VERSION, SINEW_FMT_VERSION);
 	sinewi_wr16(b.data + SINEW_FMT_HDR_HEADER_SIZE, SINEW_FMT_HEADER_SIZE);
 	sinewi_wr32(b.data + SINEW_FMT_HDR_TOTAL_SIZE, (uint32_t)b.size);
-	sinewi_wr32(b.data + SINEW_FMT_HDR_CLIP_COUNT, set->clip_count);
+	sinewi_wr32(b.data + SINEW_FMT_HDR_CLIP_COUNT, clip_count);
 	if (pages) sinewi_wr32(b.data + SINEW_FMT_HDR_RESIDENT_SIZE, (uint32_t)resident);
 	sinewi_wr32(b.data + SINEW_FMT_HDR_CHECKSUM, sinewi_xxh32(b.data + 16, (pages ? resident : b.size) - 16, 0));
 	// hand the exact-size block to the caller: blob_free receives `size`

@@ -1,0 +1,73 @@
+// sinew — see include/sinew.h for version and licence
+// sinew_compress(), the public entry point of the compress stage: validates the clips, runs the
+// compressor on each (trying segment lengths at the higher levels) and serializes one blob.
+#include "compress_internal.h"
+#include "../core/format_layout.h"
+
+void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) {
+	sinewi_alloc al = sinewi_alloc_from(allocator);
+	sinewi_free(&al, blob, size);
+}
+
+sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
+                            const sinew_allocator *allocator, void **out_blob, size_t *out_size, sinew_error *error) {
+	SINEWI_CHECK(set && out_blob && out_size, error, SINEW_RESULT_INVALID_ARGUMENT, "compress: NULL argument");
+	*out_blob = NULL;
+	*out_size = 0;
+	SINEWI_CHECK(set->clip_count > 0, error, SINEW_RESULT_BAD_COUNT, "compress: the set has no clips");
+	for (uint32_t i = 0; i < set->clip_count; ++i) {
+		sinew_error inner = {0};
+		sinew_result r = sinew_clip_validate(set->clips[i], &inner);
+		if (r != SINEW_RESULT_OK) return sinewi_fail(error, r, "clip %u: %s", i, inner.message);
+		SINEWI_CHECK(set->clips[i]->joint_count <= SINEW_FMT_MAX_JOINTS &&
+		                 set->clips[i]->scalar_track_count <= SINEW_FMT_MAX_SCALARS,
+		             error, SINEW_RESULT_UNSUPPORTED, "clip %u: more than 65535 joints or scalar tracks", i);
+	}
+	if (options && options->tier_count > 1) {
+		SINEWI_CHECK(options->tier_count <= SINEW_MAX_TIERS, error, SINEW_RESULT_INVALID_ARGUMENT,
+		             "compress: %u tiers (at most %u)", options->tier_count, SINEW_MAX_TIERS);
+		for (uint32_t k = 0; k < options->tier_count; ++k)
+			SINEWI_CHECK(options->tier_error_cm[k] > 0.0 && (k == 0 || options->tier_error_cm[k] < options->tier_error_cm[k - 1]),
+			             error, SINEW_RESULT_INVALID_ARGUMENT, "compress: tier bounds must be positive and decreasing");
+		SINEWI_CHECK(!(options->error_cm > 0.0) || options->error_cm == options->tier_error_cm[options->tier_count - 1], error,
+		             SINEW_RESULT_INVALID_ARGUMENT, "compress: the last tier bound (%g cm) must be error_cm (%g cm)",
+		             options->tier_error_cm[options->tier_count - 1], options->error_cm);
+	}
+	sinewi_compress_settings settings;
+	sinewi_compress_settings_resolve(options, &settings);
+	bool metadata = !(options && options->strip_metadata);
+
+	sinewi_arena arena;
+	sinewi_arena_init(&arena, allocator);
+	sinewi_enc_clip **encoded = (sinewi_enc_clip **)sinewi_arena_array(&arena, set->clip_count, sizeof *encoded);
+	if (!encoded) {
+		sinewi_arena_free(&arena);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
+	}
+	// Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per
+	// clip and keep the smallest result; fast and default use one.
+	static const uint32_t lengths[] = {32, 24, 16, 48};
+	const bool search_lengths = settings.level >= SINEW_LEVEL_HIGH && !(options && options->segment_length);
+	const size_t tries = settings.level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
+	for (uint32_t i = 0; i < set->clip_count; ++i) {
+		size_t best_size = SIZE_MAX;
+		for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
+			sinewi_compress_settings s = settings;
+			if (search_lengths) s.segment_length = lengths[l];
+			sinewi_enc_clip *enc = NULL;
+			sinew_result r = sinewi_compress_clip(set->clips[i], &s, &arena, &enc, error);
+			if (r != SINEW_RESULT_OK) {
+				sinewi_arena_free(&arena);
+				return r;
+			}
+			size_t size = search_lengths ? sinewi_serialized_clip_size(enc, metadata, allocator) : 0;
+			if (size < best_size) best_size = size, encoded[i] = enc;
+		}
+	}
+	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)
+	const uint32_t page_target = options && options->page_bytes ? options->page_bytes : settings.tier_count > 1 ? 65536u : 0u;
+	sinew_result r = sinewi_serialize(encoded, set->clip_count, metadata, page_target, &arena, allocator, out_blob, out_size,
+	                                  error);
+	sinewi_arena_free(&arena);
+	return r;
+}
