@@ -133,12 +133,13 @@ export class WorldBlob {
 	constructor(world, index, metadata) {
 		this.world = world;
 		this.index = index;
+		// the world's blob table (world_blob records: first clip, clip count, bytes, size): read from
+		// memory, so a restored world rebuilds its blobs without a wasm call
+		const dv = world._view(), table = dv.getUint32(world._state + 8, true) + 16 * index;
+		const first = dv.getUint32(table, true), count = dv.getUint32(table + 4, true);
 		const clips = [];
-		for (let c = 0; ; c++) {
-			const ptr = world._x.sinew_world_clip(index, c);
-			if (!ptr) break;
-			clips.push(new WorldClip(world, this, c, ptr, metadata?.[c] ?? null));
-		}
+		for (let c = 0; c < count; c++) clips.push(new WorldClip(world, this, c, first + 80 * c, metadata?.[c] ?? null));
+		this.bytes = dv.getUint32(table + 12, true);
 		this.clips = Object.freeze(clips);
 		this.clipCount = clips.length;
 		this._metadata = metadata;

@@ -1,0 +1,158 @@
+// sinew — see include/sinew.h for version and licence
+// An independent plain-JS model of the world runtime's semantics (web/README.md §World runtime),
+// written from that text and sharing no code with web/world.mjs or web/sinew_world.c: per-clip
+// poses come from the single-clip decoder (Sinew.load + anim.sample, tested bit for bit against
+// the native kernel elsewhere); time, loop modes, fades and blending are computed here in float64
+// (weights in float32, as the README states), loops and ping-pong by stepping from end to end
+// rather than by the closed forms the runtime uses.
+
+const F = 10; // floats per joint
+
+export class RefLayer {
+	constructor(anim, clip, options = {}) {
+		this.anim = anim;           // SinewAnimation of the clip's blob
+		this.clip = clip;           // clip index in that blob
+		this.info = anim.clip(clip);
+		this.time = options.time ?? 0;
+		this.speed = Math.fround(options.speed ?? 1);
+		this.weight = Math.fround(options.weight ?? 1);
+		this.loop = options.loop ?? 'once';
+		this.additive = options.additive ?? false; // false | 'first' | 'bind'
+		this.mask = options.mask ?? null;          // per player joint, or null
+		this.map = options.map ?? null;            // clip joint -> player joint, or null (identity)
+		this.enabled = options.enabled ?? true;
+		this.paused = false;
+		this.backwards = false;                    // ping-pong direction
+		this.fade = null;                          // { target, rate, stop }
+		this.events = { loop: 0, finished: false, fadedOut: false, fadeDone: false };
+	}
+
+	fadeTo(target, duration, stop = false) {
+		this.fade = { target: Math.fround(target), rate: Math.fround(Math.abs(target - this.weight) / duration), stop };
+	}
+}
+
+// One frame of dt seconds for one layer.
+export function refAdvance(l, dt) {
+	l.events = { loop: 0, finished: false, fadedOut: false, fadeDone: false };
+	if (!l.enabled) return;
+	if (l.fade) {
+		const step = Math.fround(Math.fround(Math.abs(dt)) * l.fade.rate);
+		const up = l.weight < l.fade.target;
+		const next = Math.fround(up ? l.weight + step : l.weight - step);
+		l.weight = up ? (next >= l.fade.target ? l.fade.target : next) : (next <= l.fade.target ? l.fade.target : next);
+		if (l.weight === l.fade.target) {
+			l.events.fadeDone = true;
+			if (l.fade.target === 0 && l.fade.stop) { l.enabled = false; l.events.fadedOut = true; }
+			l.fade = null;
+		}
+	}
+	if (l.paused) return;
+	const d = l.info.duration;
+	if (!(d > 0)) { l.time = 0; return; }
+	const move = dt * l.speed;
+	if (l.loop === 'once') {
+		let t = l.time + move;
+		if (t >= d) { t = d; l.paused = true; l.events.finished = true; }
+		else if (t <= 0 && move < 0) { t = 0; l.paused = true; l.events.finished = true; }
+		l.time = t;
+	} else if (l.loop === 'repeat') {
+		let t = l.time + move;
+		while (t >= d) { t -= d; l.events.loop++; }
+		while (t < 0) { t += d; l.events.loop++; }
+		l.time = t;
+	} else { // ping-pong: walk the distance, turning at each end
+		let left = Math.abs(move), forward = (move >= 0) !== l.backwards, t = l.time;
+		while (left > 0) {
+			const room = forward ? d - t : t;
+			if (left <= room) { t += forward ? left : -left; left = 0; break; }
+			left -= room; t = forward ? d : 0; forward = !forward; l.events.loop++;
+		}
+		// the direction is the layer's playing direction relative to a positive speed
+		l.backwards = (move >= 0) ? !forward : forward;
+		l.time = t;
+	}
+}
+
+const dot4 = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+function mul(a, b) { // Hamilton product, x y z w
+	return [
+		a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+		a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+		a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+		a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+	];
+}
+function normalize(q, fallback) {
+	const n = Math.hypot(q[0], q[1], q[2], q[3]);
+	return n > 1e-15 ? q.map((x) => x / n) : fallback.slice(0, 4);
+}
+
+function sampleOf(l) {
+	return Float64Array.from(l.anim.sample(l.clip, l.time));
+}
+
+// The blended pose of a player: joints, scalars (counts), rest (pose array), layers (in order).
+export function refBlend(joints, scalars, rest, layers) {
+	const sums = Array.from({ length: joints }, () => ({ q: [0, 0, 0, 0], v: [0, 0, 0, 0, 0, 0], w: 0 }));
+	const ssum = Array.from({ length: scalars }, () => ({ v: 0, w: 0 }));
+	const live = layers.filter((l) => l.enabled && l.weight > 0);
+	for (const l of live.filter((x) => !x.additive)) {
+		const s = sampleOf(l), J = l.info.jointCount;
+		for (let c = 0; c < J; c++) {
+			const j = l.map ? l.map[c] : c;
+			if (j === 0xffffffff || j >= joints) continue;
+			const w = l.weight * (l.mask ? l.mask[j] : 1);
+			if (!(w > 0)) continue;
+			const q = [s[c * F], s[c * F + 1], s[c * F + 2], s[c * F + 3]];
+			const acc = sums[j];
+			const sign = dot4(acc.q, q) < 0 ? -1 : 1;
+			for (let k = 0; k < 4; k++) acc.q[k] += sign * w * q[k];
+			for (let k = 0; k < 6; k++) acc.v[k] += w * s[c * F + 4 + k];
+			acc.w += w;
+		}
+		for (let i = 0; i < l.info.scalarFloats && i < scalars; i++) { ssum[i].v += l.weight * s[J * F + i]; ssum[i].w += l.weight; }
+	}
+	const out = new Float64Array(joints * F + scalars);
+	for (let j = 0; j < joints; j++) {
+		const acc = sums[j], r = Array.from(rest.subarray(j * F, j * F + F));
+		let w = acc.w;
+		if (w < 1) {
+			const f = 1 - w, sign = dot4(acc.q, r) < 0 ? -1 : 1;
+			for (let k = 0; k < 4; k++) acc.q[k] += sign * f * r[k];
+			for (let k = 0; k < 6; k++) acc.v[k] += f * r[4 + k];
+			w = 1;
+		}
+		const q = normalize(acc.q, r);
+		out.set(q, j * F);
+		for (let k = 0; k < 6; k++) out[j * F + 4 + k] = acc.v[k] / w;
+	}
+	for (let i = 0; i < scalars; i++) {
+		let { v, w } = ssum[i];
+		if (w < 1) { v += (1 - w) * rest[joints * F + i]; w = 1; }
+		out[joints * F + i] = v / w;
+	}
+	for (const l of live.filter((x) => x.additive)) {
+		const s = sampleOf(l), J = l.info.jointCount;
+		const first = l.additive === 'first' ? Float64Array.from(l.anim.sample(l.clip, 0)) : null;
+		for (let c = 0; c < J; c++) {
+			const j = l.map ? l.map[c] : c;
+			if (j === 0xffffffff || j >= joints) continue;
+			const w = l.weight * (l.mask ? l.mask[j] : 1);
+			if (!(w > 0)) continue;
+			const ref = first ? first.subarray(c * F, c * F + F) : rest.subarray(j * F, j * F + F);
+			const v = s.subarray(c * F, c * F + F);
+			let delta = mul([-ref[0], -ref[1], -ref[2], ref[3]], [v[0], v[1], v[2], v[3]]);
+			if (delta[3] < 0) delta = delta.map((x) => -x);
+			const part = normalize([w * delta[0], w * delta[1], w * delta[2], 1 - w + w * delta[3]], [0, 0, 0, 1]);
+			const base = [out[j * F], out[j * F + 1], out[j * F + 2], out[j * F + 3]];
+			out.set(normalize(mul(base, part), [0, 0, 0, 1]), j * F);
+			for (let k = 4; k < F; k++) out[j * F + k] += w * (v[k] - ref[k]);
+		}
+		for (let i = 0; i < l.info.scalarFloats && i < scalars; i++) {
+			const ref = first ? first[J * F + i] : rest[joints * F + i];
+			out[joints * F + i] += l.weight * (s[J * F + i] - ref);
+		}
+	}
+	return out;
+}
