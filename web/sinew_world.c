@@ -63,7 +63,9 @@ typedef struct world_layer {
 	uint32_t scalar_map;  // 40: uint32_t[clip scalar floats] -> player scalar float, 0 = identity
 	uint32_t events;      // 44: EVENT_* of the last update
 	uint32_t loops;       // 48: loop boundaries crossed by the last update
-	uint32_t reserved[3]; // 52
+	float range_from;     // 52: seconds: the layer plays [range_from, range_to] of its clip
+	float range_to;       // 56: (range_to <= range_from: the whole clip)
+	uint32_t reserved;    // 60
 } world_layer;
 _Static_assert(sizeof(world_layer) == 64, "world_layer layout");
 
@@ -75,6 +77,7 @@ enum {
 	LAYER_STOP_AT_ZERO = 64u, // a fade that reaches weight 0 clears LAYER_ENABLED
 	LAYER_REVERSED = 128u,  // ping-pong: currently playing backwards
 	LAYER_PAUSED = 256u,    // time does not advance (once: set when the end is reached)
+	LAYER_STOP_AT_END = 512u, // once: reaching the end clears LAYER_ENABLED (that frame blends without it)
 };
 enum { EVENT_LOOP = 1u, EVENT_FINISHED = 2u, EVENT_FADED_OUT = 4u, EVENT_FADE_DONE = 8u };
 
@@ -305,25 +308,33 @@ static void advance(world_layer *l, const world_clip *c, double dt) {
 		}
 	}
 	if (l->flags & LAYER_PAUSED) return;
-	double d = c->duration;
-	if (!(d > 0)) { l->time = 0; return; }
+	double base = 0, d = c->duration;
+	if (l->range_to > l->range_from) { // a sub-range of the clip
+		double a = l->range_from > 0 ? (double)l->range_from : 0, b = (double)l->range_to < d ? (double)l->range_to : d;
+		if (a > d) a = d;
+		base = a;
+		d = b > a ? b - a : 0;
+	}
+	if (!(d > 0)) { l->time = base; return; }
 	uint32_t mode = (l->flags >> LAYER_LOOP_SHIFT) & 3u;
 	double step = dt * (double)l->speed;
-	double t = l->time + step;
+	double t0 = l->time - base;
+	if (!(t0 >= 0)) t0 = 0;
+	if (t0 > d) t0 = d;
+	double t = t0 + step;
 	if (!(t == t)) t = 0; // NaN
 	if (mode == 1u) { // repeat
 		if (t >= d || t < 0) {
 			double turns = floor(t / d);
 			t -= turns * d;
-			if (t >= d) t = 0; // rounding
-			if (t < 0) t = 0;
+			if (t >= d || t < 0) t = 0; // rounding
 			double n = turns < 0 ? -turns : turns;
 			l->loops = n > 4e9 ? 4000000000u : (uint32_t)n;
 			l->events |= EVENT_LOOP;
 		}
 	} else if (mode == 2u) { // ping-pong: a zigzag; x is the position along it, forward then back
-		double x = (l->flags & LAYER_REVERSED) ? 2 * d - l->time : l->time;
-		double x2 = x + dt * (double)l->speed;
+		double x = (l->flags & LAYER_REVERSED) ? 2 * d - t0 : t0;
+		double x2 = x + step;
 		if (!(x2 == x2)) x2 = x;
 		double crossed = floor(x2 / d) - floor(x / d);
 		double u = x2 - floor(x2 / (2 * d)) * (2 * d); // [0, 2d)
@@ -337,10 +348,16 @@ static void advance(world_layer *l, const world_clip *c, double dt) {
 			l->events |= EVENT_LOOP;
 		}
 	} else { // once: clamp, pause, report
-		if (t >= d) { t = d; l->flags |= LAYER_PAUSED; l->events |= EVENT_FINISHED; }
-		else if (t <= 0 && step < 0) { t = 0; l->flags |= LAYER_PAUSED; l->events |= EVENT_FINISHED; }
+		int end = 0;
+		if (t >= d) { t = d; end = 1; }
+		else if (t <= 0 && step < 0) { t = 0; end = 1; }
+		if (end) {
+			l->flags |= LAYER_PAUSED;
+			l->events |= EVENT_FINISHED;
+			if (l->flags & LAYER_STOP_AT_END) l->flags &= ~(uint32_t)LAYER_ENABLED;
+		}
 	}
-	l->time = t;
+	l->time = base + t;
 }
 
 static inline uint32_t map_joint(const world_layer *l, uint32_t c) {

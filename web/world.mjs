@@ -19,7 +19,7 @@ import { SinewError, readMetadata, simdSupported } from './sinew.mjs';
 
 const FLOATS_PER_JOINT = 10;
 // world_layer flags (web/sinew_world.c)
-const ENABLED = 1, ADDITIVE = 2, REF_BIND = 4, LOOP_SHIFT = 4, STOP_AT_ZERO = 64, REVERSED = 128, PAUSED = 256;
+const ENABLED = 1, ADDITIVE = 2, REF_BIND = 4, LOOP_SHIFT = 4, STOP_AT_ZERO = 64, REVERSED = 128, PAUSED = 256, STOP_AT_END = 512;
 const LOOP_MODES = ['once', 'repeat', 'pingpong'];
 export const LayerEvent = Object.freeze({ LOOP: 1, FINISHED: 2, FADED_OUT: 4, FADE_DONE: 8 });
 const SNAPSHOT_MAGIC = 0x57574e53; // "SNWW"
@@ -159,7 +159,7 @@ export class WorldBlob {
 
 // Layer record field offsets (world_layer in sinew_world.c).
 const L_TIME = 0, L_SPEED = 8, L_WEIGHT = 12, L_TARGET = 16, L_RATE = 20, L_CLIP = 24, L_FLAGS = 28, L_MASK = 32,
-	L_JMAP = 36, L_SMAP = 40, L_EVENTS = 44, L_LOOPS = 48;
+	L_JMAP = 36, L_SMAP = 40, L_EVENTS = 44, L_LOOPS = 48, L_FROM = 52, L_TO = 56;
 
 /** One clip layer of a player. Its fields live in wasm memory: setting them is not a wasm call. */
 export class WorldLayer {
@@ -220,6 +220,8 @@ export class WorldLayer {
 		if (options.weight !== undefined) this.weight = options.weight;
 		if (options.time !== undefined) this.time = options.time;
 		if (options.mask !== undefined) this.mask = options.mask;
+		if (options.range !== undefined) this.range = options.range;
+		if (options.stopAtEnd !== undefined) this.stopAtEnd = options.stopAtEnd;
 		this.paused = false;
 		this.enabled = true;
 		return this;
@@ -228,7 +230,7 @@ export class WorldLayer {
 	get time() { return this._dv.getFloat64(this.ptr + L_TIME, true); }
 	set time(t) {
 		const d = this._clip ? this._clip.duration : 0;
-		const v = Number.isFinite(+t) ? Math.min(Math.max(+t, 0), d) : 0;
+		const v = Number.isFinite(+t) ? Math.min(Math.max(+t, 0), d) : 0; // (a range confines it at the next update)
 		this._dv.setFloat64(this.ptr + L_TIME, v, true);
 		this._setFlag(PAUSED, !!this._userPaused); // a 'once' layer that had stopped at its end plays again
 	}
@@ -255,6 +257,23 @@ export class WorldLayer {
 		if (m < 0) throw new RangeError(`sinew world: loop mode '${mode}' (once, repeat or pingpong)`);
 		this._dv.setUint32(this.ptr + L_FLAGS, (this._flags() & ~(3 << LOOP_SHIFT)) | (m << LOOP_SHIFT), true);
 	}
+	/**
+	 * [from, to] seconds: the layer plays that part of its clip (loop modes wrap and turn at its ends);
+	 * null for the whole clip.
+	 */
+	get range() {
+		const a = this._dv.getFloat32(this.ptr + L_FROM, true), b = this._dv.getFloat32(this.ptr + L_TO, true);
+		return b > a ? [a, b] : null;
+	}
+	set range(r) {
+		const [a, b] = r ?? [0, 0];
+		if (r && !(b > a && a >= 0)) throw new RangeError(`sinew world: range [${a}, ${b}]`);
+		this._dv.setFloat32(this.ptr + L_FROM, a, true);
+		this._dv.setFloat32(this.ptr + L_TO, b, true);
+	}
+	/** 'once' layers: reaching the end disables the layer (the frame that reaches it blends without it). */
+	get stopAtEnd() { return (this._flags() & STOP_AT_END) !== 0; }
+	set stopAtEnd(on) { this._setFlag(STOP_AT_END, !!on); }
 	/** Ping-pong only: true while playing backwards. */
 	get reversed() { return (this._flags() & REVERSED) !== 0; }
 	/** false (base layer), 'first' (additive against the clip's first sample) or 'bind' (against the player's rest pose). */

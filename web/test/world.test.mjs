@@ -172,6 +172,28 @@ for (const build of BUILDS) {
 		world.update(0.1); assert.ok(p.layer(2).events & LayerEvent.FINISHED); assert.equal(p.layer(2).time, 0);
 	});
 
+	test(`${build.name}: ranges (from/to) in every loop mode; stopAtEnd drops a finished layer in the same frame`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await Sinew.load(GODOT);
+		const walk = blob.clip('walk'), idle = blob.clip('idle');
+		const p = world.addPlayer({ clip: walk, layers: 3 });
+		const rest = Float64Array.from(p.rest);
+		const cases = [
+			{ clip: walk, loop: 'repeat', range: [0.2, 0.7], time: 0.3, speed: 1.3 },
+			{ clip: idle, loop: 'pingpong', range: [0.1, 0.9], weight: 0.5, time: 0.5 },
+			{ clip: idle, loop: 'once', range: [0.5, 1.0], weight: 0.7, time: 0.5, stopAtEnd: true },
+		];
+		const refs = cases.map((c, k) => { p.layer(k).play(c.clip, c); return new RefLayer(anim, c.clip.index, c); });
+		let sawEnd = false;
+		compareFrames(world, p, refs, rest, 100, (f) => (f % 7 === 3 ? 0.4 : 1 / 60), 'ranges', () => {
+			const t0 = p.layer(0).time; assert.ok(t0 >= 0.2 - 1e-6 && t0 <= 0.7 + 1e-6, `range: time ${t0}`);
+			if (!p.layer(2).enabled) sawEnd = true;
+		});
+		assert.ok(sawEnd, 'the once layer with stopAtEnd was disabled');
+		assert.ok(p.layer(2).time <= 1.0 + 1e-6);
+	});
+
 	test(`${build.name}: per-joint masks (upper body over lower body, fractional weights)`, async () => {
 		const world = await createWorld({ simd: build.simd });
 		const blob = world.load(GODOT);

@@ -21,6 +21,8 @@ export class RefLayer {
 		this.mask = options.mask ?? null;          // per player joint, or null
 		this.map = options.map ?? null;            // clip joint -> player joint, or null (identity)
 		this.enabled = options.enabled ?? true;
+		this.range = options.range ?? null;        // [from, to] seconds of the clip, or null
+		this.stopAtEnd = options.stopAtEnd ?? false; // once: disabled when the end is reached
 		this.paused = false;
 		this.backwards = false;                    // ping-pong direction
 		this.fade = null;                          // { target, rate, stop }
@@ -48,21 +50,26 @@ export function refAdvance(l, dt) {
 		}
 	}
 	if (l.paused) return;
-	const d = l.info.duration;
-	if (!(d > 0)) { l.time = 0; return; }
+	// the played span [lo, hi]: the range (float32 seconds) within the clip, or the whole clip
+	let lo = 0, hi = l.info.duration;
+	if (l.range) { lo = Math.min(Math.fround(l.range[0]), hi); hi = Math.max(Math.min(Math.fround(l.range[1]), hi), lo); }
+	const d = hi - lo;
+	if (!(d > 0)) { l.time = lo; return; }
 	const move = dt * l.speed;
+	const start = Math.min(Math.max(l.time - lo, 0), d);
 	if (l.loop === 'once') {
-		let t = l.time + move;
-		if (t >= d) { t = d; l.paused = true; l.events.finished = true; }
-		else if (t <= 0 && move < 0) { t = 0; l.paused = true; l.events.finished = true; }
-		l.time = t;
+		let t = start + move;
+		const end = t >= d || (t <= 0 && move < 0);
+		t = Math.min(Math.max(t, 0), d);
+		if (end) { l.paused = true; l.events.finished = true; if (l.stopAtEnd) l.enabled = false; }
+		l.time = lo + t;
 	} else if (l.loop === 'repeat') {
-		let t = l.time + move;
+		let t = start + move;
 		while (t >= d) { t -= d; l.events.loop++; }
 		while (t < 0) { t += d; l.events.loop++; }
-		l.time = t;
+		l.time = lo + t;
 	} else { // ping-pong: walk the distance, turning at each end
-		let left = Math.abs(move), forward = (move >= 0) !== l.backwards, t = l.time;
+		let left = Math.abs(move), forward = (move >= 0) !== l.backwards, t = start;
 		while (left > 0) {
 			const room = forward ? d - t : t;
 			if (left <= room) { t += forward ? left : -left; left = 0; break; }
@@ -70,7 +77,7 @@ export function refAdvance(l, dt) {
 		}
 		// the direction is the layer's playing direction relative to a positive speed
 		l.backwards = (move >= 0) ? !forward : forward;
-		l.time = t;
+		l.time = lo + t;
 	}
 }
 
