@@ -11,6 +11,7 @@
 #include "sinew.h"
 
 #include "../src/decompress/context.h"
+#include "../src/format/format_layout.h"
 #include "wasm_libc.h"
 
 #include <math.h>
@@ -45,7 +46,8 @@ typedef struct world_clip {
 	uint32_t kernel;             // 60: NUL-terminated kernel name
 	uint32_t context;            // 64: sinew_context *
 	uint32_t first;              // 68: pose at t = 0 (joint_count * 10 + scalar_floats floats)
-	uint32_t reserved[2];        // 72
+	uint32_t part;               // 72: uint8_t[joint_count + scalar_floats]: which sub-tracks the clip sets (PART_*)
+	uint32_t reserved;           // 76
 } world_clip;
 _Static_assert(sizeof(world_clip) == 80, "world_clip layout");
 
@@ -79,6 +81,13 @@ enum {
 	LAYER_PAUSED = 256u,    // time does not advance (once: set when the end is reached)
 	LAYER_STOP_AT_END = 512u, // once: reaching the end clears LAYER_ENABLED (that frame blends without it)
 };
+// A clip sets a joint's rotation / translation / scale (and a scalar float) unless that sub-track
+// holds the joint's default (bind) value throughout: kind default, or kind identity where the
+// default is the identity (docs/format.md §Descriptors). What a clip does not set is left to the
+// other layers and the rest pose, as engines blend only the tracks a clip has (a glTF animation
+// without a channel for a node becomes default sub-tracks for it).
+enum { PART_ROTATION = 1u, PART_TRANSLATION = 2u, PART_SCALE = 4u };
+
 enum { EVENT_LOOP = 1u, EVENT_FINISHED = 2u, EVENT_FADED_OUT = 4u, EVENT_FADE_DONE = 8u };
 
 // A player (32 bytes).
@@ -104,7 +113,7 @@ typedef struct world_state {
 	uint32_t players;         // 20: world_player *[player_capacity]
 	uint32_t scratch;         // 24: float[scratch_floats]: one sampled clip
 	uint32_t scratch_floats;  // 28
-	uint32_t accum;           // 32: float[accum_floats]: per player joint rot 4 + tr 3 + sc 3 + weight 1, then scalars value + weight
+	uint32_t accum;           // 32: float[accum_floats]: per player joint rot 4, tr 3, sc 3, their 3 weights; per scalar value, weight
 	uint32_t accum_floats;    // 36
 	uint32_t frames;          // 40: sinew_world_update calls
 	uint32_t layers_sampled;  // 44: by the last update
@@ -206,6 +215,34 @@ int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
 			uint32_t end = ctx->scalars[s].output + ctx->scalars[s].components;
 			if (end > scalar_floats) scalar_floats = end;
 		}
+		uint8_t *part = (uint8_t *)take((size_t)ci.joint_count + scalar_floats + 4);
+		if (!part) { r = sinewi_fail(&E, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (participation)"); break; }
+		const unsigned char *meta = ctx->view.metadata;
+		for (uint32_t j = 0; j < ci.joint_count; ++j) {
+			const float *def = meta ? (const float *)(const void *)(meta + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE + 20) : NULL;
+			uint8_t m = 0;
+			for (uint32_t k = 0; k < 3; ++k) {
+				uint8_t kind = ctx->joints[j].kinds[k];
+				int sets = kind >= 2;
+				if (kind == 0 && def) { // identity: sets something when the default is not the identity
+					const float *d = def + (k == 0 ? 0 : k == 1 ? 4 : 7);
+					if (k == 0) sets = d[0] != 0.0f || d[1] != 0.0f || d[2] != 0.0f || (d[3] != 1.0f && d[3] != -1.0f);
+					else if (k == 1) sets = d[0] != 0.0f || d[1] != 0.0f || d[2] != 0.0f;
+					else sets = d[0] != 1.0f || d[1] != 1.0f || d[2] != 1.0f;
+				}
+				if (sets) m |= (uint8_t)(1u << k);
+			}
+			part[j] = m;
+		}
+		for (uint32_t s = 0; s < ci.scalar_track_count; ++s) {
+			const float *def = meta ? (const float *)(const void *)(meta + SINEW_FMT_META_HEADER_SIZE + (size_t)ci.joint_count * SINEW_FMT_META_JOINT_SIZE +
+			                                                        (size_t)s * SINEW_FMT_META_SCALAR_SIZE + 16) : NULL;
+			uint8_t kind = ctx->scalars[s].kind;
+			for (uint32_t k = 0; k < ctx->scalars[s].components; ++k) {
+				int sets = kind >= 2 || (kind == 0 && def && def[k] != 0.0f);
+				part[ci.joint_count + ctx->scalars[s].output + k] = sets ? 1u : 0u;
+			}
+		}
 		uint32_t floats = ci.joint_count * 10 + scalar_floats;
 		float *first = (float *)take((size_t)floats * 4 + 4);
 		if (!first || !grow_scratch(floats)) { r = sinewi_fail(&E, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (pose)"); break; }
@@ -215,7 +252,7 @@ int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
 		                  (ci.looping ? 1u : 0u) | (ci.has_metadata ? 2u : 0u), ci.size,
 		                  (uint32_t)(uintptr_t)ci.name, (uint32_t)(uintptr_t)layout,
 		                  (uint32_t)(uintptr_t)sinew_context_kernel(ctx), (uint32_t)(uintptr_t)ctx,
-		                  (uint32_t)(uintptr_t)first, {0, 0}};
+		                  (uint32_t)(uintptr_t)first, (uint32_t)(uintptr_t)part, 0};
 	}
 	if (r == SINEW_RESULT_OK && W.blob_count == W.blob_capacity) {
 		uint32_t cap = W.blob_capacity ? W.blob_capacity * 2 : 8;
@@ -262,7 +299,7 @@ uint32_t sinew_world_add_player(uint32_t joints, uint32_t scalar_floats, uint32_
 	float *pose = l ? (float *)take((size_t)floats * 4 + 4) : NULL;
 	float *rest = pose ? (float *)take((size_t)floats * 4 + 4) : NULL;
 	int ok = rest != NULL;
-	uint32_t need = joints * 11 + scalar_floats * 2;
+	uint32_t need = joints * 13 + scalar_floats * 2;
 	if (ok && need > W.accum_floats) {
 		float *a = (float *)take((size_t)need * 4);
 		if (a) { W.accum = (uint32_t)(uintptr_t)a; W.accum_floats = need; } else ok = 0;
@@ -369,14 +406,15 @@ static inline uint32_t map_scalar(const world_layer *l, uint32_t s) {
 
 static void blend_player(world_player *p) {
 	const uint32_t J = p->joint_count, S = p->scalar_floats;
-	float *acc = (float *)(uintptr_t)W.accum;      // [J][11]: rot 4, tr 3, sc 3, weight
-	float *sacc = acc + (size_t)J * 11;           // [S][2]: value, weight
+	float *acc = (float *)(uintptr_t)W.accum;      // [J][13]: rot 4, tr 3, sc 3, weights of rot, tr, sc
+	float *sacc = acc + (size_t)J * 13;           // [S][2]: value, weight
 	float *out = (float *)(uintptr_t)p->pose;
 	const float *rest = (const float *)(uintptr_t)p->rest;
 	float *smp = (float *)(uintptr_t)W.scratch;
 	world_layer *layers = (world_layer *)(uintptr_t)p->layers;
-	memset(acc, 0, ((size_t)J * 11 + (size_t)S * 2) * 4);
-	// 1. base layers, in order: weighted sums (rotations sign-aligned with the running sum)
+	memset(acc, 0, ((size_t)J * 13 + (size_t)S * 2) * 4);
+	// 1. base layers, in order: weighted sums of the sub-tracks each clip sets (rotations
+	// sign-aligned with the running sum)
 	for (uint32_t i = 0; i < p->layer_count; ++i) {
 		const world_layer *l = &layers[i];
 		if (!l->clip || !(l->flags & LAYER_ENABLED) || (l->flags & LAYER_ADDITIVE) || !(l->weight > 0.0f)) continue;
@@ -385,30 +423,43 @@ static void blend_player(world_player *p) {
 		                  smp + c->joint_count * 10);
 		W.layers_sampled++;
 		const float *mask = (const float *)(uintptr_t)l->mask;
+		const uint8_t *part = (const uint8_t *)(uintptr_t)c->part;
 		for (uint32_t cj = 0; cj < c->joint_count; ++cj) {
 			uint32_t j = map_joint(l, cj);
-			if (j >= J) continue;
+			uint32_t pm = part[cj];
+			if (j >= J || !pm) continue;
 			float w = l->weight * (mask ? mask[j] : 1.0f);
 			if (!(w > 0.0f)) continue;
 			const float *v = smp + cj * 10;
-			float *a = acc + j * 11;
-			float dot = a[0] * v[0] + a[1] * v[1] + a[2] * v[2] + a[3] * v[3];
-			float wr = dot < 0.0f ? -w : w;
-			for (int k = 0; k < 4; ++k) a[k] += wr * v[k];
-			for (int k = 4; k < 10; ++k) a[k] += w * v[k];
-			a[10] += w;
+			float *a = acc + j * 13;
+			if (pm & PART_ROTATION) {
+				float dot = a[0] * v[0] + a[1] * v[1] + a[2] * v[2] + a[3] * v[3];
+				float wr = dot < 0.0f ? -w : w;
+				for (int k = 0; k < 4; ++k) a[k] += wr * v[k];
+				a[10] += w;
+			}
+			if (pm & PART_TRANSLATION) {
+				for (int k = 4; k < 7; ++k) a[k] += w * v[k];
+				a[11] += w;
+			}
+			if (pm & PART_SCALE) {
+				for (int k = 7; k < 10; ++k) a[k] += w * v[k];
+				a[12] += w;
+			}
 		}
 		const float *sv = smp + c->joint_count * 10;
+		const uint8_t *spart = part + c->joint_count;
 		for (uint32_t cs = 0; cs < c->scalar_floats; ++cs) {
 			uint32_t s = map_scalar(l, cs);
-			if (s >= S) continue;
+			if (s >= S || !spart[cs]) continue;
 			sacc[s * 2] += l->weight * sv[cs];
 			sacc[s * 2 + 1] += l->weight;
 		}
 	}
-	// 2. weight below 1 is filled with the rest pose; the sums are divided by max(weight, 1)
+	// 2. per sub-track, weight below 1 is filled with the rest pose; the sums are divided by
+	// max(weight, 1) (rotations normalized)
 	for (uint32_t j = 0; j < J; ++j) {
-		float *a = acc + j * 11;
+		float *a = acc + j * 13;
 		const float *r = rest + j * 10;
 		float *o = out + j * 10;
 		float w = a[10];
@@ -417,8 +468,6 @@ static void blend_player(world_player *p) {
 			float dot = a[0] * r[0] + a[1] * r[1] + a[2] * r[2] + a[3] * r[3];
 			float fr = dot < 0.0f ? -f : f;
 			for (int k = 0; k < 4; ++k) a[k] += fr * r[k];
-			for (int k = 4; k < 10; ++k) a[k] += f * r[k];
-			w = 1.0f;
 		}
 		float len2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3];
 		if (len2 > 1e-30f) {
@@ -427,8 +476,17 @@ static void blend_player(world_player *p) {
 		} else {
 			for (int k = 0; k < 4; ++k) o[k] = r[k]; // opposite rotations cancelled: rest
 		}
-		float iw = 1.0f / w;
-		for (int k = 4; k < 10; ++k) o[k] = a[k] * iw;
+		for (int g = 0; g < 2; ++g) {
+			const int k0 = 4 + 3 * g;
+			float wv = a[11 + g];
+			if (wv < 1.0f) {
+				float f = 1.0f - wv;
+				for (int k = k0; k < k0 + 3; ++k) a[k] += f * r[k];
+				wv = 1.0f;
+			}
+			float iw = 1.0f / wv;
+			for (int k = k0; k < k0 + 3; ++k) o[k] = a[k] * iw;
+		}
 	}
 	for (uint32_t s = 0; s < S; ++s) {
 		float v = sacc[s * 2], w = sacc[s * 2 + 1];
@@ -447,14 +505,19 @@ static void blend_player(world_player *p) {
 		const int bind = (l->flags & LAYER_REF_BIND) != 0;
 		const float *first = (const float *)(uintptr_t)c->first;
 		const float *mask = (const float *)(uintptr_t)l->mask;
+		const uint8_t *part = (const uint8_t *)(uintptr_t)c->part;
 		for (uint32_t cj = 0; cj < c->joint_count; ++cj) {
 			uint32_t j = map_joint(l, cj);
-			if (j >= J) continue;
+			uint32_t pm = part[cj];
+			if (j >= J || !pm) continue;
 			float w = l->weight * (mask ? mask[j] : 1.0f);
 			if (!(w > 0.0f)) continue;
 			const float *v = smp + cj * 10;
 			const float *r = bind ? rest + j * 10 : first + cj * 10;
 			float *o = out + j * 10;
+			if (pm & PART_TRANSLATION) for (int k = 4; k < 7; ++k) o[k] += w * (v[k] - r[k]);
+			if (pm & PART_SCALE) for (int k = 7; k < 10; ++k) o[k] += w * (v[k] - r[k]);
+			if (!(pm & PART_ROTATION)) continue;
 			// d = conj(r) * v
 			float rx = -r[0], ry = -r[1], rz = -r[2], rw = r[3];
 			float dx = rw * v[0] + rx * v[3] + ry * v[2] - rz * v[1];
@@ -475,13 +538,12 @@ static void blend_player(world_player *p) {
 			float ql = sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
 			ql = ql > 1e-30f ? 1.0f / ql : 1.0f;
 			o[0] = qx * ql; o[1] = qy * ql; o[2] = qz * ql; o[3] = qw * ql;
-			for (int k = 4; k < 10; ++k) o[k] += w * (v[k] - r[k]);
 		}
 		const float *sv = smp + c->joint_count * 10;
 		const float *sr = bind ? rest + J * 10 : first + c->joint_count * 10;
 		for (uint32_t cs = 0; cs < c->scalar_floats; ++cs) {
 			uint32_t s = map_scalar(l, cs);
-			if (s >= S) continue;
+			if (s >= S || !part[c->joint_count + cs]) continue;
 			out[J * 10 + s] += l->weight * (sv[cs] - (bind ? sr[s] : sr[cs]));
 		}
 	}

@@ -101,9 +101,20 @@ export class WorldClip {
 			(_, s) => Object.freeze({ offset: layout.getUint32(8 * s, true), components: layout.getUint32(8 * s + 4, true) })));
 		this.kernel = cString(world.memory.buffer, u32(60));
 		this._first = u32(68);
+		this._part = u32(72);
 		this.joints = metadata ? metadata.joints : null;
 		this.scalars = metadata ? metadata.scalars : null;
 		Object.freeze(this);
+	}
+
+	/**
+	 * Which sub-tracks the clip sets, per joint (bit 0 rotation, 1 translation, 2 scale) then per
+	 * scalar float (bit 0): a writable view of world memory, computed at load from the blob's
+	 * descriptors (sub-tracks holding the default pose throughout are left to other layers). An
+	 * adapter that knows the source (the glTF's channels) may overwrite it (shared by every player).
+	 */
+	get participation() {
+		return new Uint8Array(this.world.memory.buffer, this._part, this.jointCount + this.scalarFloats);
 	}
 
 	/** The clip's pose at t = 0 (the additive reference 'first'), a copy. */
@@ -111,8 +122,12 @@ export class WorldClip {
 		return new Float32Array(this.world.memory.buffer, this._first, this.jointCount * FLOATS_PER_JOINT + this.scalarFloats).slice();
 	}
 
-	/** Rest (default) pose from the metadata (identity without metadata), jointCount * 10 + scalarFloats floats. */
+	/**
+	 * Rest (default, bind) pose from the metadata, jointCount * 10 + scalarFloats floats; without
+	 * metadata (--strip) the clip's first sample (whose default sub-tracks hold the default values).
+	 */
 	restPose() {
+		if (!this.joints) return this.firstSample();
 		const out = new Float32Array(this.jointCount * FLOATS_PER_JOINT + this.scalarFloats);
 		for (let j = 0; j < this.jointCount; j++) {
 			const m = this.joints?.[j], o = j * FLOATS_PER_JOINT;

@@ -8,11 +8,46 @@
 
 const F = 10; // floats per joint
 
+// Which sub-tracks each clip of a blob sets, read from the bytes (docs/format.md: joint and scalar
+// descriptors after the 64-byte clip header; metadata default poses): a sub-track whose kind is
+// default (1), or identity (0) where the default is the identity, holds the bind value throughout
+// and is left to the other layers. Per clip: { joints: [[rot, tr, sc]], scalars: [per scalar float] }.
+export function participation(bytes) {
+	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	const out = [];
+	for (let c = 0; c < dv.getUint32(16, true); c++) {
+		const clip = dv.getUint32(32 + 4 * c, true);
+		const J = dv.getUint32(clip + 28, true), S = dv.getUint32(clip + 32, true);
+		const meta = dv.getUint32(clip + 4, true) & 8 ? clip + dv.getUint32(clip + 60, true) : 0;
+		const f32 = (o) => dv.getFloat32(o, true);
+		const joints = [];
+		for (let j = 0; j < J; j++) {
+			const d = bytes[clip + 64 + 2 * j];
+			const def = meta ? meta + 16 + 60 * j + 20 : 0;
+			const identity = [
+				!meta || (f32(def) === 0 && f32(def + 4) === 0 && f32(def + 8) === 0 && Math.abs(f32(def + 12)) === 1),
+				!meta || [16, 20, 24].every((o) => f32(def + o) === 0),
+				!meta || [28, 32, 36].every((o) => f32(def + o) === 1),
+			];
+			joints.push([0, 1, 2].map((k) => { const kind = (d >> (2 * k)) & 3; return kind >= 2 || (kind === 0 && !identity[k]); }));
+		}
+		const scalars = [];
+		for (let k = 0; k < S; k++) {
+			const d = bytes[clip + 64 + 2 * J + 2 * k], kind = d & 3, comps = ((d >> 2) & 3) + 1;
+			const def = meta ? meta + 16 + 60 * J + 32 * k + 16 : 0;
+			for (let i = 0; i < comps; i++) scalars.push(kind >= 2 || (kind === 0 && meta !== 0 && f32(def + 4 * i) !== 0));
+		}
+		out.push({ joints, scalars });
+	}
+	return out;
+}
+
 export class RefLayer {
 	constructor(anim, clip, options = {}) {
 		this.anim = anim;           // SinewAnimation of the clip's blob
 		this.clip = clip;           // clip index in that blob
 		this.info = anim.clip(clip);
+		this.part = options.part ?? anim.part?.[clip] ?? null; // participation() of the clip (null: all)
 		this.time = options.time ?? 0;
 		this.speed = Math.fround(options.speed ?? 1);
 		this.weight = Math.fround(options.weight ?? 1);
@@ -101,7 +136,7 @@ function sampleOf(l) {
 
 // The blended pose of a player: joints, scalars (counts), rest (pose array), layers (in order).
 export function refBlend(joints, scalars, rest, layers) {
-	const sums = Array.from({ length: joints }, () => ({ q: [0, 0, 0, 0], v: [0, 0, 0, 0, 0, 0], w: 0 }));
+	const sums = Array.from({ length: joints }, () => ({ q: [0, 0, 0, 0], t: [0, 0, 0], s: [0, 0, 0], wq: 0, wt: 0, ws: 0 }));
 	const ssum = Array.from({ length: scalars }, () => ({ v: 0, w: 0 }));
 	const live = layers.filter((l) => l.enabled && l.weight > 0);
 	for (const l of live.filter((x) => !x.additive)) {
@@ -111,28 +146,36 @@ export function refBlend(joints, scalars, rest, layers) {
 			if (j === 0xffffffff || j >= joints) continue;
 			const w = l.weight * (l.mask ? l.mask[j] : 1);
 			if (!(w > 0)) continue;
-			const q = [s[c * F], s[c * F + 1], s[c * F + 2], s[c * F + 3]];
+			const [pr, pt, ps] = l.part ? l.part.joints[c] : [true, true, true];
 			const acc = sums[j];
-			const sign = dot4(acc.q, q) < 0 ? -1 : 1;
-			for (let k = 0; k < 4; k++) acc.q[k] += sign * w * q[k];
-			for (let k = 0; k < 6; k++) acc.v[k] += w * s[c * F + 4 + k];
-			acc.w += w;
+			if (pr) {
+				const q = [s[c * F], s[c * F + 1], s[c * F + 2], s[c * F + 3]];
+				const sign = dot4(acc.q, q) < 0 ? -1 : 1;
+				for (let k = 0; k < 4; k++) acc.q[k] += sign * w * q[k];
+				acc.wq += w;
+			}
+			if (pt) { for (let k = 0; k < 3; k++) acc.t[k] += w * s[c * F + 4 + k]; acc.wt += w; }
+			if (ps) { for (let k = 0; k < 3; k++) acc.s[k] += w * s[c * F + 7 + k]; acc.ws += w; }
 		}
-		for (let i = 0; i < l.info.scalarFloats && i < scalars; i++) { ssum[i].v += l.weight * s[J * F + i]; ssum[i].w += l.weight; }
+		for (let i = 0; i < l.info.scalarFloats && i < scalars; i++) {
+			if (l.part && !l.part.scalars[i]) continue;
+			ssum[i].v += l.weight * s[J * F + i]; ssum[i].w += l.weight;
+		}
 	}
 	const out = new Float64Array(joints * F + scalars);
 	for (let j = 0; j < joints; j++) {
 		const acc = sums[j], r = Array.from(rest.subarray(j * F, j * F + F));
-		let w = acc.w;
-		if (w < 1) {
-			const f = 1 - w, sign = dot4(acc.q, r) < 0 ? -1 : 1;
+		if (acc.wq < 1) {
+			const f = 1 - acc.wq, sign = dot4(acc.q, r) < 0 ? -1 : 1;
 			for (let k = 0; k < 4; k++) acc.q[k] += sign * f * r[k];
-			for (let k = 0; k < 6; k++) acc.v[k] += f * r[4 + k];
-			w = 1;
 		}
-		const q = normalize(acc.q, r);
-		out.set(q, j * F);
-		for (let k = 0; k < 6; k++) out[j * F + 4 + k] = acc.v[k] / w;
+		out.set(normalize(acc.q, r), j * F);
+		// translation and scale: the weighted mean, the missing weight taken from the rest pose
+		const mean = (sum, w, o) => {
+			for (let k = 0; k < 3; k++) out[j * F + o + k] = w < 1 ? sum[k] + (1 - w) * r[o + k] : sum[k] / w;
+		};
+		mean(acc.t, acc.wt, 4);
+		mean(acc.s, acc.ws, 7);
 	}
 	for (let i = 0; i < scalars; i++) {
 		let { v, w } = ssum[i];
@@ -149,14 +192,18 @@ export function refBlend(joints, scalars, rest, layers) {
 			if (!(w > 0)) continue;
 			const ref = first ? first.subarray(c * F, c * F + F) : rest.subarray(j * F, j * F + F);
 			const v = s.subarray(c * F, c * F + F);
+			const [pr, pt, ps] = l.part ? l.part.joints[c] : [true, true, true];
+			if (pt) for (let k = 4; k < 7; k++) out[j * F + k] += w * (v[k] - ref[k]);
+			if (ps) for (let k = 7; k < F; k++) out[j * F + k] += w * (v[k] - ref[k]);
+			if (!pr) continue;
 			let delta = mul([-ref[0], -ref[1], -ref[2], ref[3]], [v[0], v[1], v[2], v[3]]);
 			if (delta[3] < 0) delta = delta.map((x) => -x);
 			const part = normalize([w * delta[0], w * delta[1], w * delta[2], 1 - w + w * delta[3]], [0, 0, 0, 1]);
 			const base = [out[j * F], out[j * F + 1], out[j * F + 2], out[j * F + 3]];
 			out.set(normalize(mul(base, part), [0, 0, 0, 1]), j * F);
-			for (let k = 4; k < F; k++) out[j * F + k] += w * (v[k] - ref[k]);
 		}
 		for (let i = 0; i < l.info.scalarFloats && i < scalars; i++) {
+			if (l.part && !l.part.scalars[i]) continue;
 			const ref = first ? first[J * F + i] : rest[joints * F + i];
 			out[joints * F + i] += l.weight * (s[J * F + i] - ref);
 		}
