@@ -260,4 +260,105 @@ export async function runWorldThree(spec) {
 	};
 }
 
-window.sinewWorldTest = { runWorldThree, ready: true };
+/* ---------------- Babylon.js ---------------- */
+
+// The glTF JSON of a .gltf or .glb (for the channels the engine's groups animate).
+function gltfJson(bytes) {
+	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	if (dv.getUint32(0, true) !== 0x46546c67) return JSON.parse(new TextDecoder().decode(bytes));
+	return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + dv.getUint32(12, true))));
+}
+
+const BABYLON_PHASES = [['single group', 0], ['weight crossfade', 20], ['after crossfade', 51], ['two groups, once ends', 80], ['after end', 0]];
+
+export async function runWorldBabylon(spec) {
+	const BABYLON = await import('@babylonjs/core/index.js');
+	await import('@babylonjs/loaders/glTF/index.js');
+	const Wb = await import('../../adapters/babylon_world.mjs');
+	const { gltfNodeMap } = await import('../../adapters/babylon.mjs');
+	const engine = new BABYLON.NullEngine();
+	const scene = new BABYLON.Scene(engine);
+	scene.useConstantAnimationDeltaTime = true;
+	new BABYLON.FreeCamera('camera', new BABYLON.Vector3(0, 0, -10), scene);
+	const options = { pluginOptions: { gltf: { animationStartMode: 0 } } };
+	const containers = [];
+	for (let k = 0; k < 2 + spec.extras; k++) {
+		const c = await BABYLON.LoadAssetContainerAsync(spec.asset, scene, options);
+		c.addAllToScene();
+		for (const g of c.animationGroups) g.stop();
+		containers.push(c);
+	}
+	const [ca, cb, ...extra] = containers;
+	const nodesOf = (c) => [...c.transformNodes, ...c.meshes];
+	const rootA = ca.meshes.find((m) => m.name === '__root__'), rootB = cb.meshes.find((m) => m.name === '__root__');
+	const json = gltfJson(await fetchBytes(spec.asset));
+	const worldScene = await Wb.SinewWorldScene.create(scene);
+	const bytes = await fetchBytes(spec.blob);
+	const [ia, ib, ic] = pickClips(ca.animationGroups.map((g) => (g.to - g.from) / 60));
+	const { blobs, clips: [sa, sb, sc] } = sinewRoles(worldScene.world, bytes, [ia, ib, ic]);
+	const hb = worldScene.add(nodesOf(cb), blobs, { json });
+	const others = extra.map((c) => worldScene.add(nodesOf(c), [blobs[0]], { json }));
+	others.forEach((o, k) => {
+		const x = o.group(ia), y = o.group(ib % o.animationGroups.length);
+		x.weight = 1; x.start(true); x.goToFrame((k * 7) % Math.max(1, x.to));
+		if (y !== x) { y.weight = 0.4; y.start(true); }
+	});
+	const groupOf = (clip) => hb.animationGroups.find((g) => g.clip === clip);
+	const [ga, gb, gc] = [ia, ib, ic].map((k, i) => (i === 0 || ![ia, ib].slice(0, i).includes(k) ? ca.animationGroups[k] : ca.animationGroups[k].clone(`copy${i}`)));
+	const [sa2, sb2, sc2] = [sa, sb, sc].map(groupOf);
+	const events = { engine: [], sinew: [] };
+	let frame = 0;
+	for (const [g, s, name] of [[ga, sa2, 'a'], [gb, sb2, 'b'], [gc, sc2, 'c']]) {
+		g.onAnimationGroupLoopObservable.add(() => events.engine.push(`${frame} loop ${name}`));
+		g.onAnimationGroupEndObservable.add(() => { events.engine.push(`${frame} end ${name}`); g.stop(); });
+		s.onAnimationGroupLoopObservable.add(() => events.sinew.push(`${frame} loop ${name}`));
+		s.onAnimationGroupEndObservable.add(() => { events.sinew.push(`${frame} end ${name}`); s.stop(); });
+	}
+	const nodesA = gltfNodeMap(nodesOf(ca)), nodesB = gltfNodeMap(nodesOf(cb));
+	// compared: the nodes every clip of the scenario animates with the same channels (Babylon leaves a
+	// node no running group drives at its last value, sinew and three return it to the rest pose)
+	const paths = (k) => { const m = new Map(); for (const c of json.animations[k].channels) m.set(c.target.node, `${m.get(c.target.node) ?? ''}${c.target.path},`); return m; };
+	const [pa, pb, pc] = [ia, ib, ic].map(paths);
+	const mapped = hb._binding.nodes.filter((n) => nodesA.has(n) && nodesB.has(n) && pa.has(n) && [...pa.get(n).split(',')].sort().join() === [...(pb.get(n) ?? '').split(',')].sort().join()
+		&& [...pa.get(n).split(',')].sort().join() === [...(pc.get(n) ?? '').split(',')].sort().join());
+	const pointsOf = (node, root) => {
+		const inv = BABYLON.Matrix.Invert(root.getWorldMatrix());
+		const m = node.getWorldMatrix().multiply(inv).m;
+		return shellPoints([m[12], m[13], m[14]], [m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]);
+	};
+	const stats = {};
+	for (const [name] of BABYLON_PHASES) stats[name] = { posCm: 0, shellCm: 0, morph: 0 };
+	let phase = 'single group', ended = false;
+	const callsPerFrame = [];
+	const offset = Math.min(12, Math.floor((gb.to - gb.from) / 3));
+	for (frame = 0; frame < FRAMES; frame++) {
+		if (frame === 0) { ga.weight = 1; ga.start(true, 1, ga.from, ga.to); sa2.weight = 1; sa2.start(true, 1, sa2.from, sa2.to); }
+		if (frame === 20) {
+			phase = 'weight crossfade';
+			gb.weight = 0; gb.start(true, 1.25, gb.from + offset, gb.to); sb2.weight = 0; sb2.start(true, 1.25, sb2.from + offset, sb2.to);
+		}
+		if (frame >= 20 && frame <= 50) { const u = (frame - 20) / 30; ga.weight = 1 - u; gb.weight = u; sa2.weight = 1 - u; sb2.weight = u; }
+		if (frame === 51) { phase = 'after crossfade'; ga.stop(); sa2.stop(); }
+		if (frame === 80) { phase = 'two groups, once ends'; gc.weight = 0.5; gc.start(false, 2, gc.from, gc.to); sc2.weight = 0.5; sc2.start(false, 2, sc2.from, sc2.to); }
+		const before = wasmCallCount();
+		scene.render();
+		callsPerFrame.push(wasmCallCount() - before);
+		for (const c of [ca, cb]) for (const n of nodesOf(c)) n.computeWorldMatrix(true);
+		rootA.computeWorldMatrix(true); rootB.computeWorldMatrix(true);
+		for (const n of [...nodesA.values(), ...nodesB.values()]) n.computeWorldMatrix(true);
+		const st = stats[phase];
+		for (const n of mapped) {
+			const [p, s] = distances(pointsOf(nodesA.get(n), rootA), pointsOf(nodesB.get(n), rootB));
+			st.posCm = Math.max(st.posCm, p); st.shellCm = Math.max(st.shellCm, s);
+		}
+		if (!ended && events.engine.some((e) => e.includes('end c'))) { ended = true; phase = 'after end'; }
+	}
+	let moved = 0;
+	for (const o of others) if (o.player.pose.some((v, i) => v !== o.player.rest[i])) moved++;
+	return {
+		engine: 'babylon', version: BABYLON.Engine.Version, clips: [sa, sb, sc].map((c) => c.name), blobs: blobs.length, nodes: mapped.length,
+		characters: 1 + others.length, stats, callsPerFrame, events, extrasMoved: moved, boundNodes: hb._binding.nodes.length,
+	};
+}
+
+window.sinewWorldTest = { runWorldThree, runWorldBabylon, ready: true };
