@@ -49,6 +49,8 @@ export declare class SinewWorldCharacter {
 	readonly player: WorldPlayer;
 	readonly animationGroups: readonly SinewWorldAnimationGroup[];
 	group(key: number | string): SinewWorldAnimationGroup;
+	/** The next frame writes every node again (after other code moved them). */
+	invalidate(): this;
 }
 
 export declare class SinewWorldScene {

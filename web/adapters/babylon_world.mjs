@@ -20,10 +20,10 @@ import { createWorld, LayerEvent } from '../world.mjs';
 import { gltfNodeMap, morphMeshes } from './babylon.mjs';
 import { applyGltfParticipation, bindCharacter, writePose, Observable } from './world_binding.mjs';
 
-const setLocal = (n, v, i) => {
-	n.rotationQuaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]);
-	n.position.set(v[i + 4], v[i + 5], v[i + 6]);
-	n.scaling.set(v[i + 7], v[i + 8], v[i + 9]);
+const SET = {
+	rotation: (n, v, i) => n.rotationQuaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
+	translation: (n, v, i) => n.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (n, v, i) => n.scaling.set(v[i], v[i + 1], v[i + 2]),
 };
 const getLocal = (n) => {
 	if (!n.rotationQuaternion) n.rotationQuaternion = n.rotation.toQuaternion();
@@ -173,6 +173,8 @@ export class SinewWorldCharacter {
 		const fps = options.fps ?? 60;
 		this.animationGroups = clips.slice(0, this.player.layerCount).map((c, i) => new SinewWorldAnimationGroup(this, c, this.player.layer(i), fps));
 	}
+	/** The next frame writes every node again (after other code moved them). */
+	invalidate() { this._binding.invalidate(); return this; }
 	/** The group of a clip by name or index. */
 	group(key) {
 		const g = typeof key === 'number' ? this.animationGroups[key] : this.animationGroups.find((x) => x.name === key);
@@ -209,7 +211,7 @@ export class SinewWorldScene {
 		this.world.update(dt);
 		for (const c of this.characters) {
 			if (!c.player.active) continue;
-			writePose(c._binding, setLocal);
+			writePose(c._binding, SET);
 			for (const g of c.animationGroups) g._after();
 		}
 		return this;

@@ -58,6 +58,8 @@ export declare class SinewCharacterMixer extends Events {
 	clipAction(clip: WorldClip | string | number): SinewAction;
 	existingAction(clip: WorldClip | string | number): SinewAction | null;
 	stopAllAction(): this;
+	/** The next frame writes every node again (after other code moved them). */
+	invalidate(): this;
 }
 
 export declare class SinewSceneMixer {

@@ -22,10 +22,10 @@ export const LoopOnce = 2200, LoopRepeat = 2201, LoopPingPong = 2202;
 export const NormalAnimationBlendMode = 2500, AdditiveAnimationBlendMode = 2501;
 const LOOPS = { [LoopOnce]: 'once', [LoopRepeat]: 'repeat', [LoopPingPong]: 'pingpong' };
 
-const setLocal = (o, v, i) => {
-	o.quaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]);
-	o.position.set(v[i + 4], v[i + 5], v[i + 6]);
-	o.scale.set(v[i + 7], v[i + 8], v[i + 9]);
+const SET = {
+	rotation: (o, v, i) => o.quaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
+	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
 };
 const getLocal = (o) => [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w, o.position.x, o.position.y, o.position.z,
 	o.scale.x, o.scale.y, o.scale.z];
@@ -160,11 +160,13 @@ export class SinewCharacterMixer extends Events {
 		}
 		return a;
 	}
+	/** The next frame writes every node again (after other code moved them). */
+	invalidate() { this._binding.invalidate(); return this; }
 	existingAction(clip) { return this._actions.get(this._clipOf(clip)) ?? null; }
 	stopAllAction() { for (const a of this._actions.values()) a.stop(); return this; }
 	/** Per-character update is not a thing here: the scene's update() advances everyone in one call. */
 	update() { throw new Error('sinew three: call SinewSceneMixer.update(dt) once per frame for the whole scene'); }
-	_write() { writePose(this._binding, setLocal); }
+	_write() { writePose(this._binding, SET); }
 }
 
 /** The whole scene: one world, one update() = one wasm call per frame for every character. */

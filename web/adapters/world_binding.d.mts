@@ -13,9 +13,16 @@ export interface CharacterBinding<N> {
 	readonly targets: readonly N[];
 	readonly morphs: readonly { get(): number; set(v: number): void }[][];
 	scalarMap(clip: WorldClip): Uint32Array | null;
+	/** The next writePose sets every output. */
+	invalidate(): void;
 }
 export declare function bindCharacter<N>(world: SinewWorld, blobs: readonly WorldBlob[], engine: EngineAccess<N>, options?: { layers?: number }): CharacterBinding<N>;
-export declare function writePose<N>(binding: CharacterBinding<N>, setLocal: (node: N, pose: Float32Array, offset: number) => void): void;
+export interface PoseSetters<N> {
+	rotation(node: N, pose: Float32Array, offset: number): void;
+	translation(node: N, pose: Float32Array, offset: number): void;
+	scale(node: N, pose: Float32Array, offset: number): void;
+}
+export declare function writePose<N>(binding: CharacterBinding<N>, set: PoseSetters<N>): void;
 export declare function gltfParticipation(json: any, animation: number, clip: WorldClip): Uint8Array | null;
 export declare function applyGltfParticipation(json: any, blobs: readonly WorldBlob[]): void;
 export declare class Events {

@@ -53,7 +53,7 @@ export function bindCharacter(world, blobs, engine, options = {}) {
 		}
 		return scalarMaps.get(clip);
 	};
-	return { player, nodes, targets, morphs, scalarMap };
+	return { player, nodes, targets, morphs, scalarMap, _last: null, _full: true, invalidate() { this._full = true; } };
 }
 
 // The sub-tracks a glTF animation has channels for, in a world clip's participation layout (per
@@ -87,13 +87,39 @@ export function applyGltfParticipation(json, blobs) {
 	}
 }
 
-// Writes a bound character's pose (after world.update) into its nodes and morph targets.
-export function writePose(binding, setLocal) {
+// Writes a bound character's pose (after world.update) into its nodes and morph targets: only the
+// rotations / translations / scales / weights that differ from what this binding wrote last (a
+// joint no playing clip moves costs ten float compares, not three engine setter calls);
+// binding.invalidate() makes the next write set everything (after other code moved the nodes).
+// set: { rotation(node, pose, i), translation(node, pose, i), scale(node, pose, i) }.
+export function writePose(binding, set) {
 	const pose = binding.player.pose, targets = binding.targets, J = targets.length;
-	for (let j = 0; j < J; j++) setLocal(targets[j], pose, j * 10);
+	let last = binding._last;
+	if (!last || binding._full) {
+		last = binding._last = new Float32Array(pose.length).fill(NaN);
+		binding._full = false;
+	}
+	for (let j = 0, o = 0; j < J; j++, o += 10) {
+		const n = targets[j];
+		if (pose[o] !== last[o] || pose[o + 1] !== last[o + 1] || pose[o + 2] !== last[o + 2] || pose[o + 3] !== last[o + 3]) {
+			set.rotation(n, pose, o);
+			last[o] = pose[o]; last[o + 1] = pose[o + 1]; last[o + 2] = pose[o + 2]; last[o + 3] = pose[o + 3];
+		}
+		if (pose[o + 4] !== last[o + 4] || pose[o + 5] !== last[o + 5] || pose[o + 6] !== last[o + 6]) {
+			set.translation(n, pose, o + 4);
+			last[o + 4] = pose[o + 4]; last[o + 5] = pose[o + 5]; last[o + 6] = pose[o + 6];
+		}
+		if (pose[o + 7] !== last[o + 7] || pose[o + 8] !== last[o + 8] || pose[o + 9] !== last[o + 9]) {
+			set.scale(n, pose, o + 7);
+			last[o + 7] = pose[o + 7]; last[o + 8] = pose[o + 8]; last[o + 9] = pose[o + 9];
+		}
+	}
 	const morphs = binding.morphs;
-	for (let k = 0; k < morphs.length; k++) {
-		const list = morphs[k], v = pose[J * 10 + k];
+	for (let k = 0, o = J * 10; k < morphs.length; k++, o++) {
+		const v = pose[o];
+		if (v === last[o]) continue;
+		last[o] = v;
+		const list = morphs[k];
 		for (let i = 0; i < list.length; i++) list[i].set(v);
 	}
 }

@@ -268,6 +268,23 @@ for (const build of BUILDS) {
 		compareFrames(world, p, refs, Float64Array.from(rest), 30, 1 / 60, 'rest fill');
 	});
 
+	test(`${build.name}: clip.participation can be overwritten (what adapters do from the glTF channels)`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const idle = blob.clip('idle'), run = blob.clip('run');
+		const p = world.addPlayer({ clip: idle, layers: 2 });
+		const rest = Float64Array.from(p.rest);
+		// idle now also blends every translation and scale; run only rotations
+		const pi = idle.participation, pr = run.participation;
+		for (let j = 0; j < idle.jointCount; j++) { pi[j] |= 6; pr[j] &= 1; }
+		const part = (c) => ({ joints: Array.from({ length: c.jointCount }, (_, j) => [0, 1, 2].map((k) => ((c.participation[j] >> k) & 1) === 1)), scalars: [] });
+		p.layer(0).play(idle, { loop: 'repeat', weight: 0.7 });
+		p.layer(1).play(run, { loop: 'repeat', weight: 0.6 });
+		const refs = [new RefLayer(anim, idle.index, { loop: 'repeat', weight: 0.7, part: part(idle) }), new RefLayer(anim, run.index, { loop: 'repeat', weight: 0.6, part: part(run) })];
+		compareFrames(world, p, refs, rest, 20, 1 / 60, 'participation override');
+	});
+
 	test(`${build.name}: players map clips by glTF node (another joint order); weight below 1 fills from the rest pose`, async () => {
 		const world = await createWorld({ simd: build.simd });
 		const blob = world.load(GODOT);
