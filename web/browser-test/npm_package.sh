@@ -2,8 +2,8 @@
 # sinew — see include/sinew.h for version and licence
 # The npm package (web/package.json) as a user gets it: `npm pack`, install the tarball into a
 # fresh temporary project, import it by package name from node, then bundle a page with esbuild
-# (from npm) and run it in headless Chromium (web/test/npm_page.mjs; needs web/browser-test's
-# node_modules for playwright-core). Usage: web/test/npm_package.sh
+# (from npm) and run it in headless Chromium (web/browser-test/npm_page.mjs; needs web/browser-test's
+# node_modules for playwright-core). Usage: web/browser-test/npm_package.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -86,4 +86,4 @@ npx --no-install esbuild page.mjs --bundle --format=esm --platform=browser --ext
 cp node_modules/sinew-anim/*.wasm walk.sinew dist/
 echo '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="page.js"></script>' > dist/index.html
 echo "esbuild $ESBUILD_VERSION bundle: $(wc -c < dist/page.js) bytes"
-node "$repo/web/test/npm_page.mjs" "$tmp/app/dist"
+node "$repo/web/browser-test/npm_page.mjs" "$tmp/app/dist"

@@ -1,8 +1,8 @@
 // sinew — see include/sinew.h for version and licence
-// Runs the esbuild-bundled page of web/test/npm_package.sh in headless Chromium and checks what it
+// Runs the esbuild-bundled page of web/browser-test/npm_package.sh in headless Chromium and checks what it
 // reports: the world's frames are one wasm call each, poses finite, the crossfade done.
-import { chromium } from '../browser-test/node_modules/playwright-core/index.mjs';
-import { startServer } from '../browser-test/server.mjs';
+import { chromium } from './node_modules/playwright-core/index.mjs';
+import { startServer } from './server.mjs';
 
 const dir = process.argv[2];
 const server = await startServer({ app: dir });
