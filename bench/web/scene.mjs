@@ -6,7 +6,7 @@
 // call for the scene, writes into the three.js nodes included), three.js AnimationMixer doing the
 // same blends, and one sinew world per character; memory of each.
 //
-//   node bench/web/scene.mjs [--quick] [--cli build/sinew] [--characters 100] [--frames 600] [--json]
+//   node bench/web/scene.mjs [--quick] [--cli build/sinew] [--characters 100] [--frames 900] [--rounds 5] [--json]
 //
 // Needs three + playwright-core (bench/web/node_modules after `npm ci --prefix bench/web`, or
 // web/browser-test/node_modules) and Chromium (/usr/bin/chromium or --chromium PATH). --json: the
@@ -30,6 +30,7 @@ const N = Number(opt('characters', 100));
 const FRAMES = Number(opt('frames', QUICK ? 240 : 900));
 const THREE_FRAMES = Number(opt('three-frames', QUICK ? 120 : 450));
 const WARMUP = QUICK ? 30 : 120;
+const ROUNDS = Number(opt('rounds', QUICK ? 2 : 5));
 const CHROMIUM = opt('chromium', process.env.CHROMIUM ?? '/usr/bin/chromium');
 const log = (...m) => { if (!JSON_OUT) console.log(...m); else console.error(...m); };
 
@@ -75,7 +76,7 @@ try {
 	await page.waitForFunction(() => window.sceneReady === true);
 	const version = await browser.version();
 	result = await page.evaluate((s) => window.runScene(s), { asset: asset.url, blob: '/tmp/rig.sinew', characters: N, clips: asset.clips,
-		frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, simd: true });
+		frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true });
 	if (errors.length) throw new Error(errors.join('; '));
 	result.chromium = version;
 } finally {
@@ -84,7 +85,7 @@ try {
 	rmSync(tmp, { recursive: true, force: true });
 }
 const ms = (x) => x.toFixed(3);
-log(`${N} characters x 2 crossfading clips (${result.clips.join(' / ')}), Chromium ${result.chromium}, ${FRAMES} frames (three ${THREE_FRAMES}), timer ${result.isolated ? '5 us' : '100 us'}`);
+log(`${N} characters x 2 crossfading clips (${result.clips.join(' / ')}), Chromium ${result.chromium}, ${FRAMES} frames (three ${THREE_FRAMES}) in ${ROUNDS} interleaved rounds, timer ${result.isolated ? '5 us' : '100 us'}`);
 log('| setup | wasm calls / frame | median ms | p99 ms | mean ms |');
 log('| --- | --- | --- | --- | --- |');
 log(`| sinew world (adapter: 1 call + node writes) | ${result.wasm_calls_per_frame} | ${ms(result.sinew.median)} | ${ms(result.sinew.p99)} | ${ms(result.sinew.mean)} |`);
@@ -100,6 +101,6 @@ const summary = {
 	p99_ms: { sinew: result.sinew.p99, sinew_wasm_call: result.sinew_wasm.p99, three: result.three.p99, sinew_per_character: result.sinew_per_character.p99 },
 	memory_bytes: { sinew_wasm: result.sinew_memory.wasmBytes, sinew_used: result.sinew_memory.heapBytes, sinew_js_heap: result.sinew_memory.jsHeapDelta,
 		three_js_heap: result.three_memory.jsHeapDelta, per_character_wasm: result.per_character_memory.wasmBytes },
-	frames: FRAMES, three_frames: THREE_FRAMES, chromium: result.chromium, quick: QUICK,
+	frames: FRAMES, three_frames: THREE_FRAMES, rounds: ROUNDS, chromium: result.chromium, quick: QUICK,
 };
 if (JSON_OUT) console.log(JSON.stringify(summary));

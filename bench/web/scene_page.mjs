@@ -31,6 +31,7 @@ function stats(times) {
 
 async function time(frames, warmup, step) {
 	for (let f = 0; f < warmup; f++) step(f);
+	if (self.gc) { self.gc(); self.gc(); } // setup garbage (loading, cloning) is not charged to the frames
 	const out = [];
 	for (let f = 0; f < frames; f++) {
 		const t0 = performance.now();
@@ -68,6 +69,7 @@ window.runScene = async (spec) => {
 	const flips = (f, i) => Math.floor((f * DT + phase(i)) / PERIOD) !== Math.floor(((f - 1) * DT + phase(i)) / PERIOD);
 	const heap = () => (performance.memory ? performance.memory.usedJSHeapSize : 0);
 
+	const setups = {};
 	// --- sinew world: one call per frame
 	{
 		const h0 = heap();
@@ -87,15 +89,10 @@ window.runScene = async (spec) => {
 			}
 			scene.update(DT);
 		};
-		const c0 = wasmCalls;
-		const t = await time(spec.frames, spec.warmup, step);
-		result.wasm_calls_per_frame = (wasmCalls - c0) / (spec.frames + spec.warmup);
-		result.sinew = stats(t);
-		// the wasm call alone (no node writes)
-		const tw = await time(spec.frames, 0, () => scene.world.update(DT));
-		result.sinew_wasm = stats(tw);
+		setups.sinew = { step, frames: spec.frames, calls: (n) => { result.wasm_calls_per_frame = n; } };
+		setups.sinew_wasm = { step: () => scene.world.update(DT), frames: spec.frames };
 		result.sinew_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
-		result.layers_sampled = scene.world.layersSampled;
+		result.layers = () => scene.world.layersSampled;
 	}
 	// --- three.js AnimationMixer per character, same blends
 	{
@@ -117,8 +114,7 @@ window.runScene = async (spec) => {
 				x.m.update(DT);
 			}
 		};
-		const t = await time(spec.threeFrames, spec.warmup, step);
-		result.three = stats(t);
+		setups.three = { step, frames: spec.threeFrames };
 		result.three_memory = { jsHeapDelta: heap() - h0 };
 	}
 	// --- one sinew world (instance) per character: one wasm call per character per frame
@@ -140,12 +136,26 @@ window.runScene = async (spec) => {
 				x.w.update(DT);
 			}
 		};
-		const c0 = wasmCalls;
-		const t = await time(spec.frames, spec.warmup, step);
-		result.per_character_calls_per_frame = (wasmCalls - c0) / (spec.frames + spec.warmup);
-		result.sinew_per_character = stats(t);
+		setups.sinew_per_character = { step, frames: spec.frames, calls: (n) => { result.per_character_calls_per_frame = n; } };
 		result.per_character_memory = { wasmBytes: worlds.reduce((s, x) => s + x.w.memory.buffer.byteLength, 0), jsHeapDelta: heap() - h0 };
 	}
+	// rounds, interleaved (a busy machine then slows every setup alike); frames counted on for each setup
+	const times = {}, next = {};
+	for (const k of Object.keys(setups)) { times[k] = []; next[k] = 0; }
+	for (let r = 0; r < spec.rounds; r++) {
+		for (const [k, st] of Object.entries(setups)) {
+			const n = Math.ceil(st.frames / spec.rounds), warm = r === 0 ? spec.warmup : 0;
+			const c0 = wasmCalls;
+			const base = next[k];
+			const t = await time(n, warm, (f) => st.step(base + f));
+			next[k] += n + warm;
+			if (st.calls) st.calls((wasmCalls - c0) / (n + warm));
+			times[k].push(...t);
+		}
+	}
+	for (const k of Object.keys(setups)) result[k] = stats(times[k]);
+	result.layers_sampled = result.layers();
+	delete result.layers;
 	result.simd = spec.simd;
 	return result;
 };
