@@ -46,7 +46,7 @@ build() { # output, cpu flags (uses $COLD, $EXPORTS, $LIMIT)
 	local f objects=()
 	# shellcheck disable=SC2086
 	for f in $HOT $COLD; do
-		local opt="-Oz"; case " $HOT " in *" $f "*) opt="-O2 -fno-vectorize -fno-slp-vectorize";; esac
+		local opt="-Oz"; case " $HOT ${HOT_ALSO:-} " in *" $f "*) opt="-O2 -fno-vectorize -fno-slp-vectorize";; esac
 		local o; o="$objs/$(basename "$f" .c).o"
 		"$CLANG" $CFLAGS $opt "$@" -c "$f" -o "$o"
 		objects+=("$o")
@@ -71,8 +71,9 @@ build() { # output, cpu flags (uses $COLD, $EXPORTS, $LIMIT)
 
 build "$out/sinew.wasm" -mcpu=mvp
 build "$out/sinew-simd.wasm" -mcpu=mvp -msimd128
-COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT build "$out/sinew-world.wasm" -mcpu=mvp
-COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT build "$out/sinew-world-simd.wasm" -mcpu=mvp -msimd128
+# the world's frame call (advance + blend loops) is sampling-path code too: -O2 like HOT
+COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world.wasm" -mcpu=mvp
+COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world-simd.wasm" -mcpu=mvp -msimd128
 
 if [ "$out" != web ]; then
 	for f in sinew.wasm sinew-simd.wasm sinew-world.wasm sinew-world-simd.wasm; do
