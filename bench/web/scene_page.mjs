@@ -67,7 +67,7 @@ window.runScene = async (spec) => {
 	const phase = (i) => (i * 0.37) % PERIOD; // each character flips its crossfade at its own time
 	// the crossfade schedule: at frame f character i flips when (f*DT + phase) crosses a multiple of PERIOD
 	const flips = (f, i) => Math.floor((f * DT + phase(i)) / PERIOD) !== Math.floor(((f - 1) * DT + phase(i)) / PERIOD);
-	const heap = () => (performance.memory ? performance.memory.usedJSHeapSize : 0);
+	const heap = () => { if (self.gc) { self.gc(); self.gc(); } return performance.memory ? performance.memory.usedJSHeapSize : 0; };
 
 	const setups = {};
 	// --- sinew world: one call per frame
