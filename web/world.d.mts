@@ -144,8 +144,9 @@ export declare class SinewWorld {
 	addPlayer(options?: AddPlayerOptions): WorldPlayer;
 	/** THE frame call: one wasm call advances and blends every player; returns the layers sampled. */
 	update(dt: number): number;
-	/** The memory image plus the JS-side description, for restoreWorld(). */
+	/** The memory image plus the JS-side description, for restoreWorld(): bytes, or base64 text. */
 	save(): Uint8Array;
+	save(encoding: 'base64'): string;
 }
 
 export interface WorldOptions {
@@ -154,6 +155,7 @@ export interface WorldOptions {
 }
 
 export declare function createWorld(options?: WorldOptions): Promise<SinewWorld>;
-export declare function restoreWorld(bytes: ArrayBuffer | ArrayBufferView, options?: WorldOptions): Promise<SinewWorld>;
+/** Restores a save() (bytes or its base64 text) into a fresh instance of the same build. */
+export declare function restoreWorld(bytes: ArrayBuffer | ArrayBufferView | string, options?: WorldOptions): Promise<SinewWorld>;
 export declare const SinewWorlds: { createWorld: typeof createWorld; restoreWorld: typeof restoreWorld; LayerEvent: typeof LayerEvent };
 export default createWorld;

@@ -499,12 +499,14 @@ export class SinewWorld {
 	}
 
 	/**
-	 * The world's memory image (raw bytes; base64 it if needed) plus what the JS side knows (blob
-	 * metadata, player layout). Pointers inside are offsets in linear memory, so the image restores
-	 * into a fresh instance of the same build (SinewWorld.restore) without validating, decompressing
-	 * or parsing a blob again.
+	 * The world's memory image plus what the JS side knows (blob metadata, player layout): raw bytes,
+	 * or a base64 string with save('base64'). Pointers inside are offsets in the linear memory, which
+	 * starts at 0 in every instance, so the image restores into a fresh instance of the same build
+	 * (restoreWorld) without validating, decompressing or parsing a blob again; it does not move to
+	 * other offsets or into another build.
 	 */
-	save() {
+	save(encoding) {
+		if (encoding === 'base64') return bytesToBase64(this.save());
 		const used = this.heapBytes;
 		const image = new Uint8Array(this.memory.buffer, 0, used);
 		const json = new TextEncoder().encode(JSON.stringify({
@@ -526,6 +528,12 @@ export class SinewWorld {
 	}
 }
 
+function bytesToBase64(bytes) {
+	let s = '';
+	for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+	return btoa(s);
+}
+
 /** A world in its own instance (SIMD build when supported). options: simd, wasm (bytes or Module). */
 export async function createWorld(options = {}) {
 	const simd = options.simd ?? simdSupported();
@@ -541,7 +549,7 @@ export async function createWorld(options = {}) {
  * only your own saves. options as createWorld (the build must be the one that saved).
  */
 export async function restoreWorld(bytes, options = {}) {
-	const data = toBytes(bytes);
+	const data = typeof bytes === 'string' ? Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0)) : toBytes(bytes);
 	const bad = (m) => new SinewError(22, `world snapshot: ${m}`);
 	if (data.byteLength < 16) throw bad('truncated');
 	const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);

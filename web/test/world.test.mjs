@@ -420,6 +420,10 @@ for (const build of BUILDS) {
 		n.layer(0).play(copy.blobs[0].clip(0));
 		copy.load(ACL);
 		copy.update(0.1);
+		// base64 text restores the same world
+		const viaText = await restoreWorld(world.save('base64'), { simd: build.simd });
+		viaText.update(1 / 60); world.update(1 / 60);
+		assert.deepEqual(Array.from(viaText.players[1].pose), Array.from(b.pose));
 		// damaged snapshots are refused
 		const broken = snap.slice(); broken[broken.length - 5] ^= 1;
 		await assert.rejects(restoreWorld(broken), SinewError);

@@ -72,6 +72,8 @@ export async function world(bytes: Uint8Array, gltf: object, babylonNodes: objec
 	const sampled: number = w.update(1 / 60);
 	const finished = (l.events & LayerEvent.FINISHED) !== 0;
 	const copy: SinewWorld = await restoreWorld(w.save());
+	const text: string = w.save('base64');
+	await restoreWorld(text);
 	const scene = await SinewSceneMixer.create({ simd: true });
 	const character = scene.add(gltf, [scene.load(bytes)]);
 	const a = character.clipAction(0).play(), b = character.clipAction('walk');
