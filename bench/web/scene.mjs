@@ -89,16 +89,17 @@ log(`${N} characters x 2 crossfading clips (${result.clips.join(' / ')}), Chromi
 log('| setup | wasm calls / frame | median ms | p99 ms | mean ms |');
 log('| --- | --- | --- | --- | --- |');
 log(`| sinew world (adapter: 1 call + node writes) | ${result.wasm_calls_per_frame} | ${ms(result.sinew.median)} | ${ms(result.sinew.p99)} | ${ms(result.sinew.mean)} |`);
+log(`| sinew world + adapter, syncRotation: false | 1 | ${ms(result.sinew_no_euler.median)} | ${ms(result.sinew_no_euler.p99)} | ${ms(result.sinew_no_euler.mean)} |`);
 log(`| sinew world, the wasm call alone | 1 | ${ms(result.sinew_wasm.median)} | ${ms(result.sinew_wasm.p99)} | ${ms(result.sinew_wasm.mean)} |`);
 log(`| three.js AnimationMixer (one per character) | 0 | ${ms(result.three.median)} | ${ms(result.three.p99)} | ${ms(result.three.mean)} |`);
 log(`| one sinew world per character | ${result.per_character_calls_per_frame} | ${ms(result.sinew_per_character.median)} | ${ms(result.sinew_per_character.p99)} | ${ms(result.sinew_per_character.mean)} |`);
-log(`speed-up vs three: ${(result.three.median / result.sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.sinew_wasm.median).toFixed(1)}x (wasm call alone)`);
+log(`speed-up vs three: ${(result.three.median / result.sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.sinew_no_euler.median).toFixed(1)}x (adapter, syncRotation: false), ${(result.three.median / result.sinew_wasm.median).toFixed(1)}x (wasm call alone)`);
 log(`memory: world ${(result.sinew_memory.wasmBytes / 1048576).toFixed(2)} MiB wasm (${result.sinew_memory.heapBytes} bytes used), JS heap delta ${(result.sinew_memory.jsHeapDelta / 1048576).toFixed(2)} MiB; `
 	+ `three JS heap delta ${(result.three_memory.jsHeapDelta / 1048576).toFixed(2)} MiB; per-character worlds ${(result.per_character_memory.wasmBytes / 1048576).toFixed(2)} MiB wasm`);
 const summary = {
 	characters: N, rig: asset.name, clips: result.clips, wasm_calls_per_frame: result.wasm_calls_per_frame, layers_sampled_per_frame: result.layers_sampled,
-	median_ms: { sinew: result.sinew.median, sinew_wasm_call: result.sinew_wasm.median, three: result.three.median, sinew_per_character: result.sinew_per_character.median },
-	p99_ms: { sinew: result.sinew.p99, sinew_wasm_call: result.sinew_wasm.p99, three: result.three.p99, sinew_per_character: result.sinew_per_character.p99 },
+	median_ms: { sinew: result.sinew.median, sinew_no_euler: result.sinew_no_euler.median, sinew_wasm_call: result.sinew_wasm.median, three: result.three.median, sinew_per_character: result.sinew_per_character.median },
+	p99_ms: { sinew: result.sinew.p99, sinew_no_euler: result.sinew_no_euler.p99, sinew_wasm_call: result.sinew_wasm.p99, three: result.three.p99, sinew_per_character: result.sinew_per_character.p99 },
 	memory_bytes: { sinew_wasm: result.sinew_memory.wasmBytes, sinew_used: result.sinew_memory.heapBytes, sinew_js_heap: result.sinew_memory.jsHeapDelta,
 		three_js_heap: result.three_memory.jsHeapDelta, per_character_wasm: result.per_character_memory.wasmBytes },
 	frames: FRAMES, three_frames: THREE_FRAMES, rounds: ROUNDS, chromium: result.chromium, quick: QUICK,

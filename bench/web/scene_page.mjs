@@ -94,6 +94,25 @@ window.runScene = async (spec) => {
 		result.sinew_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
 		result.layers = () => scene.world.layersSampled;
 	}
+	// --- the same world adapter with syncRotation: false (no quaternion -> Euler conversion per write)
+	{
+		const scene = await SinewSceneMixer.create({ simd: spec.simd, syncRotation: false });
+		const blob = scene.load(bytes);
+		const actions = clones.map((c, i) => {
+			const m = scene.add(c.scene, [blob], { nodes: (n) => c.map.get(n) ?? null, json: gltf.parser.json, layers: 2 });
+			const a = m.clipAction(ka), b = m.clipAction(kb);
+			a.play(); b.play(); b.setEffectiveWeight(0);
+			a.time = (i * 0.173) % clipA.duration; b.time = (i * 0.291) % clipB.duration;
+			return { a, b, on: 0 };
+		});
+		setups.sinew_no_euler = { step: (f) => {
+			for (let i = 0; i < N; i++) if (flips(f, i)) {
+				const x = actions[i], [from, to] = x.on ? [x.b, x.a] : [x.a, x.b];
+				to.enabled = true; to.setEffectiveWeight(1); from.crossFadeTo(to, FADE); x.on ^= 1;
+			}
+			scene.update(DT);
+		}, frames: spec.frames };
+	}
 	// --- three.js AnimationMixer per character, same blends
 	{
 		const h0 = heap();

@@ -62,9 +62,14 @@ export declare class SinewCharacterMixer extends Events {
 	invalidate(): this;
 }
 
+export interface SinewSceneMixerOptions {
+	/** Default true; false writes quaternions without updating Object3D.rotation (faster, Euler angles stale). */
+	syncRotation?: boolean;
+}
 export declare class SinewSceneMixer {
-	constructor(world: SinewWorld);
-	static create(options?: WorldOptions): Promise<SinewSceneMixer>;
+	constructor(world: SinewWorld, options?: SinewSceneMixerOptions);
+	static create(options?: WorldOptions & SinewSceneMixerOptions): Promise<SinewSceneMixer>;
+	syncRotation: boolean;
 	readonly world: SinewWorld;
 	readonly characters: SinewCharacterMixer[];
 	time: number;

@@ -27,6 +27,15 @@ const SET = {
 	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
 	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
 };
+// syncRotation: false: the quaternion's components are written without its change callback, so
+// Object3D.rotation (the Euler angles three derives from the quaternion) is not updated; the
+// matrices, skinning and rendering use the quaternion. Saves three's quaternion -> Euler
+// conversion per written node (the largest part of the writes).
+const SET_NO_EULER = {
+	rotation: (o, v, i) => { const q = o.quaternion; q._x = v[i]; q._y = v[i + 1]; q._z = v[i + 2]; q._w = v[i + 3]; },
+	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
+};
 const getLocal = (o) => [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w, o.position.x, o.position.y, o.position.z,
 	o.scale.x, o.scale.y, o.scale.z];
 
@@ -166,17 +175,20 @@ export class SinewCharacterMixer extends Events {
 	stopAllAction() { for (const a of this._actions.values()) a.stop(); return this; }
 	/** Per-character update is not a thing here: the scene's update() advances everyone in one call. */
 	update() { throw new Error('sinew three: call SinewSceneMixer.update(dt) once per frame for the whole scene'); }
-	_write() { writePose(this._binding, SET); }
+	_write() { writePose(this._binding, this._scene.syncRotation ? SET : SET_NO_EULER); }
 }
 
 /** The whole scene: one world, one update() = one wasm call per frame for every character. */
 export class SinewSceneMixer {
-	constructor(world) {
+	// options.syncRotation (default true): false skips updating Object3D.rotation from the written
+	// quaternions (faster; the quaternion, matrices and skinning are right, the Euler angles stale).
+	constructor(world, options = {}) {
 		this.world = world;
 		this.characters = [];
 		this.time = 0;
+		this.syncRotation = options.syncRotation ?? true;
 	}
-	static async create(options = {}) { return new SinewSceneMixer(await createWorld(options)); }
+	static async create(options = {}) { return new SinewSceneMixer(await createWorld(options), options); }
 	load(bytes, options) { return this.world.load(bytes, options); }
 	/** A character: root is a GLTFLoader result (nodes via parser.associations) or an Object3D with options.nodes. */
 	add(root, blobs, options = {}) {
