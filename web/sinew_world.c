@@ -130,10 +130,8 @@ static sinew_error E;
 
 static void *take(size_t size) {
 	void *p = sinewi_web_heap_alloc(size, 16);
-	if (p) {
-		memset(p, 0, size);
-		W.heap_top = (uint32_t)((uintptr_t)p + size);
-	}
+	if (p) memset(p, 0, size);
+	W.heap_top = (uint32_t)(uintptr_t)sinewi_web_heap_mark(); // the arena's real top (the decoder's own allocations included)
 	return p;
 }
 
@@ -275,6 +273,7 @@ int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
 	world_blob *b = &((world_blob *)(uintptr_t)W.blobs)[W.blob_count++];
 	*b = (world_blob){(uint32_t)(uintptr_t)clips, count, (uint32_t)(uintptr_t)blob, size};
 	W.mark = 0;
+	W.heap_top = (uint32_t)(uintptr_t)sinewi_web_heap_mark();
 	E.code = SINEW_RESULT_OK;
 	E.message[0] = '\0';
 	return SINEW_RESULT_OK;
