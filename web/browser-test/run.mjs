@@ -71,7 +71,8 @@ function checkWorld(label, asset, engine, r, failures) {
 		console.log(`    engine's algorithm on sinew's samples vs sinew world (shell cm, the blend formula): ${fmt(r.modelVsSinew)}`);
 	}
 	console.log(`${label.padEnd(40)} ${r.characters} characters, ${r.nodes} nodes, clips ${r.clips.join('/')}, 1 wasm call/frame: ${bad.length ? 'NO' : 'yes'}; `
-		+ `max origin/shell cm: ${parts.join('; ')}; events ${r.events.sinew.length}`);
+		+ `max origin/shell cm: ${parts.join('; ')}; events ${r.events.sinew.length}`
+		+ (r.morphTargets ? `; ${r.morphTargets} morph targets, worst weight difference ${Math.max(...Object.values(r.stats).map((x) => x.morph)).toExponential(2)}` : ''));
 }
 // The engine's own algorithm applied to sinew's per-clip samples must match the engine as closely as
 // single clips do (compression bound, plus slerp vs nlerp between keys on the fast-turning robots).

@@ -255,7 +255,8 @@ export async function runWorldThree(spec) {
 	for (const map of extras) for (const [, o] of map) if (o.quaternion.w !== 1 || o.quaternion.x !== 0) { moved++; break; }
 	return {
 		engine: 'three', version: THREE.REVISION, clips: [sa, sb, sc, sd].map((c) => c.name), blobs: blobs.length, nodes: mapped.length,
-		characters: 1 + extras.length, wasmBytes: sceneMixer.world.heapBytes, stats, modelVsEngine, modelVsSinew, callsPerFrame, events, extrasMoved: moved,
+		characters: 1 + extras.length, wasmBytes: sceneMixer.world.heapBytes, stats, modelVsEngine, modelVsSinew,
+		morphTargets: morphPairs.reduce((n, m) => n + m.morphTargetInfluences.length, 0), callsPerFrame, events, extrasMoved: moved,
 		weights: { a: as.getEffectiveWeight(), b: bs.getEffectiveWeight(), a3: a3.getEffectiveWeight(), b3: b3.getEffectiveWeight() },
 	};
 }
@@ -328,6 +329,9 @@ export async function runWorldBabylon(spec) {
 	};
 	const stats = {};
 	for (const [name] of BABYLON_PHASES) stats[name] = { posCm: 0, shellCm: 0, morph: 0 };
+	// morph target influences of the two copies (same mesh order in both containers)
+	const managers = (c) => c.meshes.filter((m) => m.morphTargetManager).map((m) => m.morphTargetManager);
+	const morphA = managers(ca), morphB = managers(cb);
 	let phase = 'single group', ended = false;
 	const callsPerFrame = [];
 	const offset = Math.min(12, Math.floor((gb.to - gb.from) / 3));
@@ -351,13 +355,16 @@ export async function runWorldBabylon(spec) {
 			const [p, s] = distances(pointsOf(nodesA.get(n), rootA), pointsOf(nodesB.get(n), rootB));
 			st.posCm = Math.max(st.posCm, p); st.shellCm = Math.max(st.shellCm, s);
 		}
+		morphA.forEach((m, i) => {
+			for (let k = 0; k < m.numTargets; k++) st.morph = Math.max(st.morph, Math.abs(m.getTarget(k).influence - morphB[i].getTarget(k).influence));
+		});
 		if (!ended && events.engine.some((e) => e.includes('end c'))) { ended = true; phase = 'after end'; }
 	}
 	let moved = 0;
 	for (const o of others) if (o.player.pose.some((v, i) => v !== o.player.rest[i])) moved++;
 	return {
 		engine: 'babylon', version: BABYLON.Engine.Version, clips: [sa, sb, sc].map((c) => c.name), blobs: blobs.length, nodes: mapped.length,
-		characters: 1 + others.length, stats, callsPerFrame, events, extrasMoved: moved, boundNodes: hb._binding.nodes.length,
+		characters: 1 + others.length, stats, callsPerFrame, events, extrasMoved: moved, boundNodes: hb._binding.nodes.length, morphTargets: morphA.reduce((n, m) => n + m.numTargets, 0),
 	};
 }
 
