@@ -183,7 +183,7 @@ export class WorldLayer {
 		this.index = index;
 		this.ptr = ptr;
 		this._clip = null;
-		this._maps = new Map(); // clip ptr -> joint map ptr (0 = identity)
+		this._maps = new Map(); // clip ptr -> (given map array or kind) -> map ptr (0 = identity)
 		this._masks = new Map();
 	}
 	get _dv() { return this.player.world._view(); }
@@ -209,14 +209,17 @@ export class WorldLayer {
 			return this;
 		}
 		if (!(clip instanceof WorldClip) || clip.world !== this.player.world) throw new TypeError('sinew world: not a clip of this world');
-		let map = this._maps.get(clip.ptr);
-		if (map === undefined) {
-			map = this.player._jointMap(clip, options.jointMap);
-			this._maps.set(clip.ptr, map);
-		}
-		const w = this.player.world;
-		const smap = this.player._scalarMap(clip, options.scalarMap);
-		const v = w._view();
+		// maps are allocated once per (clip, given map array) and layer: replaying costs no memory
+		let byClip = this._maps.get(clip.ptr);
+		if (!byClip) { byClip = new Map(); this._maps.set(clip.ptr, byClip); }
+		const cached = (kind, given, make) => {
+			const k = given ?? kind;
+			if (!byClip.has(k)) byClip.set(k, make());
+			return byClip.get(k);
+		};
+		const map = cached('joints', options.jointMap, () => this.player._jointMap(clip, options.jointMap));
+		const smap = options.scalarMap ? cached('scalars', options.scalarMap, () => this.player._scalarMap(clip, options.scalarMap)) : 0;
+		const v = this.player.world._view();
 		v.setUint32(this.ptr + L_CLIP, clip.ptr, true);
 		v.setUint32(this.ptr + L_JMAP, map, true);
 		v.setUint32(this.ptr + L_SMAP, smap, true);
