@@ -47,7 +47,8 @@ typedef struct world_clip {
 	uint32_t context;            // 64: sinew_context *
 	uint32_t first;              // 68: pose at t = 0 (joint_count * 10 + scalar_floats floats)
 	uint32_t part;               // 72: uint8_t[joint_count + scalar_floats]: which sub-tracks the clip sets (PART_*)
-	uint32_t reserved;           // 76
+	uint32_t pose;               // 76: float[joint_count * 10 + scalar_floats]: the clip's last sample (its
+	                             //     constant outputs written once, then only the animated ones)
 } world_clip;
 _Static_assert(sizeof(world_clip) == 80, "world_clip layout");
 
@@ -111,8 +112,7 @@ typedef struct world_state {
 	uint32_t player_count;    // 12
 	uint32_t player_capacity; // 16
 	uint32_t players;         // 20: world_player *[player_capacity]
-	uint32_t scratch;         // 24: float[scratch_floats]: one sampled clip
-	uint32_t scratch_floats;  // 28
+	uint32_t reserved[2];     // 24
 	uint32_t accum;           // 32: float[accum_floats]: per player joint rot 4, tr 3, sc 3, their 3 weights; per scalar value, weight
 	uint32_t accum_floats;    // 36
 	uint32_t frames;          // 40: sinew_world_update calls
@@ -167,15 +167,6 @@ uint32_t sinew_world_state(void) {
 int sinew_world_validate(const void *blob, uint32_t size) {
 	if (!blob && size) return (int)sinewi_fail(&E, SINEW_RESULT_INVALID_ARGUMENT, "NULL blob");
 	return (int)sinew_validate(blob, size, &E);
-}
-
-static int grow_scratch(uint32_t floats) {
-	if (floats <= W.scratch_floats) return 1;
-	float *s = (float *)take((size_t)floats * 4);
-	if (!s) return 0;
-	W.scratch = (uint32_t)(uintptr_t)s;
-	W.scratch_floats = floats;
-	return 1;
 }
 
 // Validates the blob at `blob` (from sinew_world_reserve; it stays there for the world's life)
@@ -243,14 +234,16 @@ int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
 		}
 		uint32_t floats = ci.joint_count * 10 + scalar_floats;
 		float *first = (float *)take((size_t)floats * 4 + 4);
-		if (!first || !grow_scratch(floats)) { r = sinewi_fail(&E, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (pose)"); break; }
+		float *last = first ? (float *)take((size_t)floats * 4 + 4) : NULL;
+		if (!last) { r = sinewi_fail(&E, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (pose)"); break; }
 		sinew_sample_pose(ctx, 0.0, (sinew_qvv *)(void *)first, NULL, first + ci.joint_count * 10);
+		memcpy(last, first, (size_t)floats * 4);
 		*c = (world_clip){ci.sample_rate, ci.duration, ci.unit_scale, ci.sample_count, ci.joint_count,
 		                  ci.scalar_track_count, scalar_floats, ci.segment_count,
 		                  (ci.looping ? 1u : 0u) | (ci.has_metadata ? 2u : 0u), ci.size,
 		                  (uint32_t)(uintptr_t)ci.name, (uint32_t)(uintptr_t)layout,
 		                  (uint32_t)(uintptr_t)sinew_context_kernel(ctx), (uint32_t)(uintptr_t)ctx,
-		                  (uint32_t)(uintptr_t)first, (uint32_t)(uintptr_t)part, 0};
+		                  (uint32_t)(uintptr_t)first, (uint32_t)(uintptr_t)part, (uint32_t)(uintptr_t)last};
 	}
 	if (r == SINEW_RESULT_OK && W.blob_count == W.blob_capacity) {
 		uint32_t cap = W.blob_capacity ? W.blob_capacity * 2 : 8;
@@ -403,13 +396,21 @@ static inline uint32_t map_scalar(const world_layer *l, uint32_t s) {
 	return l->scalar_map ? ((const uint32_t *)(uintptr_t)l->scalar_map)[s] : s;
 }
 
+// The clip's pose at t in its own buffer: only the animated outputs are decoded (the constants
+// stay from the load-time sample), whichever player and layer sampled the clip last.
+static const float *sample_clip(const world_clip *c, double t) {
+	float *pose = (float *)(uintptr_t)c->pose;
+	sinew_sample_pose_animated((sinew_context *)(uintptr_t)c->context, t, (sinew_qvv *)(void *)pose, NULL, pose + c->joint_count * 10);
+	W.layers_sampled++;
+	return pose;
+}
+
 static void blend_player(world_player *p) {
 	const uint32_t J = p->joint_count, S = p->scalar_floats;
 	float *acc = (float *)(uintptr_t)W.accum;      // [J][13]: rot 4, tr 3, sc 3, weights of rot, tr, sc
 	float *sacc = acc + (size_t)J * 13;           // [S][2]: value, weight
 	float *out = (float *)(uintptr_t)p->pose;
 	const float *rest = (const float *)(uintptr_t)p->rest;
-	float *smp = (float *)(uintptr_t)W.scratch;
 	world_layer *layers = (world_layer *)(uintptr_t)p->layers;
 	memset(acc, 0, ((size_t)J * 13 + (size_t)S * 2) * 4);
 	// 1. base layers, in order: weighted sums of the sub-tracks each clip sets (rotations
@@ -418,9 +419,7 @@ static void blend_player(world_player *p) {
 		const world_layer *l = &layers[i];
 		if (!l->clip || !(l->flags & LAYER_ENABLED) || (l->flags & LAYER_ADDITIVE) || !(l->weight > 0.0f)) continue;
 		const world_clip *c = (const world_clip *)(uintptr_t)l->clip;
-		sinew_sample_pose((sinew_context *)(uintptr_t)c->context, l->time, (sinew_qvv *)(void *)smp, NULL,
-		                  smp + c->joint_count * 10);
-		W.layers_sampled++;
+		const float *smp = sample_clip(c, l->time);
 		const float *mask = (const float *)(uintptr_t)l->mask;
 		const uint8_t *part = (const uint8_t *)(uintptr_t)c->part;
 		for (uint32_t cj = 0; cj < c->joint_count; ++cj) {
@@ -498,9 +497,7 @@ static void blend_player(world_player *p) {
 		const world_layer *l = &layers[i];
 		if (!l->clip || !(l->flags & LAYER_ENABLED) || !(l->flags & LAYER_ADDITIVE) || !(l->weight > 0.0f)) continue;
 		const world_clip *c = (const world_clip *)(uintptr_t)l->clip;
-		sinew_sample_pose((sinew_context *)(uintptr_t)c->context, l->time, (sinew_qvv *)(void *)smp, NULL,
-		                  smp + c->joint_count * 10);
-		W.layers_sampled++;
+		const float *smp = sample_clip(c, l->time);
 		const int bind = (l->flags & LAYER_REF_BIND) != 0;
 		const float *first = (const float *)(uintptr_t)c->first;
 		const float *mask = (const float *)(uintptr_t)l->mask;
