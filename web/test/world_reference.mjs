@@ -14,6 +14,8 @@ const F = 10; // floats per joint
 // and is left to the other layers. Per clip: { joints: [[rot, tr, sc]], scalars: [per scalar float] }.
 export function participation(bytes) {
 	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	const version = dv.getUint16(4, true);
+	if (version !== 1) throw new Error(`world_reference participation(): format version ${version}; this parser reads version 1's descriptors (docs/format.md)`);
 	const out = [];
 	for (let c = 0; c < dv.getUint32(16, true); c++) {
 		const clip = dv.getUint32(32 + 4 * c, true);
