@@ -3,14 +3,17 @@
 # Builds the WebAssembly decoder with clang directly (no emscripten, no libc, no imports):
 #   web/sinew.wasm       baseline (-mcpu=mvp), scalar kernel
 #   web/sinew-simd.wasm  -msimd128, wasm SIMD128 kernel
-# from the same sources, checks that neither imports anything and that each is under the 32 KB
-# budget. `--check` rebuilds into a temporary directory and fails unless the result matches the
+#   web/sinew-world.wasm, web/sinew-world-simd.wasm  the world runtime (web/sinew_world.c: many
+#                        blobs and players in one instance, blending; same decoder sources)
+# from the same sources, checks that none imports anything and that each is under its budget
+# (decoder 32 KB, world 40 KB). `--check` rebuilds into a temporary directory and fails unless the result matches the
 # committed .wasm files byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CLANG=${CLANG:-clang}
 LIMIT=32768
+WORLD_LIMIT=40960
 out=web
 if [ "${1:-}" = "--check" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
 
@@ -21,6 +24,10 @@ if [ "${1:-}" = "--check" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; f
 HOT="src/decompress/sample.c src/decompress/kernel_scalar.c src/decompress/kernel_wasm.c"
 COLD="web/sinew_wasm.c web/wasm_libc.c src/core/error.c src/core/hash.c src/core/codec_tables.c src/core/alloc.c
   src/format/format_read.c src/decompress/context.c src/decompress/dispatch.c"
+WORLD_COLD="web/sinew_world.c web/wasm_libc.c src/core/error.c src/core/hash.c src/core/codec_tables.c src/core/alloc.c
+  src/format/format_read.c src/decompress/context.c src/decompress/dispatch.c"
+WORLD_EXPORTS="sinew_world_reserve sinew_world_alloc sinew_world_error sinew_world_validate sinew_world_load
+  sinew_world_clip sinew_world_add_player sinew_world_update sinew_world_state"
 EXPORTS="sinew_web_alloc sinew_web_load sinew_web_error sinew_web_clip_count sinew_web_clip_info sinew_web_sample sinew_web_changed"
 
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes
@@ -29,16 +36,17 @@ WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wstri
 # debug info keep the output independent of where the repository is checked out.
 CFLAGS="--target=wasm32 -std=c11 -nostdlib -ffreestanding -fno-exceptions -DNDEBUG -DSINEW_NO_PAGES -DSINEW_DIVIDE -isystem web/include -Iinclude
   -ffile-prefix-map=$PWD/= $WARN"
-LDFLAGS="-Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=32768 -Wl,--initial-memory=131072"
-for e in $EXPORTS; do LDFLAGS="$LDFLAGS -Wl,--export=$e"; done
+LDBASE="-Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=32768 -Wl,--initial-memory=131072"
 
-build() { # output, cpu flags
+build() { # output, cpu flags (uses $COLD, $EXPORTS, $LIMIT)
 	local target=$1; shift
+	local LDFLAGS=$LDBASE e
+	for e in $EXPORTS; do LDFLAGS="$LDFLAGS -Wl,--export=$e"; done
 	local objs; objs=$(mktemp -d)
 	local f objects=()
 	# shellcheck disable=SC2086
 	for f in $HOT $COLD; do
-		local opt="-Oz"; case " $HOT " in *" $f "*) opt="-O2 -fno-vectorize -fno-slp-vectorize";; esac
+		local opt="-Oz"; case " $HOT ${HOT_ALSO:-} " in *" $f "*) opt="-O2 -fno-vectorize -fno-slp-vectorize";; esac
 		local o; o="$objs/$(basename "$f" .c).o"
 		"$CLANG" $CFLAGS $opt "$@" -c "$f" -o "$o"
 		objects+=("$o")
@@ -63,10 +71,13 @@ build() { # output, cpu flags
 
 build "$out/sinew.wasm" -mcpu=mvp
 build "$out/sinew-simd.wasm" -mcpu=mvp -msimd128
+# the world's frame call (advance + blend loops) is sampling-path code too: -O2 like HOT
+COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world.wasm" -mcpu=mvp
+COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world-simd.wasm" -mcpu=mvp -msimd128
 
 if [ "$out" != web ]; then
-	for f in sinew.wasm sinew-simd.wasm; do
+	for f in sinew.wasm sinew-simd.wasm sinew-world.wasm sinew-world-simd.wasm; do
 		cmp -s "$out/$f" "web/$f" || { echo "build_wasm --check: web/$f differs from a fresh build" >&2; exit 1; }
 	done
-	echo "build_wasm --check: web/sinew.wasm and web/sinew-simd.wasm are reproduced byte for byte"
+	echo "build_wasm --check: web/sinew.wasm, sinew-simd.wasm, sinew-world.wasm and sinew-world-simd.wasm are reproduced byte for byte"
 fi

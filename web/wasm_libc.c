@@ -36,6 +36,16 @@ void *sinewi_web_heap_alloc(size_t size, size_t align) {
 	return (void *)p;
 }
 
+void *sinewi_web_heap_mark(void) {
+	if (heap_top == 0) heap_top = (uintptr_t)&__heap_base;
+	return (void *)heap_top;
+}
+
+void sinewi_web_heap_rewind(void *mark) {
+	if ((uintptr_t)mark >= (uintptr_t)&__heap_base && (uintptr_t)mark <= heap_top) heap_top = (uintptr_t)mark;
+	last_ptr = 0;
+}
+
 size_t sinewi_web_heap_used(void) {
 	return heap_top ? heap_top - (uintptr_t)&__heap_base : 0;
 }

@@ -37,7 +37,7 @@ export function gltfNodeMap(nodes) {
 
 // Meshes holding the morph targets of a glTF node: the node itself (one primitive) or its
 // primitive children (meshes without a /nodes/ pointer of their own).
-function morphMeshes(node) {
+export function morphMeshes(node) {
 	const out = [];
 	if (node.morphTargetManager) out.push(node);
 	for (const child of node.getChildren ? node.getChildren(undefined, true) : []) {

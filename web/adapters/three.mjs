@@ -16,7 +16,7 @@
 
 import { PoseWriter } from './pose_writer.mjs';
 
-function nodeLookup(root, options) {
+export function nodeLookup(root, options) {
 	const given = options.nodes;
 	if (typeof given === 'function') return given;
 	if (Array.isArray(given)) return (i) => given[i] ?? null;
@@ -35,7 +35,7 @@ function nodeLookup(root, options) {
 
 // Meshes carrying the morph targets of a glTF node: the node itself when it is a one-primitive
 // mesh, else its primitive children (meshes that are not glTF nodes themselves).
-function morphMeshes(object, associations) {
+export function morphMeshes(object, associations) {
 	const out = [];
 	if (object.morphTargetInfluences) out.push(object);
 	for (const child of object.children) {

@@ -12,6 +12,7 @@ const TIMES = 21;
 
 // Counts every call into the wasm exports (the node tests wrap them the same way).
 let wasmCalls = 0;
+export const wasmCallCount = () => wasmCalls;
 const instantiate = WebAssembly.instantiate;
 WebAssembly.instantiate = async (...args) => {
 	const result = await instantiate.apply(WebAssembly, args);

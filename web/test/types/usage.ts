@@ -55,3 +55,36 @@ export async function adapters(anim: SinewAnimation, gltfJson: object, bin: Uint
 	group.dispose();
 	return out.outputs.length + mixer.time + group.getCurrentFrame() + mixer.targets.length + group.missing.length;
 }
+
+// The world runtime and its adapters.
+import { createWorld, restoreWorld, LayerEvent } from '../../world.mjs';
+import type { SinewWorld, WorldBlob, WorldPlayer, WorldLayer } from '../../world.mjs';
+import { SinewSceneMixer, LoopOnce, AdditiveAnimationBlendMode } from '../../adapters/three_world.mjs';
+import { SinewWorldScene } from '../../adapters/babylon_world.mjs';
+
+export async function world(bytes: Uint8Array, gltf: object, babylonNodes: object[]): Promise<number> {
+	const w: SinewWorld = await createWorld({ simd: false });
+	const blob: WorldBlob = w.load(bytes, { randomAccess: true });
+	const p: WorldPlayer = w.addPlayer({ clip: blob.clip(0), layers: 2 });
+	const l: WorldLayer = p.layer(0).play(blob.clip(0), { loop: 'pingpong', weight: 0.5, range: [0, 0.5], additive: false });
+	p.layer(1).play(blob.clip('walk'), { additive: 'first', mask: new Float32Array(p.jointCount) });
+	l.fadeTo(1, 0.3, { stop: false });
+	const sampled: number = w.update(1 / 60);
+	const finished = (l.events & LayerEvent.FINISHED) !== 0;
+	const copy: SinewWorld = await restoreWorld(w.save());
+	const text: string = w.save('base64');
+	await restoreWorld(text);
+	const scene = await SinewSceneMixer.create({ simd: true });
+	const character = scene.add(gltf, [scene.load(bytes)]);
+	const a = character.clipAction(0).play(), b = character.clipAction('walk');
+	b.setLoop(LoopOnce); b.clampWhenFinished = true; b.blendMode = AdditiveAnimationBlendMode;
+	a.crossFadeTo(b.play(), 0.5).setEffectiveWeight(0.8).fadeOut(0.2);
+	character.addEventListener('finished', (e: any) => void e);
+	scene.update(1 / 60);
+	const bs = await SinewWorldScene.create(null);
+	const group = bs.add(babylonNodes, bs.load(bytes)).group(0);
+	group.enableBlending = true; group.blendingSpeed = 0.05; group.weight = 0.5;
+	group.start(true, 1.5, 0, 30).onAnimationGroupEndObservable.add((g) => void g.name);
+	bs.update(0.016);
+	return sampled + (finished ? 1 : 0) + copy.players.length + p.pose[0] + group.getCurrentFrame() + a.getEffectiveWeight();
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// sinew — see include/sinew.h for version and licence
+// Many-character scene benchmark (issue 12): N characters of one corpus rig (raylib robot.glb,
+// 44 nodes, or the bundled Godot platformer player without the corpus), each crossfading between
+// two clips at its own times; per-frame time in headless Chromium for the sinew world (ONE wasm
+// call for the scene, writes into the three.js nodes included), three.js AnimationMixer doing the
+// same blends, and one sinew world per character; memory of each.
+//
+//   node bench/web/scene.mjs [--quick] [--cli build/sinew] [--characters 100] [--frames 900] [--rounds 5] [--json]
+//
+// Needs three + playwright-core (bench/web/node_modules after `npm ci --prefix bench/web`, or
+// web/browser-test/node_modules) and Chromium (/usr/bin/chromium or --chromium PATH). --json: the
+// last line of output is one JSON object (characters, wasm_calls_per_frame, median_ms, ...).
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '../..');
+const args = process.argv.slice(2);
+const flag = (n) => args.includes(`--${n}`);
+const opt = (n, d) => { const i = args.indexOf(`--${n}`); return i >= 0 && i + 1 < args.length ? args[i + 1] : d; };
+const QUICK = flag('quick');
+const JSON_OUT = flag('json');
+const CORPUS = process.env.SINEW_CORPUS ?? '/work/shared/corpus';
+const N = Number(opt('characters', 100));
+const FRAMES = Number(opt('frames', QUICK ? 240 : 900));
+const THREE_FRAMES = Number(opt('three-frames', QUICK ? 120 : 450));
+const WARMUP = QUICK ? 30 : 120;
+const ROUNDS = Number(opt('rounds', QUICK ? 2 : 5));
+const CHROMIUM = opt('chromium', process.env.CHROMIUM ?? '/usr/bin/chromium');
+const log = (...m) => { if (!JSON_OUT) console.log(...m); else console.error(...m); };
+
+const cliCandidates = [opt('cli'), process.env.SINEW_CLI, 'build/sinew', 'build-ci-gcc/sinew'].filter(Boolean);
+const cli = cliCandidates.map((c) => path.resolve(REPO, c)).find((c) => existsSync(c));
+if (!cli) { console.error('scene.mjs: sinew CLI not found (make, or --cli PATH)'); process.exit(2); }
+const modules = [path.join(HERE, 'node_modules'), path.join(REPO, 'web/browser-test/node_modules')].find((d) => existsSync(path.join(d, 'three')) && existsSync(path.join(d, 'playwright-core')));
+if (!modules) { console.error('scene.mjs: needs three and playwright-core: npm ci --prefix bench/web'); process.exit(2); }
+
+// the rig: raylib robot (44 nodes, 14 clips) from the corpus, else the bundled Godot player (28 joints)
+const robot = path.join(CORPUS, 'gltf/raylib/robot.glb');
+const asset = existsSync(robot) ? { file: robot, url: '/corpus/gltf/raylib/robot.glb', name: 'raylib robot.glb', clips: [10, 6] }
+	: { file: path.join(REPO, 'data/godot_platformer_player.glb'), url: '/repo/data/godot_platformer_player.glb', name: 'godot_platformer_player.glb', clips: [1, 4] };
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'sinew-scene-'));
+const blob = path.join(tmp, 'rig.sinew');
+execFileSync(cli, ['compress', asset.file, '-o', blob, '-q']);
+log(`rig ${asset.name}: ${statSync(asset.file).size} bytes glTF, ${statSync(blob).size} bytes sinew (0.01 cm)`);
+
+const MIME = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.glb': 'model/gltf-binary' };
+const roots = { repo: REPO, corpus: CORPUS, modules, tmp };
+const server = createServer((req, res) => {
+	const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+	const [, root, ...rest] = url.split('/');
+	const base = roots[root];
+	const file = base ? path.resolve(base, rest.join('/')) : null;
+	if (!file || !file.startsWith(path.resolve(base)) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+	// cross-origin isolated: performance.now() at 5 us resolution
+	res.writeHead(200, { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream', 'cross-origin-opener-policy': 'same-origin',
+		'cross-origin-embedder-policy': 'require-corp', 'cross-origin-resource-policy': 'same-origin', 'cache-control': 'no-store' });
+	createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const { chromium } = await import(path.join(modules, 'playwright-core/index.mjs'));
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
+	args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc', '--no-first-run', '--disable-background-networking'] });
+let result;
+try {
+	const page = await browser.newPage();
+	page.setDefaultTimeout(600000);
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	await page.goto(`http://127.0.0.1:${server.address().port}/repo/bench/web/scene_page.html`);
+	await page.waitForFunction(() => window.sceneReady === true);
+	const version = await browser.version();
+	result = await page.evaluate((s) => window.runScene(s), { asset: asset.url, blob: '/tmp/rig.sinew', characters: N, clips: asset.clips,
+		frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true });
+	if (errors.length) throw new Error(errors.join('; '));
+	result.chromium = version;
+} finally {
+	await browser.close();
+	server.close();
+	rmSync(tmp, { recursive: true, force: true });
+}
+const ms = (x) => x.toFixed(3);
+log(`${N} characters x 2 crossfading clips (${result.clips.join(' / ')}), Chromium ${result.chromium}, ${FRAMES} frames (three ${THREE_FRAMES}) in ${ROUNDS} interleaved rounds, timer ${result.isolated ? '5 us' : '100 us'}`);
+log('| setup | wasm calls / frame | median ms | p99 ms | mean ms |');
+log('| --- | --- | --- | --- | --- |');
+log(`| sinew world (adapter: 1 call + node writes) | ${result.wasm_calls_per_frame} | ${ms(result.sinew.median)} | ${ms(result.sinew.p99)} | ${ms(result.sinew.mean)} |`);
+log(`| sinew world + adapter, syncRotation: false | 1 | ${ms(result.sinew_no_euler.median)} | ${ms(result.sinew_no_euler.p99)} | ${ms(result.sinew_no_euler.mean)} |`);
+log(`| sinew world, the wasm call alone | 1 | ${ms(result.sinew_wasm.median)} | ${ms(result.sinew_wasm.p99)} | ${ms(result.sinew_wasm.mean)} |`);
+log(`| three.js AnimationMixer (one per character) | 0 | ${ms(result.three.median)} | ${ms(result.three.p99)} | ${ms(result.three.mean)} |`);
+log(`| one sinew world per character | ${result.per_character_calls_per_frame} | ${ms(result.sinew_per_character.median)} | ${ms(result.sinew_per_character.p99)} | ${ms(result.sinew_per_character.mean)} |`);
+log(`speed-up vs three: ${(result.three.median / result.sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.sinew_no_euler.median).toFixed(1)}x (adapter, syncRotation: false), ${(result.three.median / result.sinew_wasm.median).toFixed(1)}x (wasm call alone)`);
+log(`memory: world ${(result.sinew_memory.wasmBytes / 1048576).toFixed(2)} MiB wasm (${result.sinew_memory.heapBytes} bytes used), JS heap delta ${(result.sinew_memory.jsHeapDelta / 1048576).toFixed(2)} MiB; `
+	+ `three JS heap delta ${(result.three_memory.jsHeapDelta / 1048576).toFixed(2)} MiB; per-character worlds ${(result.per_character_memory.wasmBytes / 1048576).toFixed(2)} MiB wasm`);
+const summary = {
+	characters: N, rig: asset.name, clips: result.clips, wasm_calls_per_frame: result.wasm_calls_per_frame, layers_sampled_per_frame: result.layers_sampled,
+	median_ms: { sinew: result.sinew.median, sinew_no_euler: result.sinew_no_euler.median, sinew_wasm_call: result.sinew_wasm.median, three: result.three.median, sinew_per_character: result.sinew_per_character.median },
+	p99_ms: { sinew: result.sinew.p99, sinew_no_euler: result.sinew_no_euler.p99, sinew_wasm_call: result.sinew_wasm.p99, three: result.three.p99, sinew_per_character: result.sinew_per_character.p99 },
+	memory_bytes: { sinew_wasm: result.sinew_memory.wasmBytes, sinew_used: result.sinew_memory.heapBytes, sinew_js_heap: result.sinew_memory.jsHeapDelta,
+		three_js_heap: result.three_memory.jsHeapDelta, per_character_wasm: result.per_character_memory.wasmBytes },
+	frames: FRAMES, three_frames: THREE_FRAMES, rounds: ROUNDS, chromium: result.chromium, quick: QUICK,
+};
+if (JSON_OUT) console.log(JSON.stringify(summary));

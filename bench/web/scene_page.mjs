@@ -1,0 +1,181 @@
+// sinew — see include/sinew.h for version and licence
+// Browser side of bench/web/scene.mjs: N characters (clones of one glTF rig), each crossfading
+// between two clips (0.5 s fades, direction flipped every 2 s, characters at different times),
+// timed per frame for three setups: the sinew world (one wasm call for the scene, node writes
+// included), three.js AnimationMixer doing the same blends (one mixer per character), and one
+// sinew world per character (one wasm call each). No matrix updates, no rendering.
+
+// Counts calls into wasm exports (every instance made through WebAssembly.instantiate).
+let wasmCalls = 0;
+const instantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = async (...args) => {
+	const result = await instantiate.apply(WebAssembly, args);
+	const instance = result instanceof WebAssembly.Instance ? result : result.instance;
+	const exports = {};
+	for (const [name, value] of Object.entries(instance.exports)) exports[name] = typeof value === 'function' ? (...a) => (wasmCalls++, value(...a)) : value;
+	return { exports };
+};
+
+async function bytesOf(url) {
+	const r = await fetch(url);
+	if (!r.ok) throw new Error(`${url}: ${r.status}`);
+	return new Uint8Array(await r.arrayBuffer());
+}
+const DT = 1 / 60, FADE = 0.5, PERIOD = 2.0;
+
+function stats(times) {
+	const s = [...times].sort((a, b) => a - b);
+	const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+	return { median: q(0.5), p99: q(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+}
+
+async function time(frames, warmup, step) {
+	for (let f = 0; f < warmup; f++) step(f);
+	if (self.gc) { self.gc(); self.gc(); } // setup garbage (loading, cloning) is not charged to the frames
+	const out = [];
+	for (let f = 0; f < frames; f++) {
+		const t0 = performance.now();
+		step(warmup + f);
+		out.push(performance.now() - t0);
+	}
+	return out;
+}
+
+window.runScene = async (spec) => {
+	const THREE = await import('three');
+	const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+	const SkeletonUtils = await import('three/addons/utils/SkeletonUtils.js');
+	const { SinewSceneMixer } = await import('/repo/web/adapters/three_world.mjs');
+	const { createWorld } = await import('/repo/web/world.mjs');
+	const gltf = await new GLTFLoader().loadAsync(spec.asset);
+	const bytes = await bytesOf(spec.blob);
+	const N = spec.characters;
+	const [ka, kb] = spec.clips;
+	const clipA = gltf.animations[ka], clipB = gltf.animations[kb];
+	const result = { characters: N, clips: [clipA.name, clipB.name], frames: spec.frames, isolated: self.crossOriginIsolated };
+	// nodes of each clone, by glTF node index (parallel traversal of the original)
+	const reverse = new Map();
+	gltf.scene.traverse((o) => { const a = gltf.parser.associations.get(o); if (a?.nodes !== undefined && !reverse.has(o)) reverse.set(o, a.nodes); });
+	const clones = [];
+	for (let i = 0; i < N; i++) {
+		const c = SkeletonUtils.clone(gltf.scene);
+		const map = new Map();
+		const walk = (a, b) => { if (reverse.has(a) && !map.has(reverse.get(a))) map.set(reverse.get(a), b); a.children.forEach((x, k) => walk(x, b.children[k])); };
+		walk(gltf.scene, c);
+		clones.push({ scene: c, map });
+	}
+	const phase = (i) => (i * 0.37) % PERIOD; // each character flips its crossfade at its own time
+	// the crossfade schedule: at frame f character i flips when (f*DT + phase) crosses a multiple of PERIOD
+	const flips = (f, i) => Math.floor((f * DT + phase(i)) / PERIOD) !== Math.floor(((f - 1) * DT + phase(i)) / PERIOD);
+	const heap = () => { if (self.gc) { self.gc(); self.gc(); } return performance.memory ? performance.memory.usedJSHeapSize : 0; };
+
+	const setups = {};
+	// --- sinew world: one call per frame
+	{
+		const h0 = heap();
+		const scene = await SinewSceneMixer.create({ simd: spec.simd });
+		const blob = scene.load(bytes);
+		const actions = clones.map((c, i) => {
+			const m = scene.add(c.scene, [blob], { nodes: (n) => c.map.get(n) ?? null, json: gltf.parser.json, layers: 2 });
+			const a = m.clipAction(ka), b = m.clipAction(kb);
+			a.play(); b.play(); b.setEffectiveWeight(0);
+			a.time = (i * 0.173) % clipA.duration; b.time = (i * 0.291) % clipB.duration;
+			return { a, b, on: 0 };
+		});
+		const step = (f) => {
+			for (let i = 0; i < N; i++) if (flips(f, i)) {
+				const x = actions[i], [from, to] = x.on ? [x.b, x.a] : [x.a, x.b];
+				to.enabled = true; to.setEffectiveWeight(1); from.crossFadeTo(to, FADE); x.on ^= 1;
+			}
+			scene.update(DT);
+		};
+		setups.sinew = { step, frames: spec.frames, calls: (n) => { result.wasm_calls_per_frame = n; } };
+		setups.sinew_wasm = { step: () => scene.world.update(DT), frames: spec.frames };
+		result.sinew_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
+		result.layers = () => scene.world.layersSampled;
+	}
+	// --- the same world adapter with syncRotation: false (no quaternion -> Euler conversion per write)
+	{
+		const scene = await SinewSceneMixer.create({ simd: spec.simd, syncRotation: false });
+		const blob = scene.load(bytes);
+		const actions = clones.map((c, i) => {
+			const m = scene.add(c.scene, [blob], { nodes: (n) => c.map.get(n) ?? null, json: gltf.parser.json, layers: 2 });
+			const a = m.clipAction(ka), b = m.clipAction(kb);
+			a.play(); b.play(); b.setEffectiveWeight(0);
+			a.time = (i * 0.173) % clipA.duration; b.time = (i * 0.291) % clipB.duration;
+			return { a, b, on: 0 };
+		});
+		setups.sinew_no_euler = { step: (f) => {
+			for (let i = 0; i < N; i++) if (flips(f, i)) {
+				const x = actions[i], [from, to] = x.on ? [x.b, x.a] : [x.a, x.b];
+				to.enabled = true; to.setEffectiveWeight(1); from.crossFadeTo(to, FADE); x.on ^= 1;
+			}
+			scene.update(DT);
+		}, frames: spec.frames };
+	}
+	// --- three.js AnimationMixer per character, same blends
+	{
+		const h0 = heap();
+		const rigs = clones.map((c, i) => {
+			const m = new THREE.AnimationMixer(c.scene);
+			const a = m.clipAction(clipA), b = m.clipAction(clipB);
+			a.play(); b.play(); b.setEffectiveWeight(0);
+			a.time = (i * 0.173) % clipA.duration; b.time = (i * 0.291) % clipB.duration;
+			return { m, a, b, on: 0 };
+		});
+		const step = (f) => {
+			for (let i = 0; i < N; i++) {
+				const x = rigs[i];
+				if (flips(f, i)) {
+					const [from, to] = x.on ? [x.b, x.a] : [x.a, x.b];
+					to.enabled = true; to.setEffectiveWeight(1); from.crossFadeTo(to, FADE, false); x.on ^= 1;
+				}
+				x.m.update(DT);
+			}
+		};
+		setups.three = { step, frames: spec.threeFrames };
+		result.three_memory = { jsHeapDelta: heap() - h0 };
+	}
+	// --- one sinew world (instance) per character: one wasm call per character per frame
+	{
+		const h0 = heap();
+		const worlds = [];
+		for (let i = 0; i < N; i++) {
+			const w = await createWorld({ simd: spec.simd });
+			const blob = w.load(bytes);
+			const p = w.addPlayer({ clip: blob.clip(ka), layers: 2 });
+			p.layer(0).play(blob.clip(ka), { loop: 'repeat', time: (i * 0.173) % clipA.duration });
+			p.layer(1).play(blob.clip(kb), { loop: 'repeat', weight: 0, time: (i * 0.291) % clipB.duration });
+			worlds.push({ w, p, on: 0 });
+		}
+		const step = (f) => {
+			for (let i = 0; i < N; i++) {
+				const x = worlds[i];
+				if (flips(f, i)) { x.p.layer(x.on).fadeTo(0, FADE); x.p.layer(1 - x.on).fadeTo(1, FADE); x.on ^= 1; }
+				x.w.update(DT);
+			}
+		};
+		setups.sinew_per_character = { step, frames: spec.frames, calls: (n) => { result.per_character_calls_per_frame = n; } };
+		result.per_character_memory = { wasmBytes: worlds.reduce((s, x) => s + x.w.memory.buffer.byteLength, 0), jsHeapDelta: heap() - h0 };
+	}
+	// rounds, interleaved (a busy machine then slows every setup alike); frames counted on for each setup
+	const times = {}, next = {};
+	for (const k of Object.keys(setups)) { times[k] = []; next[k] = 0; }
+	for (let r = 0; r < spec.rounds; r++) {
+		for (const [k, st] of Object.entries(setups)) {
+			const n = Math.ceil(st.frames / spec.rounds), warm = r === 0 ? spec.warmup : 0;
+			const c0 = wasmCalls;
+			const base = next[k];
+			const t = await time(n, warm, (f) => st.step(base + f));
+			next[k] += n + warm;
+			if (st.calls) st.calls((wasmCalls - c0) / (n + warm));
+			times[k].push(...t);
+		}
+	}
+	for (const k of Object.keys(setups)) result[k] = stats(times[k]);
+	result.layers_sampled = result.layers();
+	delete result.layers;
+	result.simd = spec.simd;
+	return result;
+};
+window.sceneReady = true;

@@ -1,0 +1,211 @@
+// sinew — see include/sinew.h for version and licence
+// three.js adapter over the world runtime (web/world.mjs): many characters (SkinnedMesh scenes
+// from GLTFLoader, or clones of one) in ONE world, each with an AnimationMixer-like object whose
+// clipAction() handles blend: play, stop, reset, fadeIn, fadeOut, crossFadeTo / crossFadeFrom,
+// setEffectiveWeight, timeScale, setLoop (LoopOnce / LoopRepeat / LoopPingPong), clampWhenFinished,
+// blendMode (additive against the clip's first sample, like AnimationUtils.makeClipAdditive), and
+// 'loop' / 'finished' events. SinewSceneMixer.update(dt) is ONE wasm call for the whole scene,
+// then writes every character's nodes (position / quaternion / scale, morphTargetInfluences).
+//
+//   const scene = await SinewSceneMixer.create();             // or new SinewSceneMixer(world)
+//   const blob = scene.load(bytes);                            // compressed from robot.glb, with metadata
+//   const mixer = scene.add(gltf, [blob]);                     // per character (gltf or { scene } + nodes)
+//   mixer.clipAction('Idle').play();
+//   mixer.clipAction('Idle').crossFadeTo(mixer.clipAction('Run').play(), 0.5);
+//   renderer.setAnimationLoop(() => { scene.update(clock.getDelta()); renderer.render(...); });
+import { createWorld, LayerEvent } from '../world.mjs';
+import { nodeLookup, morphMeshes } from './three.mjs';
+import { applyGltfParticipation, bindCharacter, writePose, Events } from './world_binding.mjs';
+
+// three.js constants (the same numbers as THREE.LoopOnce etc.; three is not imported here).
+export const LoopOnce = 2200, LoopRepeat = 2201, LoopPingPong = 2202;
+export const NormalAnimationBlendMode = 2500, AdditiveAnimationBlendMode = 2501;
+const LOOPS = { [LoopOnce]: 'once', [LoopRepeat]: 'repeat', [LoopPingPong]: 'pingpong' };
+
+const SET = {
+	rotation: (o, v, i) => o.quaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
+	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
+};
+// syncRotation: false: the quaternion's components are written without its change callback, so
+// Object3D.rotation (the Euler angles three derives from the quaternion) is not updated; the
+// matrices, skinning and rendering use the quaternion. Saves three's quaternion -> Euler
+// conversion per written node (the largest part of the writes).
+const SET_NO_EULER = {
+	rotation: (o, v, i) => { const q = o.quaternion; q._x = v[i]; q._y = v[i + 1]; q._z = v[i + 2]; q._w = v[i + 3]; },
+	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
+};
+const getLocal = (o) => [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w, o.position.x, o.position.y, o.position.z,
+	o.scale.x, o.scale.y, o.scale.z];
+
+/** One clip on one character (like THREE.AnimationAction); owns one layer of the character's player. */
+export class SinewAction {
+	constructor(mixer, clip, layer) {
+		this._mixer = mixer;
+		this._clip = clip;
+		this._layer = layer;
+		this.weight = 1;           // the action's own weight (fades multiply it, as in three)
+		this._timeScale = 1;
+		this.repetitions = Infinity;
+		this._clamp = false;
+		this._loop = LoopRepeat;
+		this._blendMode = NormalAnimationBlendMode;
+		this._active = false;
+		layer.setClip(clip, { scalarMap: mixer._binding.scalarMap(clip) });
+		layer.weight = 1;
+		layer.loop = 'repeat';
+		layer.enabled = false;
+	}
+	getClip() { return this._clip; }
+	getMixer() { return this._mixer; }
+	getRoot() { return this._mixer._root; }
+
+	/** Starts contributing (at the current time). */
+	play() { this._active = true; this._layer.enabled = this.enabled; this._sync(); return this; }
+	/** Stops contributing and resets (time 0, not paused, fades cancelled), like three's stop(). */
+	stop() { this._active = false; this._layer.enabled = false; return this.reset(); }
+	reset() {
+		this.paused = false; this.enabled = true; this.time = 0;
+		this._layer.weight = this.weight;
+		if (this._active) this._layer.enabled = true;
+		return this;
+	}
+	isRunning() { return this._active && this.enabled && !this.paused && this._timeScale !== 0; }
+	isScheduled() { return this._active; }
+
+	get enabled() { return this._enabled ?? true; }
+	set enabled(on) { this._enabled = !!on; this._layer.enabled = this._active && this._enabled; }
+	get paused() { return this._layer.paused; }
+	set paused(p) { this._layer.paused = !!p; }
+	get time() { return this._layer.time; }
+	set time(t) { this._layer.time = t; }
+	get timeScale() { return this._timeScale; }
+	set timeScale(s) { this._timeScale = +s; this._sync(); }
+	setEffectiveTimeScale(s) { this.timeScale = s; return this; }
+	getEffectiveTimeScale() { return this._timeScale * this._mixer.timeScale; }
+	get loop() { return this._loop; }
+	set loop(mode) { if (!LOOPS[mode]) throw new RangeError(`sinew three: loop mode ${mode}`); this._loop = mode; this._sync(); }
+	setLoop(mode, repetitions = Infinity) {
+		if (mode !== LoopOnce && repetitions !== Infinity) throw new RangeError('sinew three: finite repetitions are not supported (use LoopOnce or Infinity)');
+		this.repetitions = repetitions;
+		this.loop = mode;
+		return this;
+	}
+	/** LoopOnce: hold the last pose when finished (else the action stops contributing, as in three). */
+	get clampWhenFinished() { return this._clamp; }
+	set clampWhenFinished(on) { this._clamp = !!on; this._sync(); }
+	get blendMode() { return this._blendMode; }
+	set blendMode(m) { this._blendMode = m; this._layer.additive = m === AdditiveAnimationBlendMode ? 'first' : false; }
+
+	/** Sets the weight and cancels a fade (three's setEffectiveWeight). */
+	setEffectiveWeight(w) { this.weight = w; this._layer.weight = w; return this; }
+	getEffectiveWeight() { return this._active && this.enabled ? this._layer.weight : 0; }
+	/** Weight 0 -> this.weight over `duration` seconds (ramped inside the world's frame call). */
+	fadeIn(duration) { this._layer.weight = 0; this._layer.fadeTo(this.weight, duration); return this; }
+	/** Weight this.weight -> 0 over `duration` seconds, then the action stops contributing. */
+	fadeOut(duration) { this._layer.weight = this.weight; this._layer.fadeTo(0, duration, { stop: true }); return this; }
+	crossFadeFrom(fadeOutAction, duration) { fadeOutAction.fadeOut(duration); this.fadeIn(duration); return this; }
+	crossFadeTo(fadeInAction, duration) { return fadeInAction.crossFadeFrom(this, duration); }
+	stopFading() { this._layer.weight = this._layer.weight; return this; }
+
+	_sync() {
+		const l = this._layer;
+		l.speed = this._timeScale * this._mixer.timeScale;
+		l.loop = LOOPS[this._loop];
+		l.stopAtEnd = this._loop === LoopOnce && !this._clamp;
+	}
+	// after the frame call: events, and three's bookkeeping for a once action that ended
+	_after() {
+		const l = this._layer, ev = l.events;
+		if (!ev) return;
+		if (ev & LayerEvent.LOOP) this._mixer.dispatchEvent({ type: 'loop', action: this, loopDelta: l.loops });
+		if (ev & LayerEvent.FINISHED) {
+			if (!this._clamp) this._enabled = false; // as three: enabled = false (the world already dropped the layer)
+			this._mixer.dispatchEvent({ type: 'finished', action: this, direction: this._timeScale * this._mixer.timeScale < 0 ? -1 : 1 });
+		}
+		if (ev & LayerEvent.FADED_OUT) this._enabled = false;
+	}
+}
+
+/** One character's mixer (like THREE.AnimationMixer on one root); made by SinewSceneMixer.add(). */
+export class SinewCharacterMixer extends Events {
+	constructor(scene, root, blobs, options) {
+		super();
+		this._scene = scene;
+		this._root = root.scene ?? root;
+		this.blobs = blobs;
+		// blend exactly the tracks three's own clips of this glTF have (options.gltfParticipation: false keeps the blob's)
+		if (options.gltfParticipation !== false && (root.parser?.json ?? options.json)) applyGltfParticipation(root.parser?.json ?? options.json, blobs);
+		const find = nodeLookup(root, options);
+		const associations = root.parser?.associations ?? options.associations;
+		this._binding = bindCharacter(scene.world, blobs, {
+			find, getLocal,
+			morphs: (node, target) => morphMeshes(node, associations).filter((m) => target < m.morphTargetInfluences.length)
+				.map((m) => ({ get: () => m.morphTargetInfluences[target], set: (v) => { m.morphTargetInfluences[target] = v; } })),
+		}, { layers: options.layers ?? Math.max(2, blobs.reduce((s, b) => s + b.clipCount, 0)) });
+		this.player = this._binding.player;
+		this._actions = new Map();
+		this._timeScale = 1;
+		this._nextLayer = 0;
+	}
+	get timeScale() { return this._timeScale; }
+	set timeScale(s) { this._timeScale = +s; for (const a of this._actions.values()) a._sync(); }
+	/** The clip by WorldClip, name or index over the character's blobs. */
+	_clipOf(clip) {
+		if (typeof clip === 'object' && clip !== null) return clip;
+		const all = this.blobs.flatMap((b) => b.clips);
+		const c = typeof clip === 'number' ? all[clip] : all.find((x) => x.name === clip);
+		if (!c) throw new RangeError(`sinew three: no clip ${clip}`);
+		return c;
+	}
+	clipAction(clip) {
+		const c = this._clipOf(clip);
+		let a = this._actions.get(c);
+		if (!a) {
+			if (this._nextLayer >= this.player.layerCount) throw new RangeError(`sinew three: more actions than the ${this.player.layerCount} layers (options.layers)`);
+			a = new SinewAction(this, c, this.player.layer(this._nextLayer++));
+			this._actions.set(c, a);
+		}
+		return a;
+	}
+	/** The next frame writes every node again (after other code moved them). */
+	invalidate() { this._binding.invalidate(); return this; }
+	existingAction(clip) { return this._actions.get(this._clipOf(clip)) ?? null; }
+	stopAllAction() { for (const a of this._actions.values()) a.stop(); return this; }
+	/** Per-character update is not a thing here: the scene's update() advances everyone in one call. */
+	update() { throw new Error('sinew three: call SinewSceneMixer.update(dt) once per frame for the whole scene'); }
+	_write() { writePose(this._binding, this._scene.syncRotation ? SET : SET_NO_EULER); }
+}
+
+/** The whole scene: one world, one update() = one wasm call per frame for every character. */
+export class SinewSceneMixer {
+	// options.syncRotation (default true): false skips updating Object3D.rotation from the written
+	// quaternions (faster; the quaternion, matrices and skinning are right, the Euler angles stale).
+	constructor(world, options = {}) {
+		this.world = world;
+		this.characters = [];
+		this.time = 0;
+		this.syncRotation = options.syncRotation ?? true;
+	}
+	static async create(options = {}) { return new SinewSceneMixer(await createWorld(options), options); }
+	load(bytes, options) { return this.world.load(bytes, options); }
+	/** A character: root is a GLTFLoader result (nodes via parser.associations) or an Object3D with options.nodes. */
+	add(root, blobs, options = {}) {
+		const c = new SinewCharacterMixer(this, root, Array.isArray(blobs) ? blobs : [blobs], options);
+		this.characters.push(c);
+		return c;
+	}
+	update(dt) {
+		this.time += dt;
+		this.world.update(dt); // the one wasm call
+		for (const c of this.characters) {
+			if (!c.player.active) continue;
+			c._write();
+			for (const a of c._actions.values()) a._after();
+		}
+		return this;
+	}
+}
+
+export default SinewSceneMixer;

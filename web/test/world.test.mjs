@@ -1,0 +1,476 @@
+// sinew — see include/sinew.h for version and licence
+// Tests of the world runtime (web/world.mjs, web/sinew-world[-simd].wasm) against the independent
+// JS model of its semantics in world_reference.mjs, on the real clips of web/test/data (and, with
+// SINEW_CLI set and the corpus present, RobotExpressive's morph weights and Fox).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import Sinew, { SinewError } from '../sinew.mjs';
+import { createWorld, restoreWorld, LayerEvent } from '../world.mjs';
+import { RefLayer, participation, refAdvance, refBlend } from './world_reference.mjs';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const BUILDS = [{ name: 'baseline', simd: false }, { name: 'simd', simd: true }];
+const GODOT = new Uint8Array(readFileSync(here('./data/godot_platformer_player.sinew')));
+const CMU = new Uint8Array(readFileSync(here('./data/cmu_01_01.sinew')));
+const ACL = new Uint8Array(readFileSync(here('./data/acl_09_02.sinew')));
+const F = 10;
+// The single-clip decoder for the reference, with the clips' participation attached.
+async function refAnim(bytes) {
+	const anim = await Sinew.load(bytes);
+	anim.part = participation(bytes);
+	return anim;
+}
+
+// Largest difference, relative to the magnitude for big values (cm-scale mocap translations).
+function maxDiff(got, want) {
+	assert.equal(got.length, want.length);
+	let worst = 0, at = -1;
+	for (let i = 0; i < got.length; i++) {
+		const d = Math.abs(got[i] - want[i]) / Math.max(1, Math.abs(want[i]));
+		if (!(d <= worst)) { worst = d; at = i; }
+	}
+	return { worst, at };
+}
+function assertClose(got, want, tol, what) {
+	const { worst, at } = maxDiff(got, want);
+	assert.ok(worst <= tol, `${what}: float ${at} differs by ${worst} (${got[at]} vs ${want[at]}), tolerance ${tol}`);
+	return worst;
+}
+// Quaternions q and -q are the same rotation: compare with the sign of the reference.
+function aligned(pose, ref, joints) {
+	const out = Float64Array.from(pose);
+	for (let j = 0; j < joints; j++) {
+		const o = j * F;
+		if (out[o] * ref[o] + out[o + 1] * ref[o + 1] + out[o + 2] * ref[o + 2] + out[o + 3] * ref[o + 3] < 0) for (let k = 0; k < 4; k++) out[o + k] = -out[o + k];
+	}
+	return out;
+}
+const TOL = 2e-5; // float32 blending in wasm vs float64 in the reference
+
+// Counts calls into the wasm exports of every instance created through WebAssembly.instantiate.
+async function counted(fn) {
+	const original = WebAssembly.instantiate;
+	const counter = { calls: 0 };
+	WebAssembly.instantiate = async (...args) => {
+		const result = await original.apply(WebAssembly, args);
+		const instance = result instanceof WebAssembly.Instance ? result : result.instance;
+		const exports = {};
+		for (const [name, value] of Object.entries(instance.exports)) {
+			exports[name] = typeof value === 'function' ? (...a) => (counter.calls++, value(...a)) : value;
+		}
+		return { exports };
+	};
+	try { counter.value = await fn(); } finally { WebAssembly.instantiate = original; }
+	return counter;
+}
+
+// Drives a world player and the reference side by side: `setup` gets (layerApi, refLayers) pairs.
+function compareFrames(world, player, refs, rest, frames, dt, label, each) {
+	let worst = 0;
+	for (let f = 0; f < frames; f++) {
+		const step = typeof dt === 'function' ? dt(f) : dt;
+		each?.(f);
+		world.update(step);
+		for (const r of refs) refAdvance(r, step);
+		player.layers.forEach((l, k) => {
+			const r = refs[k];
+			if (!r) return;
+			assert.ok(Math.abs(l.time - r.time) < 1e-9, `${label} frame ${f} layer ${k}: time ${l.time} vs ${r.time}`);
+			assert.equal(l.weight, r.weight, `${label} frame ${f} layer ${k}: weight`);
+			assert.equal(l.enabled, r.enabled, `${label} frame ${f} layer ${k}: enabled`);
+			assert.equal((l.events & LayerEvent.LOOP) !== 0, r.events.loop > 0, `${label} frame ${f} layer ${k}: loop event`);
+			if (r.events.loop) assert.equal(l.loops, r.events.loop, `${label} frame ${f} layer ${k}: loops`);
+			assert.equal((l.events & LayerEvent.FINISHED) !== 0, r.events.finished, `${label} frame ${f} layer ${k}: finished event`);
+			assert.equal((l.events & LayerEvent.FADED_OUT) !== 0, r.events.fadedOut, `${label} frame ${f} layer ${k}: faded-out event`);
+		});
+		const want = refBlend(player.jointCount, player.scalarFloats, rest, refs);
+		worst = Math.max(worst, assertClose(aligned(player.pose, want, player.jointCount), want, TOL, `${label} frame ${f}`));
+	}
+	return worst;
+}
+
+for (const build of BUILDS) {
+	test(`${build.name}: one layer at weight 1 is the clip's own sample, every clip of three blobs`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		for (const bytes of [GODOT, CMU, ACL]) {
+			const blob = world.load(bytes);
+			const anim = await Sinew.load(bytes, { simd: build.simd });
+			const parts = participation(bytes);
+			for (const clip of blob.clips) {
+				const p = world.addPlayer({ clip, layers: 1 });
+				p.layer(0).play(clip, { loop: 'once', speed: 0 });
+				const part = parts[clip.index];
+				for (const t of [0, clip.duration * 0.37, clip.duration / 3, clip.duration]) {
+					p.layer(0).time = t;
+					world.update(0);
+					const want = anim.sample(clip.index, t);
+					const pose = aligned(p.pose, want, clip.jointCount);
+					for (let i = 0; i < want.length; i++) {
+						const j = Math.floor(i / F), k = i % F, joint = i < clip.jointCount * F;
+						const sets = joint ? part.joints[j][k < 4 ? 0 : k < 7 ? 1 : 2] : part.scalars[i - clip.jointCount * F];
+						// the clip's own values where it sets the sub-track (rotations renormalized); elsewhere the
+						// rest pose, i.e. the metadata default the blob also stores (to float rounding)
+						const tol = sets ? (joint && k < 4 ? 2.5e-7 : 0) : 1e-6 * Math.max(1, Math.abs(want[i]));
+						assert.ok(Math.abs(pose[i] - want[i]) <= tol, `clip ${clip.name} t ${t} float ${i}: ${pose[i]} vs ${want[i]}`);
+					}
+				}
+			}
+		}
+		assert.equal(world.blobs.length, 3);
+	});
+
+	test(`${build.name}: crossfade idle -> walk -> run, weights ramp linearly inside update(), faded layers stop`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const [idle, walk, run] = ['idle', 'walk', 'run'].map((n) => blob.clip(n));
+		const p = world.addPlayer({ clip: idle, layers: 3 });
+		const rest = Float64Array.from(p.rest);
+		p.layer(0).play(idle, { loop: 'repeat', time: 0.2 });
+		p.layer(1).play(walk, { loop: 'repeat', weight: 0, time: 0.5, speed: 1.25 });
+		p.layer(2).play(run, { loop: 'repeat', weight: 0 });
+		const refs = [new RefLayer(anim, idle.index, { loop: 'repeat', time: 0.2 }),
+			new RefLayer(anim, walk.index, { loop: 'repeat', weight: 0, time: 0.5, speed: 1.25 }),
+			new RefLayer(anim, run.index, { loop: 'repeat', weight: 0 })];
+		const worst = compareFrames(world, p, refs, rest, 150, 1 / 60, 'crossfade', (f) => {
+			if (f === 10) { p.layer(0).fadeTo(0, 0.5, { stop: true }); p.layer(1).fadeTo(1, 0.5); refs[0].fadeTo(0, 0.5, true); refs[1].fadeTo(1, 0.5); }
+			if (f === 70) { p.layer(1).fadeTo(0, 0.25, { stop: true }); p.layer(2).fadeTo(1, 0.25); refs[1].fadeTo(0, 0.25, true); refs[2].fadeTo(1, 0.25); }
+			if (f === 25) { // halfway through the first fade: both weights strictly between 0 and 1
+				assert.ok(p.layer(0).weight > 0.3 && p.layer(0).weight < 0.7, `weight ${p.layer(0).weight}`);
+				assert.ok(Math.abs(p.layer(0).weight + p.layer(1).weight - 1) < 1e-6);
+			}
+		});
+		assert.equal(p.layer(0).enabled, false);
+		assert.equal(p.layer(1).enabled, false);
+		assert.equal(p.layer(2).weight, 1);
+		// the blend differs from both inputs mid-fade (a test that cannot fail otherwise would pass here)
+		assert.ok(worst <= TOL);
+	});
+
+	test(`${build.name}: loop modes once / repeat / ping-pong, negative speeds and long frames`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const walk = blob.clip('walk'), jump = blob.clip('jump');
+		const p = world.addPlayer({ clip: walk, layers: 3 });
+		const rest = Float64Array.from(p.rest);
+		const cases = [
+			{ clip: walk, loop: 'repeat', speed: 1.7 },
+			{ clip: jump, loop: 'pingpong', speed: -0.9, time: 0.1, weight: 0.6 },
+			{ clip: walk, loop: 'once', speed: 1, weight: 0.5 },
+		];
+		const refs = cases.map((c, k) => {
+			p.layer(k).play(c.clip, c);
+			return new RefLayer(anim, c.clip.index, c);
+		});
+		// uneven frame lengths, some longer than a clip (several loops in one frame)
+		const dts = [1 / 60, 1 / 30, 0.7, 1 / 144, 1.9, 0.05];
+		compareFrames(world, p, refs, rest, 120, (f) => dts[f % dts.length], 'loops');
+		assert.equal(p.layer(2).paused, true, 'once layer paused at its end');
+		assert.equal(p.layer(2).time, walk.duration);
+		// ping-pong really turned: both directions were seen
+		const seen = new Set();
+		for (let f = 0; f < 40; f++) { world.update(0.05); seen.add(p.layer(1).reversed); }
+		assert.deepEqual([...seen].sort(), [false, true]);
+		// once, backwards: finishes at 0
+		p.layer(2).play(walk, { loop: 'once', speed: -2, time: 0.3 });
+		world.update(0.1); assert.equal(p.layer(2).events & LayerEvent.FINISHED, 0);
+		world.update(0.1); assert.ok(p.layer(2).events & LayerEvent.FINISHED); assert.equal(p.layer(2).time, 0);
+	});
+
+	test(`${build.name}: ranges (from/to) in every loop mode; stopAtEnd drops a finished layer in the same frame`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const walk = blob.clip('walk'), idle = blob.clip('idle');
+		const p = world.addPlayer({ clip: walk, layers: 3 });
+		const rest = Float64Array.from(p.rest);
+		const cases = [
+			{ clip: walk, loop: 'repeat', range: [0.2, 0.7], time: 0.3, speed: 1.3 },
+			{ clip: idle, loop: 'pingpong', range: [0.1, 0.9], weight: 0.5, time: 0.5 },
+			{ clip: idle, loop: 'once', range: [0.5, 1.0], weight: 0.7, time: 0.5, stopAtEnd: true },
+		];
+		const refs = cases.map((c, k) => { p.layer(k).play(c.clip, c); return new RefLayer(anim, c.clip.index, c); });
+		let sawEnd = false;
+		compareFrames(world, p, refs, rest, 100, (f) => (f % 7 === 3 ? 0.4 : 1 / 60), 'ranges', () => {
+			const t0 = p.layer(0).time; assert.ok(t0 >= 0.2 - 1e-6 && t0 <= 0.7 + 1e-6, `range: time ${t0}`);
+			if (!p.layer(2).enabled) sawEnd = true;
+		});
+		assert.ok(sawEnd, 'the once layer with stopAtEnd was disabled');
+		assert.ok(p.layer(2).time <= 1.0 + 1e-6);
+	});
+
+	test(`${build.name}: per-joint masks (upper body over lower body, fractional weights)`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const run = blob.clip('run'), shoot = blob.clip('shooting');
+		const p = world.addPlayer({ clip: run, layers: 2 });
+		const rest = Float64Array.from(p.rest);
+		const J = p.jointCount;
+		// mask: the second half of the skeleton fully, the first quarter at 0.3, others 0
+		const mask = new Float32Array(J).map((_, j) => (j >= J / 2 ? 1 : j < J / 4 ? 0.3 : 0));
+		p.layer(0).play(run, { loop: 'repeat' });
+		p.layer(1).play(shoot, { loop: 'repeat', mask });
+		const refs = [new RefLayer(anim, run.index, { loop: 'repeat' }), new RefLayer(anim, shoot.index, { loop: 'repeat', mask })];
+		compareFrames(world, p, refs, rest, 40, 1 / 60, 'mask');
+		// joints with mask 0 hold exactly the run pose (renormalization aside)
+		const only = anim.sample(run.index, p.layer(0).time);
+		for (let j = Math.ceil(J / 4); j < J / 2; j++) for (let k = 4; k < F; k++) assert.equal(p.pose[j * F + k], only[j * F + k]);
+		// masked by weight 1 at full weight: the shooting layer's own values are averaged 50/50 with run
+		p.layer(1).mask = null;
+		refs[1].mask = null;
+		compareFrames(world, p, refs, rest, 5, 1 / 60, 'mask removed');
+	});
+
+	test(`${build.name}: additive layers against the clip's first sample and against the bind pose`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const idle = blob.clip('idle'), shoot = blob.clip('shooting_standing'), walk = blob.clip('walk');
+		const p = world.addPlayer({ clip: idle, layers: 3 });
+		const rest = Float64Array.from(p.rest);
+		const J = p.jointCount;
+		const mask = new Float32Array(J).map((_, j) => (j % 3 === 0 ? 0 : 1));
+		p.layer(0).play(idle, { loop: 'repeat' });
+		p.layer(1).play(shoot, { loop: 'repeat', additive: 'first', weight: 0.8 });
+		p.layer(2).play(walk, { loop: 'pingpong', additive: 'bind', weight: 0.35, mask });
+		const refs = [new RefLayer(anim, idle.index, { loop: 'repeat' }),
+			new RefLayer(anim, shoot.index, { loop: 'repeat', additive: 'first', weight: 0.8 }),
+			new RefLayer(anim, walk.index, { loop: 'pingpong', additive: 'bind', weight: 0.35, mask })];
+		compareFrames(world, p, refs, rest, 60, 1 / 50, 'additive');
+		// additive 'first' at the clip's first sample adds nothing
+		p.layer(2).enabled = false; refs[2].enabled = false;
+		p.layer(1).time = 0; p.layer(1).paused = true;
+		world.update(0);
+		const base = anim.sample(idle.index, p.layer(0).time);
+		const got = aligned(p.pose, base, J);
+		for (let i = 0; i < J * F; i++) assert.ok(Math.abs(got[i] - base[i]) < 1e-5 * Math.max(1, Math.abs(base[i])), `additive at its reference moved float ${i}`);
+	});
+
+	test(`${build.name}: total weight below 1 fills from the rest pose; rotations are sign-aligned (rest given as -q)`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const walk = blob.clip('walk'), run = blob.clip('run');
+		const rest = walk.restPose();
+		for (let j = 0; j < walk.jointCount; j++) for (let k = 0; k < 4; k++) rest[j * F + k] = -rest[j * F + k]; // same rotations
+		const p = world.addPlayer({ clip: walk, layers: 2, rest });
+		p.layer(0).play(walk, { loop: 'repeat', weight: 0.3 });
+		p.layer(1).play(run, { loop: 'repeat', weight: 0.25, time: 0.4 });
+		const refs = [new RefLayer(anim, walk.index, { loop: 'repeat', weight: 0.3 }), new RefLayer(anim, run.index, { loop: 'repeat', weight: 0.25, time: 0.4 })];
+		compareFrames(world, p, refs, Float64Array.from(rest), 30, 1 / 60, 'rest fill');
+	});
+
+	test(`${build.name}: clip.participation can be overwritten (what adapters do from the glTF channels)`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const idle = blob.clip('idle'), run = blob.clip('run');
+		const p = world.addPlayer({ clip: idle, layers: 2 });
+		const rest = Float64Array.from(p.rest);
+		// idle now also blends every translation and scale; run only rotations
+		const pi = idle.participation, pr = run.participation;
+		for (let j = 0; j < idle.jointCount; j++) { pi[j] |= 6; pr[j] &= 1; }
+		const part = (c) => ({ joints: Array.from({ length: c.jointCount }, (_, j) => [0, 1, 2].map((k) => ((c.participation[j] >> k) & 1) === 1)), scalars: [] });
+		p.layer(0).play(idle, { loop: 'repeat', weight: 0.7 });
+		p.layer(1).play(run, { loop: 'repeat', weight: 0.6 });
+		const refs = [new RefLayer(anim, idle.index, { loop: 'repeat', weight: 0.7, part: part(idle) }), new RefLayer(anim, run.index, { loop: 'repeat', weight: 0.6, part: part(run) })];
+		compareFrames(world, p, refs, rest, 20, 1 / 60, 'participation override');
+	});
+
+	test(`${build.name}: players map clips by glTF node (another joint order); weight below 1 fills from the rest pose`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await Sinew.load(GODOT);
+		const walk = blob.clip('walk'), J = walk.jointCount;
+		const nodes = walk.joints.map((j) => j.node).reverse();
+		const clipRest = walk.restPose(), rest = new Float32Array(J * F);
+		for (let j = 0; j < J; j++) rest.set(clipRest.subarray(j * F, j * F + F), (J - 1 - j) * F);
+		const p = world.addPlayer({ nodes, layers: 1, rest });
+		p.layer(0).play(walk, { loop: 'repeat', time: 0.4, speed: 0 });
+		world.update(0);
+		const want = anim.sample(walk.index, 0.4);
+		const part = participation(GODOT)[walk.index];
+		for (let j = 0; j < J; j++) for (let k = 4; k < F; k++) {
+			const sets = part.joints[j][k < 7 ? 1 : 2];
+			assert.equal(p.pose[(J - 1 - j) * F + k], sets ? want[j * F + k] : rest[(J - 1 - j) * F + k]);
+		}
+		// weight 0.25: the rest of the weight is the rest pose
+		p.layer(0).weight = 0.25;
+		world.update(0);
+		let checked = 0;
+		for (let j = 0; j < J; j++) for (let k = 4; k < 7; k++) {
+			if (!part.joints[j][1]) continue;
+			const m = (J - 1 - j) * F + k;
+			assert.ok(Math.abs(p.pose[m] - (0.25 * want[j * F + k] + 0.75 * rest[m])) < 1e-6);
+			checked++;
+		}
+		assert.ok(checked > 0);
+	});
+
+	test(`${build.name}: a bad blob throws SinewError and leaves memory, blobs and players exactly as they were`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const p = world.addPlayer({ clip: blob.clip(1), layers: 2 });
+		p.layer(0).play(blob.clip(1), { loop: 'repeat' });
+		p.layer(1).play(blob.clip(4), { loop: 'repeat', weight: 0.5 });
+		world.update(0.3);
+		const bad = [GODOT.subarray(0, 10), GODOT.subarray(0, GODOT.length - 1), new Uint8Array(64)];
+		for (const at of [0, 5, 13, 40, 200, 1000, GODOT.length - 3]) { const b = new Uint8Array(GODOT); b[at] ^= 0x41; bad.push(b); }
+		const malformed = '/work/shared/corpus/malformed';
+		let rejected = 0;
+		for (const b of bad) {
+			const before = new Uint8Array(world.memory.buffer).slice();
+			const size = world.memory.buffer.byteLength, count = world.blobs.length, heap = world.heapBytes;
+			assert.throws(() => world.load(b), (e) => e instanceof SinewError && e.code !== 0);
+			rejected++;
+			assert.equal(world.memory.buffer.byteLength, size, 'memory grew');
+			assert.equal(world.blobs.length, count);
+			assert.equal(world.heapBytes, heap);
+			const after = new Uint8Array(world.memory.buffer);
+			let diff = -1;
+			for (let i = 0; i < before.length; i++) if (before[i] !== after[i]) { diff = i; break; }
+			assert.equal(diff, -1, `memory byte ${diff} changed`);
+		}
+		if (existsSync(malformed)) void malformed; // the malformed corpus holds source files (glTF/BVH), not blobs
+		// the world still works and matches a twin that never saw the bad blobs
+		const twin = await createWorld({ simd: build.simd });
+		const tb = twin.load(GODOT);
+		const tp = twin.addPlayer({ clip: tb.clip(1), layers: 2 });
+		tp.layer(0).play(tb.clip(1), { loop: 'repeat' });
+		tp.layer(1).play(tb.clip(4), { loop: 'repeat', weight: 0.5 });
+		twin.update(0.3);
+		world.update(0.1); twin.update(0.1);
+		assert.deepEqual(Array.from(p.pose), Array.from(tp.pose));
+		// a later good blob loads after the rejected ones
+		world.load(ACL);
+		assert.equal(world.blobs.length, 2);
+		assert.ok(rejected >= 10);
+	});
+
+	test(`${build.name}: one wasm call per frame for 40 players x 3 layers over three blobs; memory grows only on load`, async () => {
+		const c = await counted(async () => {
+			const world = await createWorld({ simd: build.simd });
+			const growth = [];
+			for (const bytes of [GODOT, CMU, ACL]) {
+				const h = world.heapBytes;
+				world.load(bytes);
+				growth.push({ blob: bytes.length, heap: world.heapBytes - h });
+			}
+			for (const g of growth) assert.ok(g.heap >= g.blob && g.heap < g.blob * 4 + 200000, `growth ${JSON.stringify(g)}`);
+			const players = [];
+			for (let i = 0; i < 40; i++) {
+				const blob = world.blobs[i % 3];
+				const a = blob.clip(i % blob.clipCount), b = blob.clip((i + 1) % blob.clipCount);
+				const p = world.addPlayer({ clip: a, layers: 3 });
+				p.layer(0).play(a, { loop: 'repeat', time: (i * 0.137) % Math.max(a.duration, 1e-3) });
+				p.layer(1).play(b, { loop: 'pingpong', weight: 0 });
+				p.layer(2).play(b, { loop: 'repeat', additive: 'first', weight: 0.3 });
+				players.push(p);
+			}
+			return { world, players };
+		});
+		const { world, players } = c.value;
+		const size = world.memory.buffer.byteLength;
+		// replaying clips already set on a layer allocates nothing
+		const heap = world.heapBytes;
+		for (const p of players) { p.layer(0).play(p.layer(0).clip, { restart: true }); p.layer(1).setClip(p.layer(1).clip); p.layer(1).play(); }
+		assert.equal(world.heapBytes, heap, 'setClip again allocated');
+		c.calls = 0;
+		for (let f = 0; f < 2000; f++) {
+			if (f % 100 === 0) for (const p of players) { const up = (f / 100) % 2 === 0; p.layer(0).fadeTo(up ? 0 : 1, 0.4); p.layer(1).fadeTo(up ? 1 : 0, 0.4); }
+			world.update(1 / 60);
+		}
+		assert.equal(c.calls, 2000, 'one wasm call per frame');
+		assert.equal(world.memory.buffer.byteLength, size, 'memory grew while sampling');
+		assert.equal(world.heapBytes, heap);
+		assert.ok(world.layersSampled >= 40 && world.layersSampled <= 120);
+		for (const p of players) for (const v of p.pose) assert.ok(Number.isFinite(v));
+	});
+
+	test(`${build.name}: save() / restoreWorld(): the restored world plays on identically, without loading blobs again`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const g = world.load(GODOT), cmu = world.load(CMU);
+		const a = world.addPlayer({ clip: g.clip('walk'), layers: 2 });
+		a.layer(0).play(g.clip('walk'), { loop: 'repeat' });
+		a.layer(1).play(g.clip('run'), { loop: 'repeat', weight: 0 });
+		const b = world.addPlayer({ clip: cmu.clip(0), layers: 1 });
+		b.layer(0).play(cmu.clip(0), { loop: 'pingpong', speed: 3 });
+		for (let f = 0; f < 30; f++) world.update(1 / 60);
+		a.layer(0).fadeTo(0, 1); a.layer(1).fadeTo(1, 1); // a fade in progress is saved too
+		world.update(1 / 60);
+		const snap = world.save();
+		const c = await counted(() => restoreWorld(snap, { simd: build.simd }));
+		const copy = c.value;
+		assert.ok(c.calls <= 1, `restore made ${c.calls} wasm calls (no load, no validation)`);
+		assert.equal(copy.blobs.length, 2);
+		assert.equal(copy.blobs[0].clip('walk').duration, g.clip('walk').duration);
+		assert.deepEqual(copy.blobs[1].clip(0).joints, cmu.clip(0).joints);
+		for (let f = 0; f < 90; f++) {
+			world.update(1 / 60); copy.update(1 / 60);
+			assert.deepEqual(Array.from(copy.players[0].pose), Array.from(a.pose));
+			assert.deepEqual(Array.from(copy.players[1].pose), Array.from(b.pose));
+		}
+		assert.equal(copy.players[0].layer(1).weight, 1);
+		// the restored world keeps working: a new player and a new blob
+		const n = copy.addPlayer({ clip: copy.blobs[0].clip(0) });
+		n.layer(0).play(copy.blobs[0].clip(0));
+		copy.load(ACL);
+		copy.update(0.1);
+		// base64 text restores the same world
+		const viaText = await restoreWorld(world.save('base64'), { simd: build.simd });
+		viaText.update(1 / 60); world.update(1 / 60);
+		assert.deepEqual(Array.from(viaText.players[1].pose), Array.from(b.pose));
+		// damaged snapshots are refused
+		const broken = snap.slice(); broken[broken.length - 5] ^= 1;
+		await assert.rejects(restoreWorld(broken), SinewError);
+		await assert.rejects(restoreWorld(snap.subarray(0, 100)), SinewError);
+		// and a snapshot of one build does not restore into the other
+		await assert.rejects(restoreWorld(snap, { simd: !build.simd }), /another build/);
+	});
+}
+
+// Real corpus clips compressed by the CLI: RobotExpressive (morph weights), Fox.
+const corpus = process.env.SINEW_CORPUS ?? '/work/shared/corpus';
+const cli = process.env.SINEW_CLI ? join(fileURLToPath(new URL('../..', import.meta.url)), process.env.SINEW_CLI) : null;
+test('corpus: RobotExpressive (morph weights) and Fox blended in one world against the reference', {
+	skip: (!cli || !existsSync(cli) || !existsSync(join(corpus, 'gltf/threejs/RobotExpressive.glb'))) && 'SINEW_CLI or the corpus missing',
+}, async () => {
+	const dir = mkdtempSync(join(tmpdir(), 'sinew-world-'));
+	try {
+		const blobs = [];
+		for (const f of ['gltf/threejs/RobotExpressive.glb', 'gltf/khronos/Fox/glTF-Binary/Fox.glb']) {
+			const src = join(corpus, f);
+			if (!existsSync(src)) continue;
+			const out = join(dir, `${blobs.length}.sinew`);
+			execFileSync(cli, ['compress', src, '-o', out, '-q']);
+			blobs.push(readFileSync(out));
+		}
+		const world = await createWorld();
+		for (const bytes of blobs) {
+			const blob = world.load(bytes);
+			const anim = await refAnim(bytes);
+			const a = blob.clips[0], b = blob.clips[blob.clipCount - 1];
+			const p = world.addPlayer({ clip: a, layers: 3 });
+			const rest = Float64Array.from(p.rest);
+			p.layer(0).play(a, { loop: 'repeat' });
+			p.layer(1).play(b, { loop: 'repeat', weight: 0 });
+			p.layer(2).play(b, { loop: 'pingpong', additive: 'bind', weight: 0.5 });
+			const refs = [new RefLayer(anim, a.index, { loop: 'repeat' }), new RefLayer(anim, b.index, { loop: 'repeat', weight: 0 }),
+				new RefLayer(anim, b.index, { loop: 'pingpong', additive: 'bind', weight: 0.5 })];
+			compareFrames(world, p, refs, rest, 90, 1 / 60, `corpus blob ${blobs.indexOf(bytes)}`, (f) => {
+				if (f === 5) { p.layer(0).fadeTo(0, 0.6); p.layer(1).fadeTo(1, 0.6); refs[0].fadeTo(0, 0.6); refs[1].fadeTo(1, 0.6); }
+			});
+			if (a.scalarFloats) assert.ok(p.scalarFloats === a.scalarFloats && p.pose.length === a.jointCount * F + a.scalarFloats);
+		}
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});

@@ -1,0 +1,587 @@
+// sinew — see include/sinew.h for version and licence
+// The world runtime: ONE WebAssembly instance and ONE memory for a whole scene. Blobs are
+// appended as they load (lazy loading), players (one character's pose each) hold clip layers,
+// and world.update(dt) is ONE wasm call per frame that advances every layer (time, loop mode,
+// crossfade ramp, events) and writes every player's blended pose and morph weights.
+//
+//   import { createWorld } from './world.mjs';
+//   const world = await createWorld();
+//   const walk = world.load(walkBytes), run = world.load(runBytes); // SinewError on a bad blob
+//   const hero = world.addPlayer({ clip: walk.clip(0), layers: 3 });
+//   hero.layer(0).play(walk.clip(0), { loop: 'repeat' });
+//   hero.layer(1).play(run.clip(0), { loop: 'repeat', weight: 0 });
+//   hero.layer(0).fadeTo(0, 0.3); hero.layer(1).fadeTo(1, 0.3);      // a crossfade
+//   world.update(dt);                                                 // one wasm call, all players
+//   hero.pose;   // Float32Array: 10 floats per joint (rotation xyzw, translation, scale), then scalars
+//
+// Blending semantics, masks and layer order: web/README.md §World runtime.
+import { SinewError, readMetadata, simdSupported } from './sinew.mjs';
+
+const FLOATS_PER_JOINT = 10;
+// world_layer flags (web/sinew_world.c)
+const ENABLED = 1, ADDITIVE = 2, REF_BIND = 4, LOOP_SHIFT = 4, STOP_AT_ZERO = 64, REVERSED = 128, PAUSED = 256, STOP_AT_END = 512;
+const LOOP_MODES = ['once', 'repeat', 'pingpong'];
+export const LayerEvent = Object.freeze({ LOOP: 1, FINISHED: 2, FADED_OUT: 4, FADE_DONE: 8 });
+const SNAPSHOT_MAGIC = 0x57574e53; // "SNWW"
+const SNAPSHOT_VERSION = 1;
+
+const moduleCache = new Map(); // variant -> Promise<{ module, id }>
+
+function fnv1a(bytes, h = 0x811c9dc5) {
+	for (let i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 0x01000193) >>> 0; }
+	return h >>> 0;
+}
+
+async function readWasm(name) {
+	const url = new URL(name, import.meta.url);
+	if (url.protocol === 'file:') {
+		const fs = await import('node:fs/promises');
+		return new Uint8Array(await fs.readFile(url));
+	}
+	const response = await fetch(url);
+	if (!response.ok) throw new Error(`sinew: cannot fetch ${url}: ${response.status}`);
+	return new Uint8Array(await response.arrayBuffer());
+}
+
+// The compiled world module and its build id (FNV-1a of the module bytes; a snapshot restores
+// only into the build that saved it).
+function worldModule(simd, wasm) {
+	if (wasm !== undefined) {
+		if (wasm instanceof WebAssembly.Module) return Promise.resolve({ module: wasm, id: null });
+		const bytes = wasm instanceof Uint8Array ? wasm : new Uint8Array(ArrayBuffer.isView(wasm) ? wasm.buffer : wasm);
+		return WebAssembly.compile(bytes).then((module) => ({ module, id: fnv1a(bytes) }));
+	}
+	const key = simd ? 'simd' : 'baseline';
+	if (!moduleCache.has(key)) {
+		const p = readWasm(simd ? './sinew-world-simd.wasm' : './sinew-world.wasm')
+			.then(async (bytes) => ({ module: await WebAssembly.compile(bytes), id: fnv1a(bytes) }));
+		p.catch(() => moduleCache.delete(key));
+		moduleCache.set(key, p);
+	}
+	return moduleCache.get(key);
+}
+
+function cString(buffer, ptr) {
+	if (!ptr) return null;
+	const bytes = new Uint8Array(buffer);
+	let end = ptr;
+	while (end < bytes.length && bytes[end] !== 0) end++;
+	return new TextDecoder().decode(bytes.subarray(ptr, end));
+}
+
+function toBytes(bytes) {
+	return bytes instanceof Uint8Array ? bytes
+		: ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+		: new Uint8Array(bytes);
+}
+
+/** A clip of a blob loaded into the world. */
+export class WorldClip {
+	constructor(world, blob, index, ptr, metadata) {
+		const dv = new DataView(world.memory.buffer, ptr, 80);
+		const u32 = (o) => dv.getUint32(o, true);
+		this.world = world;
+		this.blob = blob;
+		this.index = index;
+		this.ptr = ptr;
+		this.sampleRate = dv.getFloat64(0, true);
+		this.duration = dv.getFloat64(8, true);
+		this.unitScale = dv.getFloat64(16, true);
+		this.sampleCount = u32(24);
+		this.jointCount = u32(28);
+		this.scalarTrackCount = u32(32);
+		this.scalarFloats = u32(36);
+		this.segmentCount = u32(40);
+		this.looping = (u32(44) & 1) !== 0;
+		this.hasMetadata = (u32(44) & 2) !== 0;
+		this.size = u32(48);
+		this.name = cString(world.memory.buffer, u32(52));
+		const layout = new DataView(world.memory.buffer, u32(56), this.scalarTrackCount * 8);
+		this.scalarTracks = Object.freeze(Array.from({ length: this.scalarTrackCount },
+			(_, s) => Object.freeze({ offset: layout.getUint32(8 * s, true), components: layout.getUint32(8 * s + 4, true) })));
+		this.kernel = cString(world.memory.buffer, u32(60));
+		this._first = u32(68);
+		this._part = u32(72);
+		this.joints = metadata ? metadata.joints : null;
+		this.scalars = metadata ? metadata.scalars : null;
+		Object.freeze(this);
+	}
+
+	/**
+	 * Which sub-tracks the clip sets, per joint (bit 0 rotation, 1 translation, 2 scale) then per
+	 * scalar float (bit 0): a writable view of world memory, computed at load from the blob's
+	 * descriptors (sub-tracks holding the default pose throughout are left to other layers). An
+	 * adapter that knows the source (the glTF's channels) may overwrite it (shared by every player).
+	 */
+	get participation() {
+		return new Uint8Array(this.world.memory.buffer, this._part, this.jointCount + this.scalarFloats);
+	}
+
+	/** The clip's pose at t = 0 (the additive reference 'first'), a copy. */
+	firstSample() {
+		return new Float32Array(this.world.memory.buffer, this._first, this.jointCount * FLOATS_PER_JOINT + this.scalarFloats).slice();
+	}
+
+	/**
+	 * Rest (default, bind) pose from the metadata, jointCount * 10 + scalarFloats floats; without
+	 * metadata (--strip) the clip's first sample (whose default sub-tracks hold the default values).
+	 */
+	restPose() {
+		if (!this.joints) return this.firstSample();
+		const out = new Float32Array(this.jointCount * FLOATS_PER_JOINT + this.scalarFloats);
+		for (let j = 0; j < this.jointCount; j++) {
+			const m = this.joints?.[j], o = j * FLOATS_PER_JOINT;
+			out.set(m ? m.defaultRotation : [0, 0, 0, 1], o);
+			out.set(m ? m.defaultTranslation : [0, 0, 0], o + 4);
+			out.set(m ? m.defaultScale : [1, 1, 1], o + 7);
+		}
+		this.scalarTracks.forEach((t, k) => {
+			const d = this.scalars?.[k]?.defaultValue;
+			for (let c = 0; c < t.components; c++) out[this.jointCount * FLOATS_PER_JOINT + t.offset + c] = d ? d[c] : 0;
+		});
+		return out;
+	}
+}
+
+/** A loaded blob: its clips live in the world's memory for the world's life (append-only). */
+export class WorldBlob {
+	constructor(world, index, metadata) {
+		this.world = world;
+		this.index = index;
+		// the world's blob table (world_blob records: first clip, clip count, bytes, size): read from
+		// memory, so a restored world rebuilds its blobs without a wasm call
+		const dv = world._view(), table = dv.getUint32(world._state + 8, true) + 16 * index;
+		const first = dv.getUint32(table, true), count = dv.getUint32(table + 4, true);
+		const clips = [];
+		for (let c = 0; c < count; c++) clips.push(new WorldClip(world, this, c, first + 80 * c, metadata?.[c] ?? null));
+		this.bytes = dv.getUint32(table + 12, true);
+		this.clips = Object.freeze(clips);
+		this.clipCount = clips.length;
+		this._metadata = metadata;
+	}
+
+	clip(i = 0) {
+		if (typeof i === 'string') {
+			const c = this.clips.find((x) => x.name === i);
+			if (!c) throw new RangeError(`sinew world: no clip named '${i}'`);
+			return c;
+		}
+		const c = this.clips[i];
+		if (!c) throw new RangeError(`sinew world: clip ${i} out of range (${this.clipCount} clips)`);
+		return c;
+	}
+}
+
+// Layer record field offsets (world_layer in sinew_world.c).
+const L_TIME = 0, L_SPEED = 8, L_WEIGHT = 12, L_TARGET = 16, L_RATE = 20, L_CLIP = 24, L_FLAGS = 28, L_MASK = 32,
+	L_JMAP = 36, L_SMAP = 40, L_EVENTS = 44, L_LOOPS = 48, L_FROM = 52, L_TO = 56;
+
+/** One clip layer of a player. Its fields live in wasm memory: setting them is not a wasm call. */
+export class WorldLayer {
+	constructor(player, index, ptr) {
+		this.player = player;
+		this.index = index;
+		this.ptr = ptr;
+		this._clip = null;
+		this._maps = new Map(); // clip ptr -> (given map array or kind) -> map ptr (0 = identity)
+		this._masks = new Map();
+	}
+	get _dv() { return this.player.world._view(); }
+	_flags() { return this._dv.getUint32(this.ptr + L_FLAGS, true); }
+	_setFlag(bit, on) {
+		const f = this._flags();
+		this._dv.setUint32(this.ptr + L_FLAGS, on ? f | bit : f & ~bit, true);
+	}
+
+	/** The clip the layer plays (null: empty). */
+	get clip() { return this._clip; }
+	/**
+	 * Sets the clip (time 0, playing, not reversed); joints map to the player's by the metadata's
+	 * glTF node indices when the player has `nodes`, else by index. Allocates the map once per
+	 * clip and layer (memory grows at setup, never in update()).
+	 */
+	setClip(clip, options = {}) {
+		const dv = this._dv;
+		if (clip === null) {
+			dv.setUint32(this.ptr + L_CLIP, 0, true);
+			this._clip = null;
+			this._setFlag(ENABLED, false);
+			return this;
+		}
+		if (!(clip instanceof WorldClip) || clip.world !== this.player.world) throw new TypeError('sinew world: not a clip of this world');
+		// maps are allocated once per (clip, given map array) and layer: replaying costs no memory
+		let byClip = this._maps.get(clip.ptr);
+		if (!byClip) { byClip = new Map(); this._maps.set(clip.ptr, byClip); }
+		const cached = (kind, given, make) => {
+			const k = given ?? kind;
+			if (!byClip.has(k)) byClip.set(k, make());
+			return byClip.get(k);
+		};
+		const map = cached('joints', options.jointMap, () => this.player._jointMap(clip, options.jointMap));
+		const smap = options.scalarMap ? cached('scalars', options.scalarMap, () => this.player._scalarMap(clip, options.scalarMap)) : 0;
+		const v = this.player.world._view();
+		v.setUint32(this.ptr + L_CLIP, clip.ptr, true);
+		v.setUint32(this.ptr + L_JMAP, map, true);
+		v.setUint32(this.ptr + L_SMAP, smap, true);
+		v.setFloat64(this.ptr + L_TIME, 0, true);
+		v.setUint32(this.ptr + L_FLAGS, this._flags() & ~(REVERSED | PAUSED), true);
+		this._clip = clip;
+		return this;
+	}
+
+	/** setClip + enabled + options { time, speed, weight, loop, additive }. */
+	play(clip = this._clip, options = {}) {
+		if (clip !== this._clip || options.restart) this.setClip(clip, options);
+		if (options.loop !== undefined) this.loop = options.loop;
+		if (options.additive !== undefined) this.additive = options.additive;
+		if (options.speed !== undefined) this.speed = options.speed;
+		if (options.weight !== undefined) this.weight = options.weight;
+		if (options.time !== undefined) this.time = options.time;
+		if (options.mask !== undefined) this.mask = options.mask;
+		if (options.range !== undefined) this.range = options.range;
+		if (options.stopAtEnd !== undefined) this.stopAtEnd = options.stopAtEnd;
+		this.paused = false;
+		this.enabled = true;
+		return this;
+	}
+
+	get time() { return this._dv.getFloat64(this.ptr + L_TIME, true); }
+	set time(t) {
+		const d = this._clip ? this._clip.duration : 0;
+		const v = Number.isFinite(+t) ? Math.min(Math.max(+t, 0), d) : 0; // (a range confines it at the next update)
+		this._dv.setFloat64(this.ptr + L_TIME, v, true);
+		this._setFlag(PAUSED, !!this._userPaused); // a 'once' layer that had stopped at its end plays again
+	}
+	get speed() { return this._dv.getFloat32(this.ptr + L_SPEED, true); }
+	set speed(s) { this._dv.setFloat32(this.ptr + L_SPEED, +s, true); }
+	/** Current weight (a fade in progress changes it in update()). Setting it cancels a fade. */
+	get weight() { return this._dv.getFloat32(this.ptr + L_WEIGHT, true); }
+	set weight(w) {
+		if (!(w >= 0)) throw new RangeError(`sinew world: weight ${w} (must be >= 0)`);
+		this._dv.setFloat32(this.ptr + L_WEIGHT, w, true);
+		this._dv.setFloat32(this.ptr + L_RATE, 0, true);
+	}
+	get enabled() { return (this._flags() & ENABLED) !== 0; }
+	set enabled(on) {
+		if (on && !this._clip) throw new Error('sinew world: the layer has no clip');
+		this._setFlag(ENABLED, !!on);
+	}
+	/** Time stands still (the pose still contributes). A 'once' layer pauses itself at its end. */
+	get paused() { return (this._flags() & PAUSED) !== 0; }
+	set paused(p) { this._userPaused = !!p; this._setFlag(PAUSED, !!p); }
+	get loop() { return LOOP_MODES[(this._flags() >> LOOP_SHIFT) & 3]; }
+	set loop(mode) {
+		const m = LOOP_MODES.indexOf(mode);
+		if (m < 0) throw new RangeError(`sinew world: loop mode '${mode}' (once, repeat or pingpong)`);
+		this._dv.setUint32(this.ptr + L_FLAGS, (this._flags() & ~(3 << LOOP_SHIFT)) | (m << LOOP_SHIFT), true);
+	}
+	/**
+	 * [from, to] seconds: the layer plays that part of its clip (loop modes wrap and turn at its ends);
+	 * null for the whole clip.
+	 */
+	get range() {
+		const a = this._dv.getFloat32(this.ptr + L_FROM, true), b = this._dv.getFloat32(this.ptr + L_TO, true);
+		return b > a ? [a, b] : null;
+	}
+	set range(r) {
+		const [a, b] = r ?? [0, 0];
+		if (r && !(b > a && a >= 0)) throw new RangeError(`sinew world: range [${a}, ${b}]`);
+		this._dv.setFloat32(this.ptr + L_FROM, a, true);
+		this._dv.setFloat32(this.ptr + L_TO, b, true);
+	}
+	/** 'once' layers: reaching the end disables the layer (the frame that reaches it blends without it). */
+	get stopAtEnd() { return (this._flags() & STOP_AT_END) !== 0; }
+	set stopAtEnd(on) { this._setFlag(STOP_AT_END, !!on); }
+	/** Ping-pong only: true while playing backwards. */
+	get reversed() { return (this._flags() & REVERSED) !== 0; }
+	/** false (base layer), 'first' (additive against the clip's first sample) or 'bind' (against the player's rest pose). */
+	get additive() { const f = this._flags(); return f & ADDITIVE ? (f & REF_BIND ? 'bind' : 'first') : false; }
+	set additive(a) {
+		if (a !== false && a !== 'first' && a !== 'bind') throw new RangeError(`sinew world: additive ${a} (false, 'first' or 'bind')`);
+		this._setFlag(ADDITIVE, a !== false);
+		this._setFlag(REF_BIND, a === 'bind');
+	}
+	/**
+	 * Per-joint weight factors (player joints, 0..1), or null for all 1. Each distinct array is
+	 * copied into world memory once per layer (setup-time growth); later assignments of the
+	 * same array reuse it (rewritten in place).
+	 */
+	get mask() { return this._mask ?? null; }
+	set mask(m) {
+		if (m === null || m === undefined) { this._dv.setUint32(this.ptr + L_MASK, 0, true); this._mask = null; return; }
+		const J = this.player.jointCount;
+		if (m.length !== J) throw new RangeError(`sinew world: mask of ${m.length} values for ${J} joints`);
+		let ptr = this._masks.get(m);
+		if (ptr === undefined) { ptr = this.player.world._alloc(J * 4); this._masks.set(m, ptr); }
+		new Float32Array(this.player.world.memory.buffer, ptr, J).set(m);
+		this._dv.setUint32(this.ptr + L_MASK, ptr, true);
+		this._mask = m;
+	}
+
+	/**
+	 * Ramps the weight linearly to `target` over `duration` seconds of update() time (inside the
+	 * frame call). options.stop: when the ramp ends at 0 the layer is disabled (FADED_OUT event).
+	 */
+	fadeTo(target, duration, options = {}) {
+		if (!(target >= 0)) throw new RangeError(`sinew world: fade target ${target}`);
+		const dv = this._dv, w = this.weight;
+		this._setFlag(STOP_AT_ZERO, !!options.stop);
+		if (!(duration > 0) || w === target) {
+			dv.setFloat32(this.ptr + L_WEIGHT, target, true);
+			dv.setFloat32(this.ptr + L_RATE, 0, true);
+			if (target === 0 && options.stop) this._setFlag(ENABLED, false);
+			return this;
+		}
+		dv.setFloat32(this.ptr + L_TARGET, target, true);
+		dv.setFloat32(this.ptr + L_RATE, Math.abs(target - w) / duration, true);
+		return this;
+	}
+	get fading() { return this._dv.getFloat32(this.ptr + L_RATE, true) > 0; }
+	get fadeTarget() { return this._dv.getFloat32(this.ptr + L_TARGET, true); }
+
+	/** LayerEvent bits of the last update(). */
+	get events() { return this._dv.getUint32(this.ptr + L_EVENTS, true); }
+	/** Loop boundaries crossed in the last update() (repeat, pingpong). */
+	get loops() { return this._dv.getUint32(this.ptr + L_LOOPS, true); }
+}
+
+// Player record offsets (world_player).
+const P_POSE = 16, P_REST = 20, P_FLAGS = 24;
+
+/** One character: a pose blended from its layers. */
+export class WorldPlayer {
+	constructor(world, index, ptr, jointCount, scalarFloats, layerCount, nodes) {
+		this.world = world;
+		this.index = index;
+		this.ptr = ptr;
+		this.jointCount = jointCount;
+		this.scalarFloats = scalarFloats;
+		this.layerCount = layerCount;
+		/** glTF node index of each player joint (maps clips by their metadata), or null. */
+		this.nodes = nodes;
+		const dv = world._view();
+		this._posePtr = dv.getUint32(ptr + P_POSE, true);
+		this._restPtr = dv.getUint32(ptr + P_REST, true);
+		const layers = dv.getUint32(ptr + 12, true);
+		this.layers = Object.freeze(Array.from({ length: layerCount }, (_, i) => new WorldLayer(this, i, layers + 64 * i)));
+		this._poseView = null;
+		this._buffer = null;
+	}
+	layer(i) {
+		const l = this.layers[i];
+		if (!l) throw new RangeError(`sinew world: layer ${i} out of range (${this.layerCount} layers)`);
+		return l;
+	}
+	_views() {
+		const b = this.world.memory.buffer;
+		if (this._buffer !== b) {
+			const n = this.jointCount * FLOATS_PER_JOINT + this.scalarFloats;
+			this._buffer = b;
+			this._poseView = new Float32Array(b, this._posePtr, n);
+			this._restView = new Float32Array(b, this._restPtr, n);
+		}
+	}
+	/** The blended pose written by the last update(): 10 floats per joint, then the scalar floats. A wasm heap view. */
+	get pose() { this._views(); return this._poseView; }
+	/** The rest (bind) pose: fills weight below 1 and is the additive 'bind' reference. Writable view. */
+	get rest() { this._views(); return this._restView; }
+	/** Inactive players are skipped by update() (their pose keeps its last value). */
+	get active() { return (this.world._view().getUint32(this.ptr + P_FLAGS, true) & 1) !== 0; }
+	set active(on) { this.world._view().setUint32(this.ptr + P_FLAGS, on ? 1 : 0, true); }
+
+	// 0 (identity) or a map clip joint -> player joint.
+	_jointMap(clip, given) {
+		let map = given ?? null;
+		if (!map && this.nodes && clip.joints) {
+			const index = new Map(this.nodes.map((n, j) => [n, j]));
+			map = clip.joints.map((jt) => (jt.node === null || !index.has(jt.node) ? 0xffffffff : index.get(jt.node)));
+			if (map.length === this.jointCount && map.every((v, i) => v === i)) map = null;
+		}
+		if (!map) return 0;
+		if (map.length !== clip.jointCount) throw new RangeError(`sinew world: joint map of ${map.length} entries for ${clip.jointCount} joints`);
+		const ptr = this.world._alloc(clip.jointCount * 4);
+		new Uint32Array(this.world.memory.buffer, ptr, clip.jointCount).set(map);
+		return ptr;
+	}
+	_scalarMap(clip, given) {
+		if (!given) return 0;
+		if (given.length !== clip.scalarFloats) throw new RangeError(`sinew world: scalar map of ${given.length} entries for ${clip.scalarFloats} floats`);
+		const ptr = this.world._alloc(Math.max(clip.scalarFloats, 1) * 4);
+		new Uint32Array(this.world.memory.buffer, ptr, given.length).set(given);
+		return ptr;
+	}
+}
+
+export class SinewWorld {
+	constructor(instance, module, id, simd) {
+		this._instance = instance;
+		this._module = module;
+		this._x = instance.exports;
+		this.memory = this._x.memory;
+		this.buildId = id;
+		this.simd = simd;
+		this.blobs = [];
+		this.players = [];
+		this._dvBuffer = null;
+		this._dv = null;
+		this._state = this._x.sinew_world_state();
+		this._calls = 0;
+	}
+
+	_view() {
+		const b = this.memory.buffer;
+		if (b !== this._dvBuffer) { this._dvBuffer = b; this._dv = new DataView(b); }
+		return this._dv;
+	}
+	_alloc(size) {
+		const ptr = this._x.sinew_world_alloc(size);
+		if (!ptr) throw new SinewError(60, `world: cannot allocate ${size} bytes`);
+		return ptr;
+	}
+
+	/** Bytes of world memory in use (data, stack, blobs, contexts, players). */
+	get heapBytes() { return this._view().getUint32(this._state + 48, true) || 0; }
+	/** update() calls so far. */
+	get frames() { return this._view().getUint32(this._state + 40, true); }
+	/** Layers sampled by the last update(). */
+	get layersSampled() { return this._view().getUint32(this._state + 44, true); }
+
+	/**
+	 * Appends a blob (Uint8Array / ArrayBuffer of a .sinew). It is validated first in a throwaway
+	 * instance of the same module, so a bad blob throws SinewError and leaves the world exactly as it
+	 * was (memory bytes and size, blobs, players). options.randomAccess (default true): sampling
+	 * costs the same at any time, which players at different times of one clip need; false keeps
+	 * one segment per clip (less memory, for one player per clip playing forwards).
+	 */
+	load(bytes, options = {}) {
+		const data = toBytes(bytes);
+		const scratch = new WebAssembly.Instance(this._module, {}).exports;
+		const sp = scratch.sinew_world_reserve(data.byteLength);
+		if (!sp) throw new SinewError(60, `cannot allocate ${data.byteLength} bytes for the blob`);
+		new Uint8Array(scratch.memory.buffer, sp, data.byteLength).set(data);
+		const code = scratch.sinew_world_validate(sp, data.byteLength);
+		if (code !== 0) throw new SinewError(code, cString(scratch.memory.buffer, scratch.sinew_world_error()));
+		const metadata = readMetadata(data); // throws SinewError on inconsistent metadata, before the world is touched
+		const x = this._x;
+		const ptr = x.sinew_world_reserve(data.byteLength);
+		if (!ptr) throw new SinewError(60, `world: cannot allocate ${data.byteLength} bytes for the blob`);
+		new Uint8Array(this.memory.buffer, ptr, data.byteLength).set(data);
+		const r = x.sinew_world_load(ptr, data.byteLength, options.randomAccess === false ? 1 : 0);
+		if (r !== 0) throw new SinewError(r, cString(this.memory.buffer, x.sinew_world_error()));
+		const blob = new WorldBlob(this, this.blobs.length, metadata);
+		this.blobs.push(blob);
+		return blob;
+	}
+
+	/**
+	 * Adds a player. options: clip (a WorldClip: joints, scalars, nodes and rest pose from it),
+	 * or joints / scalars (counts) and nodes (glTF node index per joint, to map clips by metadata);
+	 * layers (default 4); rest (a pose array; default the clip's metadata rest pose or identity).
+	 */
+	addPlayer(options = {}) {
+		const clip = options.clip ?? null;
+		const nodes = options.nodes ?? (clip?.joints ? clip.joints.map((j) => j.node) : null);
+		const joints = options.joints ?? (nodes ? nodes.length : clip?.jointCount);
+		const scalars = options.scalars ?? clip?.scalarFloats ?? 0;
+		const layers = options.layers ?? 4;
+		if (!Number.isInteger(joints) || joints < 0) throw new RangeError('sinew world: addPlayer needs joints, nodes or a clip');
+		const ptr = this._x.sinew_world_add_player(joints, scalars, layers);
+		if (!ptr) throw new SinewError(60, `world: cannot add a player of ${joints} joints, ${scalars} scalars, ${layers} layers`);
+		const p = new WorldPlayer(this, this.players.length, ptr, joints, scalars, layers, nodes);
+		const rest = options.rest ?? (clip && clip.jointCount === joints && clip.scalarFloats === scalars ? clip.restPose() : null);
+		if (rest) p.rest.set(rest);
+		p.pose.set(p.rest);
+		this.players.push(p);
+		return p;
+	}
+
+	/** THE frame call: one wasm call advances and blends every player. Returns the layers sampled. */
+	update(dt) {
+		this._calls++;
+		return this._x.sinew_world_update(+dt);
+	}
+
+	/**
+	 * The world's memory image plus what the JS side knows (blob metadata, player layout): raw bytes,
+	 * or a base64 string with save('base64'). Pointers inside are offsets in the linear memory, which
+	 * starts at 0 in every instance, so the image restores into a fresh instance of the same build
+	 * (restoreWorld) without validating, decompressing or parsing a blob again; it does not move to
+	 * other offsets or into another build.
+	 */
+	save(encoding) {
+		if (encoding === 'base64') return bytesToBase64(this.save());
+		const used = this.heapBytes;
+		const image = new Uint8Array(this.memory.buffer, 0, used);
+		const json = new TextEncoder().encode(JSON.stringify({
+			buildId: this.buildId, simd: this.simd, pages: this.memory.buffer.byteLength / 65536, used,
+			blobs: this.blobs.map((b) => b._metadata),
+			players: this.players.map((p) => ({ ptr: p.ptr, joints: p.jointCount, scalars: p.scalarFloats, layers: p.layerCount, nodes: p.nodes,
+				clips: p.layers.map((l) => (l.clip ? [l.clip.blob.index, l.clip.index] : null)) })),
+		}));
+		const head = 16, jsonEnd = head + json.length, start = (jsonEnd + 15) & ~15;
+		const out = new Uint8Array(start + used);
+		const dv = new DataView(out.buffer);
+		dv.setUint32(0, SNAPSHOT_MAGIC, true);
+		dv.setUint32(4, SNAPSHOT_VERSION, true);
+		dv.setUint32(8, json.length, true);
+		out.set(json, head);
+		out.set(image, start);
+		dv.setUint32(12, fnv1a(out.subarray(16)), true);
+		return out;
+	}
+}
+
+function bytesToBase64(bytes) {
+	let s = '';
+	for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+	return btoa(s);
+}
+
+/** A world in its own instance (SIMD build when supported). options: simd, wasm (bytes or Module). */
+export async function createWorld(options = {}) {
+	const simd = options.simd ?? simdSupported();
+	const { module, id } = await worldModule(simd, options.wasm);
+	const instance = await WebAssembly.instantiate(module, {});
+	return new SinewWorld(instance, module, id, simd);
+}
+
+/**
+ * Restores a world saved by world.save(): a fresh instance of the same build gets the memory
+ * image back; blobs and players are rebuilt from it (no validation, decompression or metadata
+ * parsing). The snapshot is checked (magic, version, checksum, build) but is trusted data: restore
+ * only your own saves. options as createWorld (the build must be the one that saved).
+ */
+export async function restoreWorld(bytes, options = {}) {
+	const data = typeof bytes === 'string' ? Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0)) : toBytes(bytes);
+	const bad = (m) => new SinewError(22, `world snapshot: ${m}`);
+	if (data.byteLength < 16) throw bad('truncated');
+	const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+	if (dv.getUint32(0, true) !== SNAPSHOT_MAGIC) throw bad('bad magic');
+	if (dv.getUint32(4, true) !== SNAPSHOT_VERSION) throw bad(`version ${dv.getUint32(4, true)}`);
+	if (fnv1a(data.subarray(16)) !== dv.getUint32(12, true)) throw bad('checksum mismatch');
+	const jsonLength = dv.getUint32(8, true);
+	if (16 + jsonLength > data.byteLength) throw bad('truncated header');
+	const head = JSON.parse(new TextDecoder().decode(data.subarray(16, 16 + jsonLength)));
+	const start = (16 + jsonLength + 15) & ~15;
+	if (start + head.used !== data.byteLength) throw bad('image size');
+	const simd = options.simd ?? head.simd;
+	const { module, id } = await worldModule(simd, options.wasm);
+	if (head.buildId !== null && id !== null && head.buildId !== id) throw bad(`saved by another build (${head.buildId} vs ${id})`);
+	const instance = await WebAssembly.instantiate(module, {});
+	const memory = instance.exports.memory;
+	const have = memory.buffer.byteLength / 65536;
+	if (head.pages > have) memory.grow(head.pages - have);
+	new Uint8Array(memory.buffer).set(data.subarray(start, start + head.used), 0);
+	const world = new SinewWorld(instance, module, id, simd);
+	head.blobs.forEach((m, i) => world.blobs.push(new WorldBlob(world, i, m)));
+	if (world.blobs.some((b) => b.clipCount === 0 && (b._metadata?.length ?? 0) > 0)) throw bad('blob table');
+	head.players.forEach((p, i) => {
+		const player = new WorldPlayer(world, i, p.ptr, p.joints, p.scalars, p.layers, p.nodes);
+		p.clips.forEach((c, k) => { if (c) player.layers[k]._clip = world.blobs[c[0]].clips[c[1]]; });
+		world.players.push(player);
+	});
+	return world;
+}
+
+export const SinewWorlds = { createWorld, restoreWorld, LayerEvent };
+export default createWorld;
