@@ -82,7 +82,7 @@ int sinew_web_load(const void *blob, uint32_t size, uint32_t options) {
 	uint32_t count = sinew_blob_clip_count(blob, size);
 	web_clip *clips = (web_clip *)sinewi_web_heap_alloc((size_t)count * sizeof(web_clip) + 1, 16);
 	if (!clips) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (clip table)");
-	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 1 : 0};
+	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 1 : 0, 0};
 	size_t output_floats = 1;
 	for (uint32_t i = 0; i < count; ++i) {
 		web_clip *c = &clips[i];

@@ -11,7 +11,7 @@
 #include "sinew.h"
 
 #include "../src/decompress/context.h"
-#include "../src/format/format_layout.h"
+#include "../src/core/format_layout.h"
 #include "wasm_libc.h"
 
 #include <math.h>
@@ -183,7 +183,7 @@ int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
 		clips = (world_clip *)take((size_t)count * sizeof(world_clip) + 16);
 		if (!clips) r = sinewi_fail(&E, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (clip table)");
 	}
-	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 0 : 1};
+	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 0 : 1, 0};
 	for (uint32_t i = 0; r == SINEW_RESULT_OK && i < count; ++i) {
 		world_clip *c = &clips[i];
 		sinew_clip_info ci;

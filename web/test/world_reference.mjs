@@ -8,23 +8,53 @@
 
 const F = 10; // floats per joint
 
-// Which sub-tracks each clip of a blob sets, read from the bytes (docs/format.md: joint and scalar
-// descriptors after the 64-byte clip header; metadata default poses): a sub-track whose kind is
-// default (1), or identity (0) where the default is the identity, holds the bind value throughout
-// and is left to the other layers. Per clip: { joints: [[rot, tr, sc]], scalars: [per scalar float] }.
+// Which sub-tracks each clip of a blob sets, read from the bytes (docs/format.md: the joint and
+// scalar descriptors after the clip header, 2 bytes each after 64 bytes in version 1, 1 byte each
+// after 36 bytes in version 2; metadata default poses): a sub-track whose kind is default (1), or
+// identity (0) where the default is the identity, holds the bind value throughout and is left to
+// the other layers. Per clip: { joints: [[rot, tr, sc]], scalars: [per scalar float] }.
 export function participation(bytes) {
 	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const version = dv.getUint16(4, true);
-	if (version !== 1) throw new Error(`world_reference participation(): format version ${version}; this parser reads version 1's descriptors (docs/format.md)`);
+	if (version !== 1 && version !== 2) throw new Error(`world_reference participation(): format version ${version}`);
 	const out = [];
 	for (let c = 0; c < dv.getUint32(16, true); c++) {
-		const clip = dv.getUint32(32 + 4 * c, true);
-		const J = dv.getUint32(clip + 28, true), S = dv.getUint32(clip + 32, true);
-		const meta = dv.getUint32(clip + 4, true) & 8 ? clip + dv.getUint32(clip + 60, true) : 0;
+		const clip = dv.getUint32(32 + 4 * c, true), flags = dv.getUint32(clip + 4, true);
+		let J, S, desc, step, meta = 0;
+		if (version === 1) {
+			J = dv.getUint32(clip + 28, true), S = dv.getUint32(clip + 32, true), desc = clip + 64, step = 2;
+			if (flags & 8) meta = clip + dv.getUint32(clip + 60, true);
+		} else {
+			J = dv.getUint16(clip + 28, true), S = dv.getUint16(clip + 30, true), desc = clip + 36, step = 1;
+			if (flags & 8) { // §Clip header: the metadata follows the segment (or page and tier) table, 4-aligned
+				const L = dv.getUint16(clip + 32, true), stored = dv.getUint32(clip + 24, true) + (flags & 1);
+				const segments = stored === 1 ? 1 : Math.ceil((stored - 1) / L);
+				let at = (36 + (J + S) * (flags & 64 ? 2 : 1) + 3) & ~3;
+				for (let j = 0; j < J; j++)
+					for (let k = 0; k < 3; k++) {
+						const kind = (bytes[desc + j] >> (2 * k)) & 3;
+						if (kind === 1 || kind === 2) at += 12;
+						if (kind === 3) at += k === 0 && segments > 1 ? 32 : 24;
+					}
+				for (let k = 0; k < S; k++) {
+					const d = bytes[desc + J + k], n = ((d >> 2) & 3) + 1;
+					if ((d & 3) === 1 || (d & 3) === 2) at += 4 * n;
+					if ((d & 3) === 3) at += 8 * n;
+				}
+				let end;
+				if (flags & 32) {
+					end = at + 4 + 20 * dv.getUint32(clip + at, true);
+					if (flags & 128) end += 4 + 12 * dv.getUint32(clip + end, true);
+				} else {
+					end = dv.getUint32(clip + at + 4 * segments, true);
+				}
+				meta = clip + ((end + 3) & ~3);
+			}
+		}
 		const f32 = (o) => dv.getFloat32(o, true);
 		const joints = [];
 		for (let j = 0; j < J; j++) {
-			const d = bytes[clip + 64 + 2 * j];
+			const d = bytes[desc + step * j];
 			const def = meta ? meta + 16 + 60 * j + 20 : 0;
 			const identity = [
 				!meta || (f32(def) === 0 && f32(def + 4) === 0 && f32(def + 8) === 0 && Math.abs(f32(def + 12)) === 1),
@@ -35,7 +65,7 @@ export function participation(bytes) {
 		}
 		const scalars = [];
 		for (let k = 0; k < S; k++) {
-			const d = bytes[clip + 64 + 2 * J + 2 * k], kind = d & 3, comps = ((d >> 2) & 3) + 1;
+			const d = bytes[desc + step * (J + k)], kind = d & 3, comps = ((d >> 2) & 3) + 1;
 			const def = meta ? meta + 16 + 60 * J + 32 * k + 16 : 0;
 			for (let i = 0; i < comps; i++) scalars.push(kind >= 2 || (kind === 0 && meta !== 0 && f32(def + 4 * i) !== 0));
 		}
