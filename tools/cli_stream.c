@@ -3,7 +3,9 @@
 // second with at most --budget-bytes of pages resident, loading pages on demand with --prefetch
 // seconds of look-ahead (least recently needed pages evicted first), and times the sampling calls
 // against the same clip with every page present (the whole blob: the same segments, no paging):
-// medians of single calls, two per frame each, in alternating order.
+// medians of single calls, two per frame each, in alternating order. The first prefetch window
+// is loaded before playback starts; a miss is a frame whose base-tier pages were not resident
+// when it began (a streaming player would stall there).
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@ typedef struct pager {
 	unsigned char **bytes;     // [count] loaded copies, NULL when absent
 	uint32_t *size;            // [count]
 	uint64_t *used;            // [count] frame the page was last needed
+	uint32_t *tier;            // [count] quality tier of the page
 	uint64_t resident, peak, budget, loaded;
 	sinew_error err;
 } pager;
@@ -38,9 +41,15 @@ static bool load(pager *p, uint32_t page, uint64_t frame) {
 		return true;
 	}
 	while (p->resident + p->size[page] > p->budget) {
+		// finer tiers go first (a base page may push out a finer one needed now), then the least
+		// recently needed; pages needed this frame at the same or a coarser tier stay
 		uint32_t victim = UINT32_MAX;
-		for (uint32_t q = 0; q < p->count; ++q)
-			if (p->bytes[q] && p->used[q] < frame && (victim == UINT32_MAX || p->used[q] < p->used[victim])) victim = q;
+		for (uint32_t q = 0; q < p->count; ++q) {
+			if (!p->bytes[q] || (p->used[q] >= frame && p->tier[q] <= p->tier[page])) continue;
+			if (victim == UINT32_MAX || p->tier[q] > p->tier[victim] ||
+			    (p->tier[q] == p->tier[victim] && p->used[q] < p->used[victim]))
+				victim = q;
+		}
 		if (victim == UINT32_MAX) return false;
 		evict(p, victim);
 	}
@@ -113,27 +122,45 @@ int cli_bench_stream(const cli_options *o, const void *blob, size_t size) {
 			cli_error("%s", err.message);
 			break;
 		}
-		pager p = {stream, (const unsigned char *)blob, sinew_context_page_count(stream), NULL, NULL, NULL, 0, 0, budget, 0, {0}};
+		pager p = {.ctx = stream, .file = (const unsigned char *)blob, .count = sinew_context_page_count(stream), .budget = budget};
 		p.bytes = (unsigned char **)calloc(p.count, sizeof *p.bytes);
 		p.size = (uint32_t *)calloc(p.count, sizeof *p.size);
 		p.used = (uint64_t *)calloc(p.count, sizeof *p.used);
+		p.tier = (uint32_t *)calloc(p.count, sizeof *p.tier);
 		uint32_t *need = (uint32_t *)malloc(p.count * sizeof *need);
 		for (uint32_t q = 0; q < p.count; ++q) {
 			sinew_page_info pi;
 			sinew_context_page_info(stream, q, &pi);
 			p.size[q] = pi.size;
+			p.tier[q] = pi.tier;
 		}
 		uint32_t nj = info.joint_count ? info.joint_count : 1;
 		sinew_qvv *pose = (sinew_qvv *)calloc(nj, sizeof *pose);
 		float *scalars = (float *)calloc((size_t)info.scalar_track_count * 4 + 1, sizeof(float));
 		uint64_t frames = 0, misses = 0, ns_load = 0, over_budget = 0, timed = 0;
 		const uint64_t half = (uint64_t)(info.duration / frame_dt) + 1;
+		// start-up, as a player loads before it starts playing: the pages of the first prefetch window
+		uint32_t n0 = sinew_context_pages_needed(stream, 0.0, prefetch, need, p.count);
+		for (uint32_t i = 0; i < n0 && i < p.count && load(&p, need[i], 0); ++i) continue;
 		uint64_t *t_stream = (uint64_t *)malloc(8 * half * sizeof(uint64_t)), *t_whole = t_stream + 4 * half; // 2 per frame
 		for (uint64_t f = 0; f < 2 * half; ++f, ++frames) {
 			const bool forward = f < half;
 			double t = forward ? (double)f * frame_dt : info.duration - (double)(f - half) * frame_dt;
 			if (t > info.duration) t = info.duration;
 			if (t < 0) t = 0;
+			// a miss: this time's base-tier pages were not resident when the frame began (a real
+			// loader would stall here; the bench loads them at once and counts it)
+			{
+				uint32_t now[4], k = sinew_context_pages_needed(stream, t, 0.0, now, 4);
+				for (uint32_t i = 0; i < k && i < 4; ++i) {
+					sinew_page_info pi;
+					sinew_context_page_info(stream, now[i], &pi);
+					if (pi.tier == 0 && !pi.present) {
+						misses++;
+						break;
+					}
+				}
+			}
 			// prefetch: the pages of the next `prefetch` seconds in the playback direction
 			uint64_t l0 = cli_now_ns();
 			uint32_t n = sinew_context_pages_needed(stream, t, forward ? prefetch : -prefetch, need, p.count);
@@ -143,11 +170,15 @@ int cli_bench_stream(const cli_options *o, const void *blob, size_t size) {
 			uint64_t l1 = cli_now_ns();
 			sinew_result r = sinew_sample_pose(stream, t, pose, NULL, scalars);
 			uint64_t s1 = cli_now_ns();
-			if (r == SINEW_RESULT_PAGE_MISSING) { // a sample that had to wait for its page
-				misses++;
+			if (r == SINEW_RESULT_PAGE_MISSING) { // prefetch could not make room: load it now (counted above)
 				uint32_t miss = sinew_context_missing_page(stream), now[4];
-				uint32_t k = sinew_context_pages_needed(stream, t, 0.0, now, 4); // keep these, evict prefetched ones
-				for (uint32_t i = 0; i < k && i < 4; ++i) p.used[now[i]] = frames + 1;
+				// keep the base-tier pages this time needs; prefetched and finer-tier pages may go
+				uint32_t k = sinew_context_pages_needed(stream, t, 0.0, now, 4);
+				for (uint32_t i = 0; i < k && i < 4; ++i) {
+					sinew_page_info pi;
+					sinew_context_page_info(stream, now[i], &pi);
+					if (pi.tier == 0) p.used[now[i]] = frames + 1;
+				}
 				if (!load(&p, miss, frames + 1)) over_budget++;
 				r = sinew_sample_pose(stream, t, pose, NULL, scalars);
 				if (r != SINEW_RESULT_OK) {
@@ -198,7 +229,7 @@ int cli_bench_stream(const cli_options *o, const void *blob, size_t size) {
 			                           (unsigned long long)over_budget);
 		}
 		for (uint32_t q = 0; q < p.count; ++q) free(p.bytes[q]);
-		free(p.bytes), free(p.size), free(p.used), free(need), free(pose), free(scalars), free(t_stream);
+		free(p.bytes), free(p.size), free(p.used), free(p.tier), free(need), free(pose), free(scalars), free(t_stream);
 		free(m0), free(m1);
 	}
 	if (o->json && status == 0) cli_json_end(&j, ']'), cli_json_end(&j, '}');

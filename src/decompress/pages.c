@@ -110,7 +110,9 @@ uint32_t sinew_context_missing_page(const sinew_context *context) {
 static void add_keys(const sinew_context *ctx, uint32_t t, double a, double b, bool forward, uint32_t *pages,
                      uint32_t capacity, uint32_t *count) {
 	const sinewi_clip_view *v = &ctx->view;
-	uint32_t lo = (uint32_t)floor(a) / v->segment_length, hi = (uint32_t)ceil(b) / v->segment_length;
+	// floor(a) covers every mode at the start; the end rounds up only for tracks rounding up
+	const bool up = (ctx->modes_used & ((1u << SINEW_ROUNDING_CEIL) | (1u << SINEW_ROUNDING_NEAREST))) != 0;
+	uint32_t lo = (uint32_t)floor(a) / v->segment_length, hi = (uint32_t)(up ? ceil(b) : floor(b)) / v->segment_length;
 	if (lo >= v->segment_count) lo = v->segment_count - 1;
 	if (hi >= v->segment_count) hi = v->segment_count - 1;
 	for (uint32_t i = 0; i <= hi - lo; ++i) {
