@@ -29,13 +29,18 @@ WORLD_COLD="web/sinew_world.c web/wasm_libc.c src/core/error.c src/core/hash.c s
 WORLD_EXPORTS="sinew_world_reserve sinew_world_alloc sinew_world_error sinew_world_validate sinew_world_load
   sinew_world_clip sinew_world_add_player sinew_world_update sinew_world_state"
 EXPORTS="sinew_web_alloc sinew_web_load sinew_web_error sinew_web_clip_count sinew_web_clip_info sinew_web_sample sinew_web_changed"
+# the streaming decoder: the same runtime with paged clips compiled in, and the page exports
+STREAM_EXPORTS="$EXPORTS sinew_web_page_count sinew_web_page_info sinew_web_add_page sinew_web_drop_page
+  sinew_web_pages_needed sinew_web_missing_page"
+STREAM_LIMIT=40960
 
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes
   -Wcast-align -Werror"
 # web/include holds the freestanding math/string/stdlib/stdio headers; -ffile-prefix-map and no
 # debug info keep the output independent of where the repository is checked out.
-CFLAGS="--target=wasm32 -std=c11 -nostdlib -ffreestanding -fno-exceptions -DNDEBUG -DSINEW_NO_PAGES -DSINEW_DIVIDE -isystem web/include -Iinclude
+CFLAGS="--target=wasm32 -std=c11 -nostdlib -ffreestanding -fno-exceptions -DNDEBUG -DSINEW_DIVIDE -isystem web/include -Iinclude
   -ffile-prefix-map=$PWD/= $WARN"
+PAGES="-DSINEW_NO_PAGES" # every module but the streaming one leaves paged clips out (size)
 LDBASE="-Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=32768 -Wl,--initial-memory=131072"
 
 build() { # output, cpu flags (uses $COLD, $EXPORTS, $LIMIT)
@@ -48,7 +53,7 @@ build() { # output, cpu flags (uses $COLD, $EXPORTS, $LIMIT)
 	for f in $HOT $COLD; do
 		local opt="-Oz"; case " $HOT ${HOT_ALSO:-} " in *" $f "*) opt="-O2 -fno-vectorize -fno-slp-vectorize";; esac
 		local o; o="$objs/$(basename "$f" .c).o"
-		"$CLANG" $CFLAGS $opt "$@" -c "$f" -o "$o"
+		"$CLANG" $CFLAGS $PAGES $opt "$@" -c "$f" -o "$o"
 		objects+=("$o")
 	done
 	# shellcheck disable=SC2086
@@ -74,10 +79,12 @@ build "$out/sinew-simd.wasm" -mcpu=mvp -msimd128
 # the world's frame call (advance + blend loops) is sampling-path code too: -O2 like HOT
 COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world.wasm" -mcpu=mvp
 COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world-simd.wasm" -mcpu=mvp -msimd128
+PAGES= COLD="$COLD src/decompress/pages.c" EXPORTS=$STREAM_EXPORTS LIMIT=$STREAM_LIMIT build "$out/sinew-stream.wasm" -mcpu=mvp
+PAGES= COLD="$COLD src/decompress/pages.c" EXPORTS=$STREAM_EXPORTS LIMIT=$STREAM_LIMIT build "$out/sinew-stream-simd.wasm" -mcpu=mvp -msimd128
 
 if [ "$out" != web ]; then
-	for f in sinew.wasm sinew-simd.wasm sinew-world.wasm sinew-world-simd.wasm; do
+	for f in sinew.wasm sinew-simd.wasm sinew-world.wasm sinew-world-simd.wasm sinew-stream.wasm sinew-stream-simd.wasm; do
 		cmp -s "$out/$f" "web/$f" || { echo "build_wasm --check: web/$f differs from a fresh build" >&2; exit 1; }
 	done
-	echo "build_wasm --check: web/sinew.wasm, sinew-simd.wasm, sinew-world.wasm and sinew-world-simd.wasm are reproduced byte for byte"
+	echo "build_wasm --check: web/sinew{,-simd,-world,-world-simd,-stream,-stream-simd}.wasm are reproduced byte for byte"
 fi

@@ -5,7 +5,8 @@
 export type SinewResultName =
 	| 'OK' | 'IO' | 'TRUNCATED' | 'UNSUPPORTED' | 'PARSE' | 'BAD_MAGIC' | 'BAD_VERSION' | 'CORRUPT' | 'CHECKSUM'
 	| 'NOT_FINITE' | 'NOT_UNIT_QUATERNION' | 'BAD_PARENT' | 'NO_SAMPLES' | 'BAD_COUNT' | 'BAD_SAMPLE_RATE'
-	| 'BAD_PRECISION' | 'BAD_TRACK' | 'INVALID_ARGUMENT' | 'OUT_OF_RANGE' | 'OUT_OF_MEMORY' | 'BUFFER_TOO_SMALL' | 'UNKNOWN';
+	| 'BAD_PRECISION' | 'BAD_TRACK' | 'INVALID_ARGUMENT' | 'OUT_OF_RANGE' | 'OUT_OF_MEMORY' | 'BUFFER_TOO_SMALL'
+	| 'PAGE_MISSING' | 'UNKNOWN';
 
 /** Thrown by load() when the blob is rejected (never a wasm trap). */
 export declare class SinewError extends Error {
@@ -138,8 +139,13 @@ export declare function loadPacked(bytes: ArrayBuffer | ArrayBufferView, options
 export declare function loadLossless(source: Uint8Array | ArrayBuffer | object, buffers?: Uint8Array[],
 	options?: { simd?: boolean; animation?: number }): Promise<any>;
 
+/** Streaming playback of a paged blob (web/stream.mjs; types in web/stream.d.mts). */
+export declare function loadStreaming(source: string | URL | ((start: number, end: number) => Promise<Uint8Array>),
+	options?: import('./stream.mjs').StreamingOptions): Promise<import('./stream.mjs').StreamingAnimation | SinewAnimation>;
+
 declare const Sinew: {
 	load: typeof load;
+	loadStreaming: typeof loadStreaming;
 	loadLossless: typeof loadLossless;
 	loadPacked: typeof loadPacked;
 	simdSupported: typeof simdSupported;

@@ -17,7 +17,7 @@ const RESULT_NAMES = {
 	0: 'OK', 10: 'IO', 11: 'TRUNCATED', 12: 'UNSUPPORTED', 13: 'PARSE', 20: 'BAD_MAGIC', 21: 'BAD_VERSION',
 	22: 'CORRUPT', 23: 'CHECKSUM', 30: 'NOT_FINITE', 31: 'NOT_UNIT_QUATERNION', 32: 'BAD_PARENT', 33: 'NO_SAMPLES',
 	34: 'BAD_COUNT', 35: 'BAD_SAMPLE_RATE', 36: 'BAD_PRECISION', 37: 'BAD_TRACK', 40: 'INVALID_ARGUMENT',
-	41: 'OUT_OF_RANGE', 60: 'OUT_OF_MEMORY', 70: 'BUFFER_TOO_SMALL',
+	24: 'PAGE_MISSING', 41: 'OUT_OF_RANGE', 60: 'OUT_OF_MEMORY', 70: 'BUFFER_TOO_SMALL',
 };
 
 // A module with one function returning a v128 (i32.const 0; i8x16.splat; i8x16.popcnt): it
@@ -52,20 +52,21 @@ async function readWasm(name) {
 	return response.arrayBuffer();
 }
 
-function compiledModule(simd, wasm) {
+// `variant`: '' for the decoder (sinew.wasm), '-stream' for the streaming decoder (paged clips).
+export function compiledModule(simd, wasm, variant = '') {
 	if (wasm !== undefined) {
 		return wasm instanceof WebAssembly.Module ? Promise.resolve(wasm) : WebAssembly.compile(wasm);
 	}
-	const key = simd ? 'simd' : 'baseline';
+	const key = `${variant}${simd ? '-simd' : ''}`;
 	if (!moduleCache.has(key)) {
-		const p = readWasm(simd ? './sinew-simd.wasm' : './sinew.wasm').then((bytes) => WebAssembly.compile(bytes));
+		const p = readWasm(`./sinew${key}.wasm`).then((bytes) => WebAssembly.compile(bytes));
 		p.catch(() => moduleCache.delete(key));
 		moduleCache.set(key, p);
 	}
 	return moduleCache.get(key);
 }
 
-function cString(memory, ptr) {
+export function cString(memory, ptr) {
 	if (!ptr) return null;
 	const bytes = new Uint8Array(memory.buffer);
 	let end = ptr;
@@ -222,7 +223,8 @@ export function readMetadata(data) {
 				if ((k & 3) === 3) ranges += 8 * n;
 			}
 			at += ranges; // the segment table, or a paged clip's page table
-			const end = flags & 32 ? at + 4 + 20 * u32(start + at) : u32(start + at + 4 * segments);
+			let end = flags & 32 ? at + 4 + 20 * u32(start + at) : u32(start + at + 4 * segments);
+			if (flags & 128) end += 4 + 12 * u32(start + end); // the tier table after the page table
 			metaOffset = (end + 3) & ~3;
 		}
 		if (!(flags & 8)) { clips.push(null); continue; }
@@ -279,7 +281,11 @@ export async function load(bytes, options = {}) {
 		: ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 		: new Uint8Array(bytes);
 	const simd = options.simd ?? simdSupported();
-	const module = await compiledModule(simd, options.wasm);
+	// a paged blob (format 2, Resident_size set) given whole plays in the streaming decoder, which
+	// has paged clips compiled in (every page present)
+	const paged = data.byteLength >= 24 && data[4] === 2 && data[5] === 0 &&
+		(data[20] | data[21] | data[22] | data[23]) !== 0;
+	const module = await compiledModule(simd, options.wasm, paged ? '-stream' : '');
 	const instance = await WebAssembly.instantiate(module, {});
 	const x = instance.exports;
 	const ptr = x.sinew_web_alloc(data.byteLength);
@@ -350,5 +356,11 @@ export async function loadLossless(source, buffers, options = {}) {
 	return runtime.load(lossless.build(json, bins, options.animation === undefined ? {} : { animation: options.animation }));
 }
 
-export const Sinew = { load, loadPacked, loadLossless, simdSupported, readMetadata, SinewError, SinewAnimation };
+// Streaming playback of paged blobs (web/stream.mjs): loaded on first use.
+export async function loadStreaming(source, options = {}) {
+	const stream = await import('./stream.mjs');
+	return stream.loadStreaming(source, options);
+}
+
+export const Sinew = { load, loadPacked, loadLossless, loadStreaming, simdSupported, readMetadata, SinewError, SinewAnimation };
 export default Sinew;

@@ -166,8 +166,9 @@ float *sinew_web_sample(uint32_t clip, double t) {
 	// outputs are decoded (a large scene's constant pose is not copied every frame).
 	sinew_qvv *pose = (sinew_qvv *)(void *)g.output;
 	float *scalars = g.output + (size_t)c->joint_count * 10;
-	if (g.last_clip == clip) sinew_sample_pose_animated(c->context, t, pose, NULL, scalars);
-	else sinew_sample_pose(c->context, t, pose, NULL, scalars);
+	sinew_result r = g.last_clip == clip ? sinew_sample_pose_animated(c->context, t, pose, NULL, scalars)
+	                                     : sinew_sample_pose(c->context, t, pose, NULL, scalars);
+	if (r != SINEW_RESULT_OK) return NULL; // a paged clip whose page is not loaded: nothing written
 	g.last_clip = clip;
 	// changed bits: everything on the clip's first sample, nothing for the same time again,
 	// otherwise the animated outputs (constant ones never change)
@@ -184,3 +185,51 @@ float *sinew_web_sample(uint32_t clip, double t) {
 const uint32_t *sinew_web_changed(void) {
 	return g.changed;
 }
+
+#if SINEWI_PAGES
+// The streaming module (web/sinew-stream*.wasm, built with paging): sinew_web_load is given a paged
+// blob's resident part; pages come and go through these (docs/format.md §pages, include/sinew.h).
+typedef struct web_page_info {
+	uint32_t offset, size, tier, first_segment, segment_count, present; // 0..20
+	double start_time, end_time;                                        // 24, 32
+} web_page_info;
+_Static_assert(sizeof(web_page_info) == 40, "web_page_info layout");
+uint32_t sinew_web_page_count(uint32_t clip);
+const web_page_info *sinew_web_page_info(uint32_t clip, uint32_t page);
+int sinew_web_add_page(uint32_t clip, uint32_t page, const void *bytes, uint32_t size);
+void sinew_web_drop_page(uint32_t clip, uint32_t page);
+uint32_t sinew_web_pages_needed(uint32_t clip, double t, double horizon, uint32_t *out, uint32_t capacity);
+uint32_t sinew_web_missing_page(uint32_t clip);
+
+uint32_t sinew_web_page_count(uint32_t clip) {
+	return clip < g.clip_count ? sinew_context_page_count(g.clips[clip].context) : 0u;
+}
+
+const web_page_info *sinew_web_page_info(uint32_t clip, uint32_t page) {
+	static web_page_info out;
+	sinew_page_info pi;
+	if (clip >= g.clip_count || sinew_context_page_info(g.clips[clip].context, page, &pi) != SINEW_RESULT_OK) return NULL;
+	out = (web_page_info){pi.offset, pi.size, pi.tier, pi.first_segment, pi.segment_count, (uint32_t)pi.present,
+	                      pi.start_time, pi.end_time};
+	return &out;
+}
+
+// Checks the bytes against the page table and installs them (they must stay in place until the
+// page is dropped); a page that fails leaves the clip as it was. Returns a sinew_result.
+int sinew_web_add_page(uint32_t clip, uint32_t page, const void *bytes, uint32_t size) {
+	if (clip >= g.clip_count) return fail(SINEW_RESULT_OUT_OF_RANGE, "clip out of range");
+	return (int)sinew_context_add_page(g.clips[clip].context, page, bytes, size, &g.error);
+}
+
+void sinew_web_drop_page(uint32_t clip, uint32_t page) {
+	if (clip < g.clip_count) sinew_context_drop_page(g.clips[clip].context, page);
+}
+
+uint32_t sinew_web_pages_needed(uint32_t clip, double t, double horizon, uint32_t *out, uint32_t capacity) {
+	return clip < g.clip_count ? sinew_context_pages_needed(g.clips[clip].context, t, horizon, out, capacity) : 0u;
+}
+
+uint32_t sinew_web_missing_page(uint32_t clip) {
+	return clip < g.clip_count ? sinew_context_missing_page(g.clips[clip].context) : 0xFFFFFFFFu;
+}
+#endif

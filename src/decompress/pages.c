@@ -133,8 +133,8 @@ uint32_t sinew_context_pages_needed(const sinew_context *context, double t, doub
 	const double last = (double)(v->stored_sample_count - 1);
 	double k0 = sinewi_key_for_time(context, t);
 	if (looping && last > 0.0 && isfinite(t)) { // where playback is in the loop
-		double key = fmod(t * v->sample_rate, last);
-		k0 = sinewi_key_for_time(context, (key < 0.0 ? key + last : key) / v->sample_rate);
+		double x = t * v->sample_rate, key = x - floor(x / last) * last; // in [0, last] (no libm fmod: wasm)
+		k0 = sinewi_key_for_time(context, key / v->sample_rate);
 	}
 	double span = isfinite(horizon) ? fabs(horizon) * v->sample_rate : 0.0;
 	if (span > last) span = last;

@@ -88,3 +88,21 @@ export async function world(bytes: Uint8Array, gltf: object, babylonNodes: objec
 	bs.update(0.016);
 	return sampled + (finished ? 1 : 0) + copy.players.length + p.pose[0] + group.getCurrentFrame() + a.getEffectiveWeight();
 }
+
+// streaming (web/stream.mjs)
+import { loadStreaming as streamLoad, StreamingAnimation } from '../../stream.mjs';
+async function streaming(): Promise<void> {
+	const anim = await streamLoad(async (start: number, end: number) => new Uint8Array(end - start), { budgetBytes: 65536, prefetchSeconds: 0.5 });
+	if (anim instanceof StreamingAnimation) {
+		await anim.ready(0, 0);
+		await anim.update(0, 0.5, 1);
+		const pose: Float32Array | null = anim.sample(0, 0.5);
+		const misses: number = anim.stats.misses + anim.stats.peakPageBytes;
+		const errs: Error[] = anim.errors;
+		void pose, misses, errs;
+		await anim.idle();
+	}
+	const other = await Sinew.loadStreaming('hero.sinew', { tiers: 1 });
+	void other;
+}
+void streaming;
