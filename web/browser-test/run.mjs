@@ -92,6 +92,9 @@ const WORLD_TOLERANCE_CM = {
 const started = Date.now();
 mkdirSync(join(artifacts, 'blobs'), { recursive: true });
 const cli = findCli();
+let streamSummary = '';
+execFileSync(cli, ['compress', join(repo, 'data/cmu_01_01.bvh'), '-o', join(artifacts, 'blobs', 'stream.sinew'), '-q', '--page-bytes', '4096'], { stdio: 'inherit' });
+const streamUrl = '/repo/web/browser-test/artifacts/blobs/stream.sinew';
 for (const a of assets) {
 	a.blob = join(artifacts, 'blobs', `${a.name}.sinew`);
 	execFileSync(cli, ['compress', a.file, '-o', a.blob, '-q'], { stdio: 'inherit' });
@@ -111,10 +114,11 @@ const browser = await chromium.launch({
 const failures = [];
 const summary = [];
 const worldSummary = [];
-// SINEW_BROWSER_ONLY=world runs only the world-adapter scenarios, =adapters only the single-clip ones.
+// SINEW_BROWSER_ONLY=world runs only the world-adapter scenarios, =adapters only the single-clip ones,
+// =stream only streaming.
 const onlyPart = process.env.SINEW_BROWSER_ONLY ?? '';
 try {
-	for (const a of onlyPart === 'world' ? [] : assets) for (const packed of [false, true]) {
+	for (const a of onlyPart === 'world' || onlyPart === 'stream' ? [] : assets) for (const packed of [false, true]) {
 		for (const engine of ['three', 'babylon']) {
 			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
 			const errors = [];
@@ -171,7 +175,7 @@ try {
 		}
 	}
 	// World adapters: the blended scenario on the engine's player and on one sinew world (page/world_harness.mjs).
-	for (const a of onlyPart === 'adapters' ? [] : assets) {
+	for (const a of onlyPart === 'adapters' || onlyPart === 'stream' ? [] : assets) {
 		for (const engine of WORLD_ENGINES) {
 			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
 			const errors = [];
@@ -193,6 +197,52 @@ try {
 			await page.close();
 		}
 	}
+	// Streaming: a paged mocap clip played at 1x from HTTP byte ranges within a 16 KB page budget,
+	// against the whole blob loaded at once, in the page (web/stream.mjs, sinew-stream*.wasm).
+	if (onlyPart !== 'world' && onlyPart !== 'adapters') {
+		const page = await browser.newPage();
+		const errors = [];
+		page.on('pageerror', (e) => errors.push(String(e)));
+		const rangesBefore = server.ranges;
+		try {
+			await page.goto(`${base}/repo/web/browser-test/page/index.html`);
+			const r = await page.evaluate(async (url) => {
+				const { default: Sinew } = await import('/repo/web/sinew.mjs');
+				const whole = await Sinew.load(await (await fetch(url)).arrayBuffer());
+				const anim = await Sinew.loadStreaming(url, { budgetBytes: 16384, prefetchSeconds: 0.5 });
+				const memory = anim.memoryBytes, duration = anim.clip(0).duration;
+				await anim.ready(0, 0);
+				let frames = 0, differ = 0, missing = 0;
+				for (let f = 0; f <= Math.ceil(duration * 60); f += 2, frames++) { // 30 updates a second of play
+					const t = Math.min(f / 60, duration);
+					anim.update(0, t, 1);
+					const pose = anim.sample(0, t);
+					if (!pose) { missing++; } else {
+						const w = whole.sample(0, t);
+						for (let i = 0; i < w.length; i++) if (!Object.is(pose[i], w[i])) { differ++; break; }
+					}
+					await new Promise((resolve) => setTimeout(resolve, 0));
+				}
+				await anim.idle();
+				return { frames, differ, missing, stats: anim.stats, memoryGrew: anim.memoryBytes !== memory, kernel: anim.clip(0).kernel, errors: anim.errors.length };
+			}, streamUrl);
+			const ranges = server.ranges - rangesBefore;
+			const bad = [];
+			if (r.differ) bad.push(`${r.differ} frames differ from the whole blob`);
+			if (r.missing || r.stats.misses) bad.push(`${r.stats.misses} misses`);
+			if (r.stats.peakPageBytes > 16384) bad.push(`peak ${r.stats.peakPageBytes} bytes of pages`);
+			if (r.memoryGrew) bad.push('the wasm memory grew');
+			if (r.errors) bad.push(`${r.errors} refused pages`);
+			if (ranges < r.stats.pagesLoaded) bad.push(`${ranges} range requests for ${r.stats.pagesLoaded} pages`);
+			for (const b of bad) failures.push(`streaming: ${b}`);
+			streamSummary = `streaming / chromium: ${r.frames} frames of a paged clip over HTTP ranges (${ranges} requests), ${r.stats.pagesLoaded} pages, peak ${r.stats.peakPageBytes} of 16384 bytes, ${r.stats.misses} misses, poses bit-identical: ${r.differ ? 'NO' : 'yes'} [${r.kernel}]`;
+			console.log(streamSummary);
+		} catch (e) {
+			failures.push(`streaming: ${e.message ?? e}`);
+		}
+		for (const e of errors) console.log(`    page: ${e}`);
+		await page.close();
+	}
 } finally {
 	await browser.close();
 	server.close();
@@ -205,4 +255,4 @@ if (failures.length) {
 	for (const f of failures) console.log(`  ${f}`);
 	process.exit(1);
 }
-console.log(`\nbrowser adapters: ${summary.length} asset/engine runs passed (tolerance ${TOLERANCE_CM} cm); world adapters: ${worldSummary.length} blended scenes passed, one wasm call per frame; ${seconds} s`);
+console.log(`\nbrowser adapters: ${summary.length} asset/engine runs passed (tolerance ${TOLERANCE_CM} cm); world adapters: ${worldSummary.length} blended scenes passed, one wasm call per frame;${streamSummary ? ' streaming ok;' : ''} ${seconds} s`);

@@ -1,6 +1,8 @@
 // sinew — see include/sinew.h for version and licence
 // Tiny static file server for the browser tests: /repo/ serves the repository, /corpus/ the
-// shared corpus (when present). GET only, no directory listings, no path escapes.
+// shared corpus (when present). GET only, no directory listings, no path escapes. Single byte
+// ranges (`Range: bytes=a-b`) are answered 206, as streaming players fetch pages; server.ranges
+// counts them.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -23,12 +25,23 @@ export function startServer(roots) { // roots: { prefix: directory }
 			const file = join(roots[prefix], rel);
 			if (!(await stat(file)).isFile()) throw Object.assign(new Error('not a file'), { status: 404 });
 			const body = await readFile(file);
-			res.writeHead(200, { 'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+			const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+			const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+			if (range) {
+				const start = Number(range[1]), end = Math.min(Number(range[2]), body.length - 1);
+				if (start > end) throw Object.assign(new Error('range not satisfiable'), { status: 416 });
+				server.ranges++;
+				res.writeHead(206, { 'content-type': type, 'cache-control': 'no-store', 'content-range': `bytes ${start}-${end}/${body.length}` });
+				res.end(body.subarray(start, end + 1));
+				return;
+			}
+			res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
 			res.end(body);
 		} catch (e) {
 			res.writeHead(e.status ?? (e.code === 'ENOENT' ? 404 : 500), { 'content-type': 'text/plain' });
 			res.end(String(e.message));
 		}
 	});
+	server.ranges = 0;
 	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
