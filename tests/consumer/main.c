@@ -23,7 +23,8 @@ int main(int argc, char **argv) {
 	}
 	void *blob = NULL;
 	size_t size = 0;
-	sinew_compress_options opt = {0.01, 3.0, 0, 0, 0};
+	sinew_compress_options opt = {0};
+	opt.error_cm = 0.01, opt.shell_cm = 3.0;
 	if (sinew_compress(clips, &opt, NULL, &blob, &size, &err) != SINEW_RESULT_OK ||
 	    sinew_validate(blob, size, &err) != SINEW_RESULT_OK) {
 		fprintf(stderr, "compress: %s\n", err.message);
