@@ -56,17 +56,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		for (uint32_t v = 0; v < samples * comps[i]; ++v)
 			clip->scalar_tracks[i].values[v] = take(&pr, 2) == 0 ? 0.0f : take_float(&pr, 0, 1);
 	}
-	sinew_compress_options opt = {take(&pr, 1) ? 0.01 : 0.1, 0, (int)(1 + take(&pr, 2) % 4), 1 + take(&pr, 8) % 40, 0};
+	sinew_compress_options opt = {0};
+	opt.error_cm = take(&pr, 1) ? 0.01 : 0.1;
+	opt.level = (int)(1 + take(&pr, 2) % 4);
+	opt.segment_length = 1 + take(&pr, 8) % 40;
+	// layout: plain, paged (small pages), or paged with two quality tiers (10x and 1x the bound)
+	const uint32_t layout = take(&pr, 2) % 3;
+	if (layout >= 1) opt.page_bytes = 64 + 16 * take(&pr, 8);
+	if (layout == 2) opt.tier_count = 2, opt.tier_error_cm[0] = 10 * opt.error_cm, opt.tier_error_cm[1] = opt.error_cm;
 	void *blob = NULL;
 	size_t bsize = 0;
 	if (sinew_compress(set, &opt, NULL, &blob, &bsize, NULL) != SINEW_RESULT_OK) abort(); // any valid clip compresses
-	sinew_clip_set *dec = NULL;
-	if (sinew_decompress_clips(blob, bsize, NULL, &dec, NULL) != SINEW_RESULT_OK) abort();
-	sinew_metric_options mo = {3.0 * 0.01 * clip->unit_scale, opt.error_cm * 0.01 * clip->unit_scale};
-	sinew_error_stats st;
-	if (sinew_measure_error(clip, dec->clips[0], &mo, NULL, &st, NULL) != SINEW_RESULT_OK) abort();
-	if (st.samples_over_threshold || st.scalar_over_precision) abort(); // the guarantee
-	sinew_clip_set_free(dec);
+	if (sinew_validate(blob, bsize, NULL) != SINEW_RESULT_OK) abort();
+	// the guarantee, with every tier and (tiered) with the base tier alone at its own bound
+	for (uint32_t tiers = layout == 2 ? 1 : 0;; ++tiers) {
+		sinew_clip_set *dec = NULL;
+		if (sinew_decompress_clips_tiers(blob, bsize, tiers, NULL, &dec, NULL) != SINEW_RESULT_OK) abort();
+		double bound = tiers == 1 ? opt.tier_error_cm[0] : opt.error_cm;
+		sinew_metric_options mo = {3.0 * 0.01 * clip->unit_scale, bound * 0.01 * clip->unit_scale, 0};
+		sinew_error_stats st;
+		if (sinew_measure_error(clip, dec->clips[0], &mo, NULL, &st, NULL) != SINEW_RESULT_OK) abort();
+		if (st.samples_over_threshold || st.scalar_over_precision) abort();
+		sinew_clip_set_free(dec);
+		if (tiers == 0 || tiers == 2) break;
+	}
 	sinew_blob_free(blob, bsize, NULL);
 	sinew_clip_set_free(set);
 	return 0;

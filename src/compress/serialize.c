@@ -139,6 +139,7 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 		const sinewi_enc_seg_track *st = &seg->tracks[i];
 		bits += (uint64_t)st->knot_count * knot_bits(&enc->tracks[i], st);
 	}
+	if (header + (bits + 7) / 8 == 0) return; // no animated track: an empty segment
 	size_t at = buffer_reserve(b, header + (size_t)((bits + 7) / 8));
 	if (b->failed) return;
 	unsigned char *p = b->data + at;
@@ -248,7 +249,20 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		const sinewi_enc_track *t = &enc->tracks[i];
 		const bool rotation = t->type == SINEWI_TRACK_ROTATION;
-		const uint32_t dropped = rotation && enc->segment_count == 1 ? enc->segments[0].tracks[i].dropped : 4u;
+		// (the component every quantized encoding of the track drops: raw ones, whose Dropped is 0,
+		// use no range; tiers share the choice)
+		uint32_t dropped = 4u;
+		if (rotation && enc->segment_count == 1) {
+			dropped = 0;
+			const uint32_t tiers = enc->tier_count > 1 ? enc->tier_count : 1;
+			for (uint32_t k = 0; k < tiers; ++k) {
+				const sinewi_enc_seg_track *st = &(tiers > 1 ? enc->tier_segments[k] : enc->segments)[0].tracks[i];
+				if (st->width[0] != SINEWI_WIDTH_RAW) {
+					dropped = st->dropped;
+					break;
+				}
+			}
+		}
 		const uint32_t n = dropped < 4 ? 3u : t->range_components;
 		size_t at = buffer_reserve(b, (size_t)n * 8);
 		if (b->failed) return;
@@ -335,7 +349,7 @@ static void write_pages(buffer *b, clip_pages *cp, uint32_t segment_count) {
 		if (b->failed) return;
 		unsigned char *page = b->data + at;
 		for (uint32_t k = 0; k <= n; ++k) sinewi_wr32(page + 4 * k, (uint32_t)(4u * (n + 1) + off[first + k] - off[first]));
-		memcpy(page + 4 * ((size_t)n + 1), cp->segments.data + off[first], bytes);
+		if (bytes) memcpy(page + 4 * ((size_t)n + 1), cp->segments.data + off[first], bytes); // (none: no animated track)
 		unsigned char *e = b->data + cp->table + (size_t)p * SINEW_FMT_PAGE_ENTRY_SIZE;
 		sinewi_wr32(e, first);
 		sinewi_wr32(e + 4, n);
