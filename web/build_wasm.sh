@@ -31,7 +31,7 @@ WORLD_EXPORTS="sinew_world_reserve sinew_world_alloc sinew_world_error sinew_wor
 EXPORTS="sinew_web_alloc sinew_web_load sinew_web_error sinew_web_clip_count sinew_web_clip_info sinew_web_sample sinew_web_changed"
 # the streaming decoder: the same runtime with paged clips compiled in, and the page exports
 STREAM_EXPORTS="$EXPORTS sinew_web_page_count sinew_web_page_info sinew_web_add_page sinew_web_drop_page
-  sinew_web_pages_needed sinew_web_missing_page"
+  sinew_web_pages_needed sinew_web_missing_page sinew_web_sample_ahead"
 STREAM_LIMIT=40960
 
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes

@@ -105,8 +105,13 @@ export class SinewAnimation {
 		if (t === undefined) { t = clip; clip = 0; }
 		if (!this._sample) throw new Error('sinew: animation disposed');
 		const ptr = this._sample(clip >>> 0, +t);
+		if (ptr === 0) { this._serial++; throw new RangeError(`sinew: clip ${clip} out of range (${this.clipCount} clips)`); }
+		return this._view(clip, ptr);
+	}
+
+	// The output view of clip `clip` at `ptr` (the pose a sampling call just wrote).
+	_view(clip, ptr) {
 		this._serial++;
-		if (ptr === 0) throw new RangeError(`sinew: clip ${clip} out of range (${this.clipCount} clips)`);
 		if (this._buffer !== this._memory.buffer) { // first call, or the memory grew (views detach)
 			this._buffer = this._memory.buffer;
 			this._views = [];

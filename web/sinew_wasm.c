@@ -200,6 +200,7 @@ int sinew_web_add_page(uint32_t clip, uint32_t page, const void *bytes, uint32_t
 void sinew_web_drop_page(uint32_t clip, uint32_t page);
 uint32_t sinew_web_pages_needed(uint32_t clip, double t, double horizon, uint32_t *out, uint32_t capacity);
 uint32_t sinew_web_missing_page(uint32_t clip);
+float *sinew_web_sample_ahead(uint32_t clip, double t, double horizon, uint32_t *pages, uint32_t capacity);
 
 uint32_t sinew_web_page_count(uint32_t clip) {
 	return clip < g.clip_count ? sinew_context_page_count(g.clips[clip].context) : 0u;
@@ -231,5 +232,14 @@ uint32_t sinew_web_pages_needed(uint32_t clip, double t, double horizon, uint32_
 
 uint32_t sinew_web_missing_page(uint32_t clip) {
 	return clip < g.clip_count ? sinew_context_missing_page(g.clips[clip].context) : 0xFFFFFFFFu;
+}
+
+// One call per frame for a streaming player: samples clip `clip` at t (NULL when its page is
+// missing) and writes the count, then the indices, of the pages [t, t + horizon] needs into
+// pages[0..capacity] (pages[0] = count; at most capacity - 1 indices).
+float *sinew_web_sample_ahead(uint32_t clip, double t, double horizon, uint32_t *pages, uint32_t capacity) {
+	if (clip >= g.clip_count || capacity < 1) return NULL;
+	pages[0] = sinew_context_pages_needed(g.clips[clip].context, t, horizon, pages + 1, capacity - 1);
+	return sinew_web_sample(clip, t);
 }
 #endif

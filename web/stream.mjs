@@ -6,9 +6,8 @@
 //   import { loadStreaming } from './stream.mjs';
 //   const anim = await loadStreaming('hero.sinew', { budgetBytes: 65536, prefetchSeconds: 0.5 });
 //   await anim.ready(0, 0);                  // the pages of clip 0's first prefetch window
-//   // every frame:
-//   anim.update(clip, t, speed);             // schedules fetches for [t, t + prefetch] (backward when speed < 0)
-//   const pose = anim.sample(clip, t);       // Float32Array like SinewAnimation.sample, or null: page not here yet
+//   // every frame, ONE wasm call: the pose, and the pages of [t, t + prefetch] fetched as the budget allows
+//   const pose = anim.sample(clip, t, speed); // Float32Array like SinewAnimation.sample, or null: page not here yet
 //   anim.stats                               // { pagesLoaded, misses, bytesFetched, residentPageBytes, ... }
 //
 // Every page is checked by the wasm decoder against the resident part's page table and its
@@ -44,6 +43,7 @@ export class StreamingAnimation extends SinewAnimation {
 		this.prefetchSeconds = options.prefetchSeconds;
 		this.tiers = options.tiers ?? 0; // 0: every tier the budget allows
 		this.errors = [];
+		this.wasmCalls = 0; // sinew_web_sample_ahead calls: one per sample()
 		this.stats = { pagesLoaded: 0, misses: 0, bytesFetched: 0, residentPageBytes: 0, peakPageBytes: 0, evictions: 0 };
 		this._frame = 0;
 		// page tables of every clip, and the largest page: the slot size
@@ -72,7 +72,8 @@ export class StreamingAnimation extends SinewAnimation {
 			if (!ptr) throw new SinewError(60, `cannot allocate ${count} page slots of ${this.slotBytes} bytes`);
 			this._slots.push({ ptr, page: null });
 		}
-		this._needPtr = x.sinew_web_alloc(4 * 256);
+		this._needPtr = x.sinew_web_alloc(4 * 257); // count, then up to 256 page indices
+		this._sampleAhead = x.sinew_web_sample_ahead;
 		this._memoryBytes = x.memory.buffer.byteLength;
 	}
 
@@ -80,8 +81,13 @@ export class StreamingAnimation extends SinewAnimation {
 	get memoryBytes() { return this._x.memory.buffer.byteLength; }
 
 	_needed(clip, t, horizon) {
-		const n = this._x.sinew_web_pages_needed(clip >>> 0, +t, +horizon, this._needPtr, 256);
-		const ids = new Uint32Array(this._x.memory.buffer, this._needPtr, Math.min(n, 256));
+		const n = this._x.sinew_web_pages_needed(clip >>> 0, +t, +horizon, this._needPtr + 4, 256);
+		return this._neededList(clip, n);
+	}
+
+	// The page list at _needPtr + 4 (n entries, at most 256), within the tiers asked for.
+	_neededList(clip, n) {
+		const ids = new Uint32Array(this._x.memory.buffer, this._needPtr + 4, Math.min(n, 256));
 		const out = [];
 		for (const id of ids) {
 			const info = this._pages[clip][id];
@@ -149,12 +155,15 @@ export class StreamingAnimation extends SinewAnimation {
 		return info.pending;
 	}
 
-	// Once per frame per playing clip: marks the pages [t, t + prefetch] needs (in the playback
-	// direction: speed < 0 looks backward) and fetches those missing, base tier first, as the
-	// budget allows. Returns a promise for the fetches it started.
+	// Marks the pages [t, t + prefetch] needs (in the playback direction: speed < 0 looks
+	// backward) and fetches those missing, base tier first, as the budget allows. sample() does
+	// this itself; update() is for prefetching without sampling. Returns a promise for the fetches.
 	update(clip, t, speed = 1) {
 		this._frame++;
-		const pages = this._needed(clip, t, speed < 0 ? -this.prefetchSeconds : this.prefetchSeconds);
+		return this._schedule(this._needed(clip, t, speed < 0 ? -this.prefetchSeconds : this.prefetchSeconds));
+	}
+
+	_schedule(pages) {
 		for (const info of pages) info.used = this._frame;
 		return Promise.all(pages.map((info) => this._fetch(info)));
 	}
@@ -164,21 +173,24 @@ export class StreamingAnimation extends SinewAnimation {
 		await this.update(clip, t, speed);
 	}
 
-	// The pose at t, or null when the base-tier page holding t is not here yet (a miss: it is
-	// fetched now; keep showing the previous pose).
-	sample(clip, t) {
+	// The pose at t, or null when the base-tier page holding t is not here yet (a miss: keep
+	// showing the previous pose). One wasm call, which also lists the pages of the next prefetch
+	// window in the playback direction (speed < 0: backward); those missing are fetched.
+	sample(clip, t, speed = 1) {
 		if (t === undefined) { t = clip; clip = 0; }
-		if (!this._sample) throw new Error('sinew: animation disposed');
-		const ptr = this._sample(clip >>> 0, +t);
+		if (!this._sampleAhead) throw new Error('sinew: animation disposed');
+		if (clip >>> 0 >= this.clipCount) throw new RangeError(`sinew: clip ${clip} out of range (${this.clipCount} clips)`);
+		this._frame++;
+		const horizon = speed < 0 ? -this.prefetchSeconds : this.prefetchSeconds;
+		const ptr = this._sampleAhead(clip >>> 0, +t, horizon, this._needPtr, 257);
+		this.wasmCalls++;
+		const n = new Uint32Array(this._x.memory.buffer, this._needPtr, 1)[0];
+		this._schedule(this._neededList(clip, n));
 		if (ptr === 0) {
-			if (clip >>> 0 >= this.clipCount) throw new RangeError(`sinew: clip ${clip} out of range (${this.clipCount} clips)`);
 			this.stats.misses++;
-			const missing = this._x.sinew_web_missing_page(clip >>> 0);
-			const info = this._pages[clip][missing];
-			if (info) { info.used = this._frame + 1; this._fetch(info); }
 			return null;
 		}
-		return super.sample(clip, t);
+		return this._view(clip, ptr);
 	}
 
 	// Resolves when no fetch is in flight.
@@ -193,6 +205,7 @@ export class StreamingAnimation extends SinewAnimation {
 	dispose() {
 		super.dispose();
 		this._x = null;
+		this._sampleAhead = null;
 	}
 }
 

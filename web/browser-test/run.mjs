@@ -197,48 +197,74 @@ try {
 			await page.close();
 		}
 	}
-	// Streaming: a paged mocap clip played at 1x from HTTP byte ranges within a 16 KB page budget,
-	// against the whole blob loaded at once, in the page (web/stream.mjs, sinew-stream*.wasm).
-	if (onlyPart !== 'world' && onlyPart !== 'adapters') {
+	// Streaming: a paged mocap clip from HTTP byte ranges within a 16 KB page budget, played in real
+	// time at 1x and with seeks, with and without 60 ms of network latency, against the whole blob
+	// loaded at once (web/stream.mjs, sinew-stream*.wasm). At 1x no frame may wait for a page.
+	for (const latency of onlyPart === 'world' || onlyPart === 'adapters' ? [] : [0, 60]) {
 		const page = await browser.newPage();
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
 		const rangesBefore = server.ranges;
 		try {
 			await page.goto(`${base}/repo/web/browser-test/page/index.html`);
-			const r = await page.evaluate(async (url) => {
+			const r = await page.evaluate(async ([url, playSeconds]) => {
 				const { default: Sinew } = await import('/repo/web/sinew.mjs');
 				const whole = await Sinew.load(await (await fetch(url)).arrayBuffer());
+				const t0 = performance.now();
 				const anim = await Sinew.loadStreaming(url, { budgetBytes: 16384, prefetchSeconds: 0.5 });
 				const memory = anim.memoryBytes, duration = anim.clip(0).duration;
 				await anim.ready(0, 0);
-				let frames = 0, differ = 0, missing = 0;
-				for (let f = 0; f <= Math.ceil(duration * 60); f += 2, frames++) { // 30 updates a second of play
-					const t = Math.min(f / 60, duration);
-					anim.update(0, t, 1);
-					const pose = anim.sample(0, t);
-					if (!pose) { missing++; } else {
-						const w = whole.sample(0, t);
-						for (let i = 0; i < w.length; i++) if (!Object.is(pose[i], w[i])) { differ++; break; }
+				const first = anim.sample(0, 0);
+				const timeToFirstPose = performance.now() - t0;
+				let frames = 0, differ = 0, playMisses = 0, seekMisses = 0;
+				const frame = () => new Promise((resolve) => setTimeout(resolve, 16));
+				const check = (pose, t) => {
+					if (!pose) return false;
+					const w = whole.sample(0, t);
+					for (let i = 0; i < w.length; i++) if (!Object.is(pose[i], w[i])) { differ++; break; }
+					return true;
+				};
+				// 1x in real time from 0, then seeks, each followed by a second of 1x play
+				const runs = [[0, playSeconds], [duration * 0.55, 1], [duration * 0.2, 1], [duration * 0.85, 1]];
+				for (const [from, seconds] of runs) {
+					const start = performance.now();
+					let settled = from === 0; // after a seek, frames until its page lands are seek misses
+					for (;;) {
+						const elapsed = (performance.now() - start) / 1000;
+						if (elapsed > seconds) break;
+						const t = Math.min(from + elapsed, duration);
+						const pose = anim.sample(0, t, 1);
+						frames++;
+						if (check(pose, t)) settled = true;
+						else if (settled) playMisses++;
+						else seekMisses++;
+						await frame();
 					}
-					await new Promise((resolve) => setTimeout(resolve, 0));
 				}
 				await anim.idle();
-				return { frames, differ, missing, stats: anim.stats, memoryGrew: anim.memoryBytes !== memory, kernel: anim.clip(0).kernel, errors: anim.errors.length };
-			}, streamUrl);
+				return { frames, differ, playMisses, seekMisses, firstOk: !!first, timeToFirstPose, stats: anim.stats,
+					memoryGrew: anim.memoryBytes !== memory, kernel: anim.clip(0).kernel, errors: anim.errors.length,
+					callsPerFrame: anim.wasmCalls / (frames + 1) };
+			}, [`${streamUrl}?latency=${latency}`, 8]);
 			const ranges = server.ranges - rangesBefore;
 			const bad = [];
 			if (r.differ) bad.push(`${r.differ} frames differ from the whole blob`);
-			if (r.missing || r.stats.misses) bad.push(`${r.stats.misses} misses`);
+			if (r.playMisses) bad.push(`${r.playMisses} frames at 1x waited for a page`);
+			if (!r.firstOk) bad.push('no first pose after ready()');
 			if (r.stats.peakPageBytes > 16384) bad.push(`peak ${r.stats.peakPageBytes} bytes of pages`);
 			if (r.memoryGrew) bad.push('the wasm memory grew');
 			if (r.errors) bad.push(`${r.errors} refused pages`);
+			if (r.callsPerFrame !== 1) bad.push(`${r.callsPerFrame} wasm sampling calls per frame`);
 			if (ranges < r.stats.pagesLoaded) bad.push(`${ranges} range requests for ${r.stats.pagesLoaded} pages`);
-			for (const b of bad) failures.push(`streaming: ${b}`);
-			streamSummary = `streaming / chromium: ${r.frames} frames of a paged clip over HTTP ranges (${ranges} requests), ${r.stats.pagesLoaded} pages, peak ${r.stats.peakPageBytes} of 16384 bytes, ${r.stats.misses} misses, poses bit-identical: ${r.differ ? 'NO' : 'yes'} [${r.kernel}]`;
-			console.log(streamSummary);
+			for (const b of bad) failures.push(`streaming (latency ${latency} ms): ${b}`);
+			const line = `streaming / chromium, ${latency} ms latency: ${r.frames} frames (8 s at 1x, 3 seeks), first pose after ` +
+				`${r.timeToFirstPose.toFixed(1)} ms, ${ranges} range requests, ${r.stats.pagesLoaded} pages, peak ${r.stats.peakPageBytes} ` +
+				`of 16384 bytes, ${r.playMisses} frames waited at 1x, ${r.seekMisses} frames waited after seeks, 1 wasm call/frame, ` +
+				`poses bit-identical: ${r.differ ? 'NO' : 'yes'} [${r.kernel}]`;
+			streamSummary += `${line}\n`;
+			console.log(line);
 		} catch (e) {
-			failures.push(`streaming: ${e.message ?? e}`);
+			failures.push(`streaming (latency ${latency} ms): ${e.message ?? e}`);
 		}
 		for (const e of errors) console.log(`    page: ${e}`);
 		await page.close();

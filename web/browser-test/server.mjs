@@ -2,7 +2,7 @@
 // Tiny static file server for the browser tests: /repo/ serves the repository, /corpus/ the
 // shared corpus (when present). GET only, no directory listings, no path escapes. Single byte
 // ranges (`Range: bytes=a-b`) are answered 206, as streaming players fetch pages; server.ranges
-// counts them.
+// counts them; `?latency=MS` on a URL delays its range answers by MS milliseconds (a network).
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -28,6 +28,8 @@ export function startServer(roots) { // roots: { prefix: directory }
 			const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
 			const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
 			if (range) {
+				const latency = Math.min(Number(url.searchParams.get('latency') ?? 0) || 0, 2000);
+				if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 				const start = Number(range[1]), end = Math.min(Number(range[2]), body.length - 1);
 				if (start > end) throw Object.assign(new Error('range not satisfiable'), { status: 416 });
 				server.ranges++;

@@ -52,8 +52,7 @@ for (const simd of [false, true]) {
 		for (const forward of [true, false]) {
 			for (let f = 0; f <= Math.ceil(info.duration * 60); f++) {
 				const t = forward ? Math.min(f / 60, info.duration) : Math.max(info.duration - f / 60, 0);
-				anim.update(0, t, forward ? 1 : -1);
-				const pose = anim.sample(0, t);
+				const pose = anim.sample(0, t, forward ? 1 : -1); // one wasm call: the pose and the prefetch list
 				assert.ok(pose, `t ${t}: page missing`);
 				assert.ok(same(pose, whole.sample(0, t)), `t ${t}: differs from the whole blob`);
 				assert.ok(anim.stats.residentPageBytes <= 16384);
@@ -65,6 +64,7 @@ for (const simd of [false, true]) {
 		assert.equal(anim.stats.misses, 0);
 		assert.equal(anim.errors.length, 0);
 		assert.equal(anim.memoryBytes, memory, 'wasm memory grew after load');
+		assert.equal(anim.wasmCalls, frames, 'one wasm sampling call per frame');
 		assert.ok(anim.stats.pagesLoaded >= 77 && anim.stats.peakPageBytes <= 16384);
 		console.log(`    ${frames} frames: ${anim.stats.pagesLoaded} pages loaded (${anim.stats.bytesFetched} bytes), ` +
 			`peak ${anim.stats.peakPageBytes} bytes of pages, ${anim.stats.misses} misses, wasm memory ${memory} bytes`);
@@ -96,8 +96,8 @@ test('streaming: a hostile page is refused with a SinewError and the clip unchan
 	assert.equal(bad.errors.length, 1);
 	assert.ok(bad.errors[0] instanceof SinewError);
 	assert.equal(bad.errors[0].codeName, 'CHECKSUM');
-	assert.equal(bad.stats.pagesLoaded, 0);
-	assert.equal(bad.stats.residentPageBytes, 0);
+	assert.equal(bad._pages[0][3].slot, -1); // refused: not installed (the window's next page did load)
+	assert.equal(bad.stats.residentPageBytes, bad._pages[0].filter((p) => p.slot >= 0).reduce((n, p) => n + p.size, 0));
 	assert.equal(bad.sample(0, t), null); // still missing, and it asks again
 	bad._read = reader(bytes);
 	await bad.idle();
