@@ -280,6 +280,20 @@ static void test_cli_paged_compress_info_and_stream(void) {
 	snprintf(args, sizeof args, "decompress '%s' -o '%s'", plain, b);
 	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
 	CHECK(same_file(a, b));
+	// quality tiers: error --tier 0 measures the base tier against its own bound (0.1 cm)
+	snprintf(args, sizeof args, "compress '%s' -o '%s' -q --tiers 0.1,0.01", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(args, sizeof args, "error '%s' '%s' --tier 0", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(strstr(out, " 0 samples over threshold"), "error --tier 0: %s", out);
+	double base_cm = 0, full_cm = 0;
+	const char *m = strstr(out, "max error ");
+	CHECK(m && sscanf(m, "max error %lf", &base_cm) == 1);
+	snprintf(args, sizeof args, "error '%s' '%s'", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	m = strstr(out, "max error ");
+	CHECK(m && sscanf(m, "max error %lf", &full_cm) == 1);
+	CHECK(base_cm > 0.02 && base_cm <= 0.1 && full_cm <= 0.01);
 }
 
 void suite_cli(void) {

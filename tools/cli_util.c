@@ -38,7 +38,7 @@ static const opt_def options[] = {
     {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32)"},
     {"--page-bytes", OPT_UINT, OFF(page_bytes), 64, 1 << 30, "compress: paged blob, pages of whole segments under N bytes (4096, 65536)"},
     {"--tiers", OPT_STRING, OFF(tiers_text), 0, 0, "compress: quality tiers E0,E1,... in cm, coarsest first (0.1,0.01); paged"},
-    {"--tier", OPT_UINT, OFF(tier), 0, 7, "decompress, sample: the clip as it plays with tiers 0..K"},
+    {"--tier", OPT_UINT, OFF(tier), 0, 7, "decompress, sample, error: the clip as it plays with tiers 0..K"},
     {"--stream", OPT_FLAG, OFF(stream), 0, 0, "bench on a paged blob: play 1x start to end and back with --budget-bytes of pages"},
     {"--budget-bytes", OPT_NUMBER, OFF(budget_bytes), 0, 1e15, "bench --stream: page bytes resident at most (default 65536)"},
     {"--prefetch", OPT_NUMBER, OFF(prefetch_s), 0, 1e6, "bench --stream: seconds of playback loaded ahead (default 0.5)"},

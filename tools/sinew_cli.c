@@ -497,7 +497,13 @@ static int cmd_error(const cli_options *o) {
 	double worst = 0;
 	for (uint32_t i = 0; code == 0 && i < set->clip_count; ++i) {
 		sinew_error_stats st;
-		if (!measure(o, set->clips[i], blob, size, i, &st)) {
+		// with --tier K and no --error-cm, samples count as over tier K's own bound
+		cli_options ot = *o;
+		sinew_clip_info ci;
+		if (o->has_tier && !(o->error_cm > 0) && sinew_blob_clip_info(blob, size, i, &ci, NULL) == SINEW_RESULT_OK &&
+		    o->tier < ci.tier_count && ci.tier_count > 1)
+			ot.error_cm = ci.tier_bound_cm[o->tier];
+		if (!measure_tiers(&ot, set->clips[i], blob, size, i, o->has_tier ? o->tier + 1 : 0, &st)) {
 			code = 1;
 			break;
 		}
