@@ -53,8 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 			// forward at two speeds (the second lets a context prepare its next segments), checking the
 			// whole-pose path against the single-joint path (decode_track) on the first joints
 			for (int pass = 0; pass < 2; ++pass) {
-				double step = info.duration > 0 ? info.duration / (pass ? 61.0 : 13.0) : 1.0;
-				for (double t = -step; t <= info.duration + step; t += step) {
+				const int steps = pass ? 61 : 13; // counted: a float step can vanish next to a huge time
+				double step = info.duration > 0 ? info.duration / steps : 1.0;
+				for (int k = -1; k <= steps + 1; ++k) {
+					const double t = k * step;
 					sinew_sample_pose(ctx, t, pose, NULL, scalars);
 					for (uint32_t j = 0; j < info.joint_count && j < 4; ++j) {
 						sinew_qvv one;

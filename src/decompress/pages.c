@@ -106,22 +106,43 @@ uint32_t sinew_context_missing_page(const sinew_context *context) {
 	return context ? context->missing_page : UINT32_MAX;
 }
 
-// Appends tier t's pages of the segments keys [a, b] need, in playback order, skipping repeats.
-static void add_keys(const sinew_context *ctx, uint32_t t, double a, double b, bool forward, uint32_t *pages,
-                     uint32_t capacity, uint32_t *count) {
+// Pages listed so far by sinew_context_pages_needed for one tier: a page can only repeat where
+// the two ranges of a wrapped window meet, at the first page listed or the last.
+typedef struct page_list {
+	uint32_t *pages, capacity, count;
+	uint32_t first, last; // of the current tier (UINT32_MAX: none yet)
+} page_list;
+
+static void list_page(page_list *l, uint32_t p) {
+	if (p == l->last || p == l->first) return;
+	if (l->count < l->capacity) l->pages[l->count] = p;
+	l->count++;
+	if (l->first == UINT32_MAX) l->first = p;
+	l->last = p;
+}
+
+// Appends tier t's pages of the segments keys [a, b] need, in playback order: a page at a time
+// (its segments are consecutive), so the work is the number of pages, not of segments.
+static void add_keys(const sinew_context *ctx, uint32_t t, double a, double b, bool forward, page_list *l) {
 	const sinewi_clip_view *v = &ctx->view;
 	// floor(a) covers every mode at the start; the end rounds up only for tracks rounding up
 	const bool up = (ctx->modes_used & ((1u << SINEW_ROUNDING_CEIL) | (1u << SINEW_ROUNDING_NEAREST))) != 0;
 	uint32_t lo = (uint32_t)floor(a) / v->segment_length, hi = (uint32_t)(up ? ceil(b) : floor(b)) / v->segment_length;
 	if (lo >= v->segment_count) lo = v->segment_count - 1;
 	if (hi >= v->segment_count) hi = v->segment_count - 1;
-	for (uint32_t i = 0; i <= hi - lo; ++i) {
-		uint32_t p = ctx->segment_page[(size_t)t * v->segment_count + (forward ? lo + i : hi - i)];
-		bool seen = false;
-		for (uint32_t q = 0; q < *count && q < capacity; ++q) seen |= pages[q] == p;
-		if (seen) continue;
-		if (*count < capacity) pages[*count] = p;
-		++*count;
+	const uint32_t *page_of = ctx->segment_page + (size_t)t * v->segment_count;
+	for (uint32_t s = forward ? lo : hi;;) {
+		uint32_t p = page_of[s];
+		list_page(l, p);
+		sinewi_page_entry e;
+		sinewi_page_entry_of(v, p, &e);
+		if (forward) {
+			if (e.first_segment + e.segment_count > hi) break;
+			s = e.first_segment + e.segment_count;
+		} else {
+			if (e.first_segment <= lo) break;
+			s = e.first_segment - 1;
+		}
 	}
 }
 
@@ -138,18 +159,19 @@ uint32_t sinew_context_pages_needed(const sinew_context *context, double t, doub
 	}
 	double span = isfinite(horizon) ? fabs(horizon) * v->sample_rate : 0.0;
 	if (span > last) span = last;
-	uint32_t count = 0;
+	page_list l = {pages, capacity, 0, UINT32_MAX, UINT32_MAX};
 	// the base tier's pages first (what playback cannot do without), then each finer tier's
 	for (uint32_t tier = 0; tier < context->tiers; ++tier) {
+		l.first = l.last = UINT32_MAX;
 		if (horizon >= 0.0 || !isfinite(horizon)) {
 			double end = k0 + span;
-			add_keys(context, tier, k0, end < last ? end : last, true, pages, capacity, &count);
-			if (looping && end > last) add_keys(context, tier, 0.0, end - last, true, pages, capacity, &count);
+			add_keys(context, tier, k0, end < last ? end : last, true, &l);
+			if (looping && end > last) add_keys(context, tier, 0.0, end - last, true, &l);
 		} else {
 			double begin = k0 - span;
-			add_keys(context, tier, begin > 0.0 ? begin : 0.0, k0, false, pages, capacity, &count);
-			if (looping && begin < 0.0) add_keys(context, tier, last + begin, last, false, pages, capacity, &count);
+			add_keys(context, tier, begin > 0.0 ? begin : 0.0, k0, false, &l);
+			if (looping && begin < 0.0) add_keys(context, tier, last + begin, last, false, &l);
 		}
 	}
-	return count;
+	return l.count;
 }
