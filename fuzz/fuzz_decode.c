@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 			// forward at two speeds (the second lets a context prepare its next segments), checking the
 			// whole-pose path against the single-joint path (decode_track) on the first joints
 			for (int pass = 0; pass < 2; ++pass) {
-				const int steps = pass ? 61 : 13; // counted: a float step can vanish next to a huge time
+				const int steps = pass ? 61 : 13; // counted steps: a float-accumulated loop ran for minutes on a hostile duration
 				double step = info.duration > 0 ? info.duration / steps : 1.0;
 				for (int k = -1; k <= steps + 1; ++k) {
 					const double t = k * step;

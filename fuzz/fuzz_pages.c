@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 					if (r != SINEW_RESULT_OK) free(copies[p]), copies[p] = NULL;
 				}
 				for (int pass = 0; pass < 3; ++pass) {
-					const int steps = pass ? 47 : 11; // counted: a float step can vanish next to a huge time
+					const int steps = pass ? 47 : 11; // counted steps: a float-accumulated loop ran for minutes on a hostile duration
 					double step = info.duration > 0 ? info.duration / steps : 1.0;
 					for (int k = -1; k <= steps + 1; ++k) {
 						const double t = k * step;
