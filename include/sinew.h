@@ -141,7 +141,12 @@ typedef struct sinew_joint {
 	int32_t source_index;     /* node index in the source file (glTF node, BVH joint) or -1 */
 } sinew_joint;
 
-/* A curve of 1..4 floats per sample (morph weights, blend values, IK targets). */
+/* source_node of a track that drives a glTF KHR_animation_pointer target other than a node's TRS or
+ * weights (a material factor, KHR_texture_transform, a camera or light property): `name` is the JSON
+ * pointer (RFC 6901), and the track holds floats source_target .. source_target + components - 1 of its value. */
+#define SINEW_SOURCE_POINTER (-2)
+
+/* A curve of 1..4 floats per sample (morph weights, KHR_animation_pointer values, blend values, IK targets). */
 typedef struct sinew_scalar_track {
 	const char *name;          /* may be NULL */
 	uint32_t components;       /* 1..4 */
@@ -149,8 +154,8 @@ typedef struct sinew_scalar_track {
 	float default_value[4];    /* value of the track when it is absent (morph: mesh.weights) */
 	uint8_t rounding;          /* sinew_rounding; SINEW_ROUNDING_CLIP follows the clip */
 	uint8_t reserved[3];
-	int32_t source_node;       /* glTF node whose weights this drives, or -1 */
-	int32_t source_target;     /* morph target index within that node's mesh, or -1 */
+	int32_t source_node;       /* glTF node whose weights this drives, -1, or SINEW_SOURCE_POINTER */
+	int32_t source_target;     /* morph target index within that node's mesh (pointer: first float's index), or -1 */
 	float *values;             /* [sample_count * components], sample-major */
 } sinew_scalar_track;
 

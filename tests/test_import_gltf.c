@@ -1373,8 +1373,9 @@ static const corpus_case corpus_cases[] = {
     {"gltf/playcanvas/lumberjack.glb", SINEW_RESULT_OK, 3, 59, 0, "Walk:120:121"},
     {"gltf/blender_io/03_all_animations/03_all_animations.gltf", SINEW_RESULT_OK, 3, 3, 0, "CubeAction:30:61"},
     {"gltf/blender_io/07_nla-anim/07_nla-anim.gltf", SINEW_RESULT_OK, 3, 3, 0, NULL},
-    // KHR_animation_pointer: the 23 node TRS/weights pointers import, the 47 others are skipped
-    {"gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf", SINEW_RESULT_OK, 1, 24, 2, NULL},
+    // KHR_animation_pointer: the 23 node TRS/weights pointers import as joint and morph tracks, the 46
+    // distinct others (one is animated twice) as 46 pointer tracks
+    {"gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf", SINEW_RESULT_OK, 1, 24, 48, NULL},
     // malformed / edge cases (MANIFEST "Malformed and edge-case files")
     {"malformed/gltf_validator/animation/channel_duplicate_targets.gltf", SINEW_RESULT_OK, 1, 1, 0, "animation_0:30:1"},
     {"malformed/gltf_validator/animation/channel_node_matrix.gltf", SINEW_RESULT_OK, 1, 1, 0, NULL},
@@ -1835,6 +1836,91 @@ static void gltf_animation_pointer_to_node_trs(void) {
 	}
 }
 
+// KHR_animation_pointer channels to other float properties become pointer tracks: named by the pointer,
+// 4 floats per track at most, the document's value as default (else the first key), precision 1e-4 of the
+// largest magnitude. Booleans and pointers into objects the document lacks are skipped with a warning;
+// one pointer animated with two value counts is CORRUPT.
+static void gltf_animation_pointer_tracks(void) {
+	static float bin[64];
+	float *p = bin;
+	const float times[] = {0, 0.5f, 1};
+	const float color[] = {0.1f, 0.2f, 0.3f, 1, 0.4f, 0.5f, 0.6f, 1, 0.7f, 0.8f, 0.9f, 0.5f};
+	const float intensity[] = {100, 250, 1000};
+	memcpy(p, times, sizeof times), p += 3;             // accessor 0 at 0
+	memcpy(p, color, sizeof color), p += 12;            // accessor 1 at 12
+	memcpy(p, intensity, sizeof intensity), p += 3;     // accessor 2 at 60
+	for (int i = 0; i < 18; ++i) *p++ = (float)i / 17;  // accessor 3 at 72: 6 weights x 3 keys
+	unsigned char *flags = (unsigned char *)p;          // accessor 4 at 144: 3 booleans
+	flags[0] = 1, flags[1] = 0, flags[2] = 1;
+	p += 1;
+	static const char body_fmt[] =
+	    "\"nodes\":[{\"mesh\":0,\"extensions\":{\"KHR_node_visibility\":{}}}],\"meshes\":[{\"primitives\":[]}],"
+	    "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.5,0.5,1]}}],"
+	    "\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"point\"}]}},"
+	    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":148}],"
+	    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+	    "{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+	    "{\"bufferView\":0,\"byteOffset\":60,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+	    "{\"bufferView\":0,\"byteOffset\":72,\"componentType\":5126,\"count\":18,\"type\":\"SCALAR\"},"
+	    "{\"bufferView\":0,\"byteOffset\":144,\"componentType\":5121,\"count\":3,\"type\":\"SCALAR\"}],"
+	    "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2},{\"input\":0,\"output\":3},"
+	    "{\"input\":0,\"output\":4,\"interpolation\":\"STEP\"}],\"channels\":[%s]}]";
+#define PTR_CHANNEL(s, ptr)                                                                                              \
+	"{\"sampler\":" #s ",\"target\":{\"path\":\"pointer\",\"extensions\":{\"KHR_animation_pointer\":{\"pointer\":\"" ptr \
+	"\"}}}}"
+	const char *channels = PTR_CHANNEL(0, "/materials/0/pbrMetallicRoughness/baseColorFactor") ","
+	    PTR_CHANNEL(1, "/extensions/KHR_lights_punctual/lights/0/intensity") ","
+	    PTR_CHANNEL(2, "/meshes/0/weights") ","
+	    PTR_CHANNEL(3, "/nodes/0/extensions/KHR_node_visibility/visible") ","
+	    PTR_CHANNEL(0, "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/scale");
+	static char body[8192], doc[DOC_CAP];
+	snprintf(body, sizeof body, body_fmt, channels);
+	make_gltf(doc, body, bin, 148);
+	sinew_import_options o = gltf_options();
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(doc, &o, &set, &err), &err);
+	CHECK_EQ(warnings, 2); // the boolean, and the texture transform of a material without a base colour texture
+	CHECK(strstr(last_warning, "no object at"));
+	const sinew_clip *clip = set->clips[0];
+	CHECK_EQ(clip->joint_count, 0);
+	CHECK_EQ(clip->scalar_track_count, 4);
+	CHECK_EQ(clip->sample_count, 3);
+	const sinew_scalar_track *t = clip->scalar_tracks;
+	static const struct {
+		const char *pointer;
+		uint32_t components, first;
+		float rest0, precision;
+	} want[] = {{"/materials/0/pbrMetallicRoughness/baseColorFactor", 4, 0, 0.5f, 1e-4f},
+	            {"/extensions/KHR_lights_punctual/lights/0/intensity", 1, 0, 100, 0.1f}, // no intensity: the first key
+	            {"/meshes/0/weights", 4, 0, 0, 1e-4f},                                   // no mesh.weights: the first key
+	            {"/meshes/0/weights", 2, 4, 4.0f / 17, 1e-4f}};
+	for (uint32_t i = 0; i < 4; ++i) {
+		CHECK_MSG(t[i].name && strcmp(t[i].name, want[i].pointer) == 0, "track %u: %s", i, t[i].name);
+		CHECK_EQ(t[i].source_node, SINEW_SOURCE_POINTER);
+		CHECK_EQ(t[i].source_target, (int32_t)want[i].first);
+		CHECK_EQ(t[i].components, want[i].components);
+		CHECK_MSG(t[i].default_value[0] == want[i].rest0, "track %u default %g", i, (double)t[i].default_value[0]);
+		CHECK_MSG(fabsf(t[i].precision - want[i].precision) <= 1e-6f * want[i].precision + 1e-9f, "track %u precision %g",
+		          i, (double)t[i].precision);
+	}
+	for (uint32_t k = 0; k < 3; ++k) {
+		for (uint32_t c = 0; c < 4; ++c) CHECK(t[0].values[k * 4 + c] == color[k * 4 + c]);
+		CHECK(t[1].values[k] == intensity[k]);
+		for (uint32_t c = 0; c < 6; ++c)
+			CHECK(t[2 + c / 4].values[k * t[2 + c / 4].components + c % 4] == (float)(k * 6 + c) / 17);
+	}
+	sinew_clip_set_free(set);
+	// the same pointer with 4 and then 1 value per key
+	snprintf(body, sizeof body, body_fmt,
+	         PTR_CHANNEL(0, "/materials/0/emissiveFactor") "," PTR_CHANNEL(1, "/materials/0/emissiveFactor"));
+	make_gltf(doc, body, bin, 148);
+	o = gltf_options();
+	CHECK_RESULT(import_text(doc, &o, &set, &err), SINEW_RESULT_CORRUPT, &err);
+	CHECK_MSG(strstr(err.message, "has 1 values per key here and 4 elsewhere"), "%s", err.message);
+#undef PTR_CHANNEL
+}
+
 void suite_import_gltf(void) {
 	RUN(gltf_linear_translation_exact_grid);
 	RUN(gltf_clip_starting_late_holds_first_key);
@@ -1857,6 +1943,7 @@ void suite_import_gltf(void) {
 	RUN(gltf_morph_weights_become_uniform_scalar_tracks);
 	RUN(gltf_skips_unusable_channels);
 	RUN(gltf_animation_pointer_to_node_trs);
+	RUN(gltf_animation_pointer_tracks);
 	RUN(gltf_external_buffers);
 	RUN(gltf_percent_encoded_data_uri);
 	RUN(gltf_glb_container);

@@ -41,8 +41,12 @@ export interface ScalarInfo {
 	readonly name: string | null;
 	/** Source_node: the glTF node whose morph weight this is; null when unknown. */
 	readonly node: number | null;
-	/** Source_target: the morph target index; null when unknown. */
+	/** Source_target: the morph target index (for a pointer track, the index of its first float in the
+	 * pointer's value); null when unknown. */
 	readonly target: number | null;
+	/** The glTF KHR_animation_pointer JSON pointer this track drives (Source_node -2; the name is the
+	 * pointer), e.g. "/materials/0/pbrMetallicRoughness/baseColorFactor"; null for other tracks. */
+	readonly pointer: string | null;
 	readonly precision: number;
 	readonly defaultValue: readonly number[];
 }

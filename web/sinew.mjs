@@ -264,11 +264,12 @@ export function readMetadata(data) {
 		const scalars = [];
 		for (let k = 0; k < scalarCount; k++) {
 			const o = m + 16 + 60 * jointCount + 32 * k;
-			const node = i32(o + 4), target = i32(o + 8);
+			const node = i32(o + 4), target = i32(o + 8), name = str(u32(o));
 			scalars.push(Object.freeze({
-				name: str(u32(o)),
+				name,
 				node: node >= 0 ? node : null, // glTF node whose morph weight this is (Source_node)
-				target: target >= 0 ? target : null, // morph target index (Source_target)
+				target: target >= 0 ? target : null, // morph target index, or a pointer's first float (Source_target)
+				pointer: node === -2 ? name : null, // KHR_animation_pointer target (Source_node -2: the name is the pointer)
 				precision: f32(o + 12),
 				defaultValue: f32s(o + 16, 4),
 			}));

@@ -105,6 +105,7 @@ typedef struct exporter {
 	size_t anim_start;
 	const sinewi_export_hook *hook; // pack/unpack (export_pack.c), NULL for a plain export
 	uint32_t blob_view;             // pack: the new bufferView of the blob
+	bool pointer_channels;          // a KHR_animation_pointer channel was written (the extension stays used)
 } exporter;
 
 static bool is_mode(const exporter *e, sinewi_export_mode mode) {
@@ -749,7 +750,7 @@ typedef struct anim_builder {
 	uint32_t time_accessor;
 } anim_builder;
 
-static void add_channel(anim_builder *a, uint32_t output, uint32_t node, const char *path, bool step) {
+static void add_sampler(anim_builder *a, uint32_t output, bool step) {
 	if (a->count) raw(&a->samplers, ","), raw(&a->channels, ",");
 	raw(&a->samplers, "{\"input\":");
 	num(&a->samplers, a->time_accessor);
@@ -759,11 +760,23 @@ static void add_channel(anim_builder *a, uint32_t output, uint32_t node, const c
 	raw(&a->samplers, "}");
 	raw(&a->channels, "{\"sampler\":");
 	num(&a->channels, a->count);
+}
+
+static void add_channel(anim_builder *a, uint32_t output, uint32_t node, const char *path, bool step) {
+	add_sampler(a, output, step);
 	raw(&a->channels, ",\"target\":{\"node\":");
 	num(&a->channels, node);
 	raw(&a->channels, ",\"path\":\"");
 	raw(&a->channels, path);
 	raw(&a->channels, "\"}}");
+	a->count++;
+}
+
+static void add_pointer_channel(anim_builder *a, uint32_t output, const char *pointer, bool step) {
+	add_sampler(a, output, step);
+	raw(&a->channels, ",\"target\":{\"path\":\"pointer\",\"extensions\":{\"KHR_animation_pointer\":{\"pointer\":");
+	sinewi_json_write_string(&a->channels, pointer);
+	raw(&a->channels, "}}}}");
 	a->count++;
 }
 
@@ -873,6 +886,69 @@ static sinew_result write_weights(exporter *e, anim_builder *a, uint32_t ci, con
 	return SINEW_RESULT_OK;
 }
 
+// One KHR_animation_pointer channel per pointer: its tracks (source_node SINEW_SOURCE_POINTER, named by the
+// pointer) must cover floats 0 .. n-1 of its value once each. A value of 2-4 floats is written as VECn, one
+// float or a `weights` array as SCALAR (n per key), as the extension asks.
+static sinew_result write_pointers(exporter *e, anim_builder *a, uint32_t ci, const sinew_clip *clip) {
+	uint8_t *done = (uint8_t *)arena_array(e, clip->scalar_track_count, 1);
+	if (!done) return out_of_memory(e);
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+		const sinew_scalar_track *first = &clip->scalar_tracks[i];
+		if (done[i] || first->source_node != SINEW_SOURCE_POINTER) continue;
+		const char *pointer = first->name;
+		SINEWI_CHECK(pointer && pointer[0] == '/', e->error, SINEW_RESULT_INVALID_ARGUMENT,
+		             "export: clip %u ('%s') scalar track %u drives a KHR_animation_pointer but its name \"%.80s\" is "
+		             "not a JSON pointer", ci, clip_label(clip), i, pointer ? pointer : "(none)");
+		uint32_t n = 0, covered = 0;
+		bool step = true;
+		for (uint32_t j = i; j < clip->scalar_track_count; ++j) {
+			const sinew_scalar_track *t = &clip->scalar_tracks[j];
+			if (t->source_node != SINEW_SOURCE_POINTER || !t->name || strcmp(t->name, pointer) != 0) continue;
+			SINEWI_CHECK(t->source_target >= 0 && t->source_target <= 4096, e->error, SINEW_RESULT_OUT_OF_RANGE,
+			             "export: clip %u ('%s') scalar track %u: float index %d of pointer \"%.80s\"", ci,
+			             clip_label(clip), j, t->source_target, pointer);
+			uint32_t end = (uint32_t)t->source_target + t->components;
+			if (end > n) n = end;
+			covered += t->components;
+			step = step && effective_rounding(t->rounding, clip) == SINEW_ROUNDING_FLOOR;
+		}
+		const sinew_scalar_track **by_float = (const sinew_scalar_track **)arena_array(e, n, sizeof(void *));
+		if (!by_float) return out_of_memory(e);
+		for (uint32_t j = i; j < clip->scalar_track_count; ++j) {
+			const sinew_scalar_track *t = &clip->scalar_tracks[j];
+			if (t->source_node != SINEW_SOURCE_POINTER || !t->name || strcmp(t->name, pointer) != 0) continue;
+			done[j] = 1;
+			for (uint32_t c = 0; c < t->components; ++c) {
+				SINEWI_CHECK(!by_float[(uint32_t)t->source_target + c], e->error, SINEW_RESULT_INVALID_ARGUMENT,
+				             "export: clip %u ('%s'): two scalar tracks drive float %u of pointer \"%.80s\"", ci,
+				             clip_label(clip), (uint32_t)t->source_target + c, pointer);
+				by_float[(uint32_t)t->source_target + c] = t;
+			}
+		}
+		SINEWI_CHECK(covered == n, e->error, SINEW_RESULT_INVALID_ARGUMENT,
+		             "export: clip %u ('%s'): the tracks of pointer \"%.80s\" leave floats of its %u undriven", ci,
+		             clip_label(clip), pointer, n);
+		size_t len = strlen(pointer);
+		bool array = n > 4 || (len >= 8 && strcmp(pointer + len - 8, "/weights") == 0);
+		static const char *const types[] = {"SCALAR", "VEC2", "VEC3", "VEC4"};
+		uint64_t count = (uint64_t)clip->sample_count * (array ? n : 1);
+		SINEWI_CHECK(count <= UINT32_MAX, e->error, SINEW_RESULT_UNSUPPORTED,
+		             "export: clip %u ('%s'): too many values for one accessor", ci, clip_label(clip));
+		pad(&e->bin, 4, 0);
+		size_t offset = e->bin.size;
+		for (uint32_t k = 0; k < clip->sample_count; ++k)
+			for (uint32_t c = 0; c < n; ++c) {
+				const sinew_scalar_track *t = by_float[c];
+				float v = t->values[(size_t)k * t->components + (c - (uint32_t)t->source_target)];
+				sinewi_json_write_raw(&e->bin, (const char *)&v, sizeof v);
+			}
+		uint32_t acc = add_accessor(e, offset, (uint32_t)count, array ? "SCALAR" : types[n - 1], NULL, NULL);
+		add_pointer_channel(a, acc, pointer, step);
+		e->pointer_channels = !is_mode(e, SINEWI_EXPORT_PACK); // a packed file's animations are the blob
+	}
+	return SINEW_RESULT_OK;
+}
+
 // Decides which sub-tracks are written. A sub-track whose every sample equals the node's rest value in the
 // output is left out (the node already says it), but a joint with a track keeps at least one channel
 // somewhere in the set: importers build skeletons from animated nodes, so a joint without any channel
@@ -952,9 +1028,11 @@ static sinew_result write_clip(exporter *e, uint32_t ci) {
 	}
 	uint32_t skipped_scalars = 0;
 	if (r == SINEW_RESULT_OK && s) r = write_weights(e, &a, ci, clip);
+	if (r == SINEW_RESULT_OK && s) r = write_pointers(e, &a, ci, clip);
 	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
 		const sinew_scalar_track *track = &clip->scalar_tracks[i];
-		if (!s || track->source_node < 0 || track->source_target < 0) skipped_scalars++;
+		bool pointer = track->source_node == SINEW_SOURCE_POINTER;
+		if (!s || (!pointer && (track->source_node < 0 || track->source_target < 0))) skipped_scalars++;
 	}
 	if (r == SINEW_RESULT_OK && a.count == 0) {
 		// An animation needs a channel; the first animated joint's rotation keeps the clip's duration.
@@ -1320,23 +1398,34 @@ static void emit_array(exporter *e, sinewi_json_writer *w, const sinewi_json *ar
 	raw(w, "]");
 }
 
-static bool dropped_extension(const char *ext) {
-	return ext && (strcmp(ext, "KHR_animation_pointer") == 0 || strcmp(ext, SINEWI_PACK_EXTENSION) == 0);
+static bool dropped_extension(const char *ext, bool keep_pointer) {
+	return ext && ((!keep_pointer && strcmp(ext, "KHR_animation_pointer") == 0) || strcmp(ext, SINEWI_PACK_EXTENSION) == 0);
 }
 
-// extensionsUsed/Required without KHR_animation_pointer (its animations are replaced) and the pack extension
-// (re-added by pack as `add`); omitted when empty. `list` may be NULL.
+static bool lists_extension(const sinewi_json *list, const char *ext) {
+	for (uint32_t i = 0; list && i < list->count; ++i) {
+		const char *name = sinewi_json_string(&list->children[i]);
+		if (name && strcmp(name, ext) == 0) return true;
+	}
+	return false;
+}
+
+// extensionsUsed/Required without the pack extension (re-added by pack as `add`), and without
+// KHR_animation_pointer unless a pointer channel was written (node pointers become plain channels, and a
+// packed file's animations are the blob); omitted when empty. `list` may be NULL. `add` is appended when
+// the list lacks it.
 static void emit_extension_list(sinewi_json_writer *w, bool *first, const char *name, const sinewi_json *list,
-                                const char *add) {
+                                bool keep_pointer, const char *add) {
+	if (add && lists_extension(list, add) && !dropped_extension(add, keep_pointer)) add = NULL;
 	uint32_t kept = add ? 1 : 0;
 	for (uint32_t i = 0; list && i < list->count; ++i)
-		if (!dropped_extension(sinewi_json_string(&list->children[i]))) kept++;
+		if (!dropped_extension(sinewi_json_string(&list->children[i]), keep_pointer)) kept++;
 	if (!kept) return;
 	key(w, first, name);
 	raw(w, "[");
 	kept = 0;
 	for (uint32_t i = 0; list && i < list->count; ++i) {
-		if (dropped_extension(sinewi_json_string(&list->children[i]))) continue;
+		if (dropped_extension(sinewi_json_string(&list->children[i]), keep_pointer)) continue;
 		if (kept++) raw(w, ",");
 		sinewi_json_write_value(w, &list->children[i]);
 	}
@@ -1457,7 +1546,9 @@ static void write_source_document(exporter *e, bool binary) {
 			bool used = strcmp(name, "extensionsUsed") == 0;
 			wrote_used = wrote_used || used;
 			// extensionsUsed only: a viewer without the extension shows the static model (valid glTF).
-			emit_extension_list(w, &first, name, value, pack && used ? SINEWI_PACK_EXTENSION : NULL);
+			const char *add = pack && used ? SINEWI_PACK_EXTENSION
+			                  : e->pointer_channels && used ? "KHR_animation_pointer" : NULL;
+			emit_extension_list(w, &first, name, value, e->pointer_channels, add);
 		} else if (strcmp(name, "extensions") == 0 && e->hook) {
 			emit_root_extensions(e, &first, value);
 			wrote_ext = true;
@@ -1469,7 +1560,9 @@ static void write_source_document(exporter *e, bool binary) {
 	if (!wrote_anims && !pack)
 		key(w, &first, "animations"), raw(w, "["), append(w, e->anims.data, e->anims.size), raw(w, "]");
 	if (pack && !wrote_ext) emit_root_extensions(e, &first, NULL);
-	if (pack && !wrote_used) emit_extension_list(w, &first, "extensionsUsed", NULL, SINEWI_PACK_EXTENSION);
+	if (pack && !wrote_used) emit_extension_list(w, &first, "extensionsUsed", NULL, false, SINEWI_PACK_EXTENSION);
+	if (!pack && !wrote_used && e->pointer_channels)
+		emit_extension_list(w, &first, "extensionsUsed", NULL, true, "KHR_animation_pointer");
 	if (!wrote_acc) key(w, &first, "accessors"), emit_array(e, w, NULL, hook_accessor, NULL);
 	if (!wrote_views) key(w, &first, "bufferViews"), emit_array(e, w, NULL, hook_view, NULL);
 	if (!wrote_buffers) write_buffers_member(e, &first, binary);

@@ -547,6 +547,7 @@ sinew_result sinewi_gltf_decode_accessor(sinewi_gltf_doc *d, uint32_t index, sin
 	a->count = count;
 	a->components = components;
 	a->component_type = ctype;
+	a->matrix = type[0] == 'M';
 	size_t element = (size_t)csize * components;
 	const unsigned char *bytes = NULL;
 	size_t length = 0;

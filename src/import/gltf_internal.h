@@ -35,11 +35,14 @@ typedef struct sinewi_gltf_curve {
 	const float *values;
 } sinewi_gltf_curve;
 
-// Where a curve's samples go in a clip.
+// Where a curve's samples go in a clip. WEIGHTS curves are the scalar curves: morph weights and
+// KHR_animation_pointer values; component c goes to track first_track + c / track_width, component
+// c % track_width of it.
 typedef struct sinewi_gltf_binding {
 	const sinewi_gltf_curve *curve;
 	uint32_t joint;       // TRS: joint index
 	uint32_t first_track; // weights: index of the scalar track of morph target 0
+	uint32_t track_width; // weights: components per track (1 for morph weights, 4 for pointers)
 } sinewi_gltf_binding;
 
 // Everything the resampler needs to turn one animation into a clip.
@@ -132,6 +135,7 @@ typedef struct sinewi_gltf_accessor {
 	uint32_t count, components;
 	uint32_t component_type;
 	bool normalized;
+	bool matrix; // MAT2/MAT3/MAT4
 	float *data; // count * components
 } sinewi_gltf_accessor;
 
@@ -155,6 +159,8 @@ typedef struct sinewi_gltf_doc {
 	uint32_t *node_targets;               // [node_count], morph target count + 1, 0 = not looked up yet
 	struct sinewi_gltf_channel *channels; // defined in import_gltf.c
 	uint32_t channel_count, channel_capacity;
+	struct sinewi_gltf_pointer *pointers; // KHR_animation_pointer targets that are not node TRS/weights
+	uint32_t pointer_count, pointer_capacity;
 	uint32_t skipped_channels;
 } sinewi_gltf_doc;
 

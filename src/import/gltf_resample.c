@@ -556,7 +556,14 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		                   in->name ? in->name : "", cand->rate, resample_error / in->unit_scale * 100.0,
 		                   RESAMPLE_SHARE * 100.0, error_cm);
 
-	sinew_clip_desc desc = {in->name, cand->rate, cand->count, in->joint_count, in->track_count, NULL};
+	uint32_t *track_components = (uint32_t *)sinewi_arena_array(scratch, in->track_count + 1, sizeof(uint32_t));
+	if (!track_components) {
+		sinewi_free(&al, samples, sample_bytes);
+		sinewi_free(&al, poses, pose_bytes);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	for (uint32_t t = 0; t < in->track_count; ++t) track_components[t] = in->tracks[t].components;
+	sinew_clip_desc desc = {in->name, cand->rate, cand->count, in->joint_count, in->track_count, track_components};
 	sinew_clip *clip = NULL;
 	sinew_result r = sinew_clip_set_add_clip(set, &desc, &clip);
 	if (r != SINEW_RESULT_OK) {
@@ -578,17 +585,21 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		float *values = track->values;
 		*track = in->tracks[t];
 		track->values = values;
-		for (uint32_t s = 0; s < cand->count; ++s) values[s] = track->default_value[0];
+		for (uint32_t s = 0; s < cand->count; ++s)
+			for (uint32_t c = 0; c < track->components; ++c) values[(size_t)s * track->components + c] = track->default_value[c];
 	}
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
 		const sinewi_gltf_curve *curve = bind->curve;
 		if (curve->path != SINEWI_GLTF_WEIGHTS) continue;
 		sample_curve(curve, cand, src, samples);
+		uint32_t width = bind->track_width ? bind->track_width : 1;
 		for (uint32_t c = 0; c < curve->components; ++c) {
-			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c];
+			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c / width];
+			uint32_t k = c % width, tc = track->components;
 			if (curve->interpolation == SINEWI_GLTF_STEP) track->rounding = SINEW_ROUNDING_FLOOR;
-			for (uint32_t s = 0; s < cand->count; ++s) track->values[s] = samples[(size_t)s * curve->components + c];
+			for (uint32_t s = 0; s < cand->count; ++s)
+				track->values[(size_t)s * tc + k] = samples[(size_t)s * curve->components + c];
 		}
 	}
 	sinewi_free(&al, samples, sample_bytes);

@@ -298,6 +298,7 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 				bindings[count].curve = &curves[count];
 				bindings[count].joint = (uint32_t)to_joint[k];
 				bindings[count].first_track = 0;
+				bindings[count].track_width = 0;
 				count++;
 			}
 		}
@@ -313,6 +314,7 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 			bindings[count].curve = &curves[count];
 			bindings[count].joint = (uint32_t)to_joint[k];
 			bindings[count].first_track = (uint32_t)first_track[k];
+			bindings[count].track_width = 1;
 			count++;
 		}
 		if (!count) {

@@ -7,11 +7,12 @@
 // Meshes, materials, images and scenes are not interpreted, so a file whose only faults lie there still
 // imports. Results: schema violations (wrong JSON types, missing required properties, indices out of range,
 // inconsistent counts, data outside its buffer) are CORRUPT with the JSON path or accessor in the message,
-// JSON syntax errors PARSE, unreadable buffers IO, NaN/inf data NOT_FINITE. Channels that cannot become
-// joint or morph tracks (no target node, an unknown path, a KHR_animation_pointer to anything but a node's
-// translation/rotation/scale/weights (those map to the same tracks as plain channels),
-// zero keys, weights on a node without morph targets) are skipped with a warning; so are animations left
-// without channels. A file with no usable channel at all is BAD_COUNT "no animation with node channels".
+// JSON syntax errors PARSE, unreadable buffers IO, NaN/inf data NOT_FINITE. KHR_animation_pointer channels
+// to a node's translation/rotation/scale/weights map to the same tracks as plain channels; pointers to other
+// float properties become scalar tracks named by the pointer (source_node SINEW_SOURCE_POINTER). Channels
+// that cannot become tracks (no target node, an unknown path, a pointer to a non-float property, zero keys,
+// weights on a node without morph targets) are skipped with a warning; so are animations left without
+// channels. A file with no usable channel at all is BAD_COUNT "no animation with node channels".
 //
 // Decisions beyond the spec:
 // - key times must be finite, >= 0 and non-decreasing; equal consecutive times are accepted and make a
@@ -46,8 +47,20 @@ typedef struct gltf_sampler {
 typedef struct sinewi_gltf_channel {
 	uint32_t animation;
 	uint32_t node;
+	int32_t pointer; // index into d->pointers for a pointer to anything but a node's TRS/weights, else -1
 	sinewi_gltf_curve curve;
 } sinewi_gltf_channel;
+
+// A KHR_animation_pointer target other than a node's TRS or weights (materials, KHR_texture_transform,
+// cameras, lights): every channel to it must give the same number of floats per key.
+typedef struct sinewi_gltf_pointer {
+	const char *text;
+	uint32_t components;
+} sinewi_gltf_pointer;
+
+#define MAX_POINTER_LENGTH 512  // bytes of a pointer string
+#define MAX_POINTERS 4096       // distinct pointer targets per document
+#define MAX_POINTER_VALUES 1024 // floats per key of one pointer (a mesh's morph weights)
 
 /* ---- nodes ---- */
 
@@ -333,6 +346,147 @@ static bool pointer_node_path(const sinewi_gltf_doc *d, const char *pointer, uin
 	return true;
 }
 
+// RFC 6901: the value `pointer` names in the document, or NULL.
+static const sinewi_json *resolve_pointer(const sinewi_json *root, const char *p) {
+	char token[MAX_POINTER_LENGTH + 1];
+	const sinewi_json *v = root;
+	while (v && *p == '/') {
+		size_t n = 0;
+		for (++p; *p && *p != '/'; ++n) {
+			char c = *p++;
+			if (c == '~') {
+				if (*p != '0' && *p != '1') return NULL;
+				c = *p++ == '0' ? '~' : '/';
+			}
+			token[n] = c;
+		}
+		token[n] = 0;
+		if (v->type != SINEWI_JSON_ARRAY) {
+			v = sinewi_json_get(v, token);
+			continue;
+		}
+		uint32_t index = 0;
+		if (n == 0 || n > 9 || (token[0] == '0' && n > 1)) return NULL;
+		for (size_t i = 0; i < n; ++i) {
+			if (token[i] < '0' || token[i] > '9') return NULL;
+			index = index * 10 + (uint32_t)(token[i] - '0');
+		}
+		v = sinewi_json_at(v, index);
+	}
+	return *p ? NULL : v;
+}
+
+static sinew_result skip_channel(sinewi_gltf_doc *d) {
+	++d->skipped_channels;
+	return SINEW_RESULT_OK;
+}
+
+// The pointer's index in d->pointers, added when new; CORRUPT when it was animated with another value count.
+static sinew_result intern_pointer(sinewi_gltf_doc *d, const char *text, uint32_t components, const char *where,
+                                   int32_t *out) {
+	for (uint32_t i = 0; i < d->pointer_count; ++i) {
+		if (strcmp(d->pointers[i].text, text) != 0) continue;
+		if (d->pointers[i].components != components)
+			return sinewi_gltf_fail(d, SINEW_RESULT_CORRUPT,
+			                        "%s: KHR_animation_pointer \"%.80s\" has %u values per key here and %u elsewhere",
+			                        where, text, components, d->pointers[i].components);
+		*out = (int32_t)i;
+		return SINEW_RESULT_OK;
+	}
+	if (d->pointer_count == MAX_POINTERS)
+		return sinewi_gltf_fail(d, SINEW_RESULT_UNSUPPORTED, "more than %u KHR_animation_pointer targets", MAX_POINTERS);
+	if (d->pointer_count == d->pointer_capacity) {
+		uint32_t capacity = d->pointer_capacity ? d->pointer_capacity * 2 : 16;
+		sinewi_gltf_pointer *grown = (sinewi_gltf_pointer *)sinewi_arena_array(d->arena, capacity, sizeof *grown);
+		if (!grown) return sinewi_gltf_oom(d);
+		if (d->pointer_count) memcpy(grown, d->pointers, d->pointer_count * sizeof *grown);
+		d->pointers = grown;
+		d->pointer_capacity = capacity;
+	}
+	d->pointers[d->pointer_count].text = text;
+	d->pointers[d->pointer_count].components = components;
+	*out = (int32_t)d->pointer_count++;
+	return SINEW_RESULT_OK;
+}
+
+// A KHR_animation_pointer channel to any other numeric property: a scalar curve of the property's floats
+// (SCALAR, VEC2-4; a SCALAR array such as a mesh's weights has several per key), kept with its pointer so
+// the exporter writes the same channel back. Properties that are not floats (booleans, integers,
+// matrices) are skipped with a warning.
+static sinew_result read_pointer_channel(sinewi_gltf_doc *d, uint32_t a_index, const char *where, const char *pointer,
+                                         const gltf_sampler *sampler) {
+	size_t length = strlen(pointer);
+	if (pointer[0] != '/' || length > MAX_POINTER_LENGTH) {
+		sinewi_import_warn(d->ctx, "%s: %s: KHR_animation_pointer \"%.80s\" is not a JSON pointer of at most %u bytes; "
+		                           "channel skipped", d->label, where, pointer, MAX_POINTER_LENGTH);
+		return skip_channel(d);
+	}
+	// A node's own properties are TRS and weights (pointer_node_path); only its extensions are left.
+	static const char nodes[] = "/nodes/";
+	if (strncmp(pointer, nodes, sizeof nodes - 1) == 0 && !strstr(pointer, "/extensions/")) {
+		sinewi_import_warn(d->ctx, "%s: %s: KHR_animation_pointer \"%.80s\" is not a node's translation, rotation, "
+		                           "scale or weights; channel skipped", d->label, where, pointer);
+		return skip_channel(d);
+	}
+	// The property may be absent (it has its schema default) but the object holding it must exist.
+	char parent[MAX_POINTER_LENGTH + 1];
+	memcpy(parent, pointer, length + 1);
+	*strrchr(parent, '/') = 0;
+	const sinewi_json *holder = resolve_pointer(d->root, parent);
+	if (!holder || holder->type != SINEWI_JSON_OBJECT) {
+		sinewi_import_warn(d->ctx, "%s: %s: KHR_animation_pointer \"%.80s\": the document has no object at \"%.80s\"; "
+		                           "channel skipped", d->label, where, pointer, parent);
+		return skip_channel(d);
+	}
+	sinewi_gltf_interpolation interp = (sinewi_gltf_interpolation)sampler->interpolation;
+	sinewi_gltf_accessor *in = NULL, *out = NULL;
+	SINEWI_TRY(sinewi_gltf_decode_accessor(d, sampler->input, &in));
+	SINEWI_TRY(sinewi_gltf_decode_accessor(d, sampler->output, &out));
+	SINEWI_TRY(sinewi_gltf_check_times(d, sampler->input, in));
+	uint32_t t = out->component_type;
+	bool small_int = t == 5120 || t == 5121 || t == 5122 || t == 5123;
+	if (out->matrix || !(t == 5126 || (small_int && out->normalized))) {
+		sinewi_import_warn(d->ctx, "%s: %s: KHR_animation_pointer \"%.80s\": output accessor %u is not a float "
+		                           "SCALAR or VECn (componentType %u); channel skipped",
+		                   d->label, where, pointer, sampler->output, t);
+		return skip_channel(d);
+	}
+	if (in->count == 0) {
+		sinewi_import_warn(d->ctx, "%s: %s: the sampler has no keys, channel skipped", d->label, where);
+		return skip_channel(d);
+	}
+	uint64_t elements = (uint64_t)in->count * (interp == SINEWI_GLTF_CUBICSPLINE ? 3u : 1u);
+	uint64_t components = out->components;
+	if (out->components == 1 && out->count % elements == 0) components = out->count / elements;
+	if (components == 0 || (uint64_t)out->count != elements * (out->components == 1 ? components : 1))
+		return sinewi_gltf_fail(d, SINEW_RESULT_CORRUPT,
+		                        "%s: output accessor %u has %u elements, not a multiple of the %llu keys%s", where,
+		                        sampler->output, out->count, (unsigned long long)in->count,
+		                        interp == SINEWI_GLTF_CUBICSPLINE ? " x 3 for CUBICSPLINE" : "");
+	if (components > MAX_POINTER_VALUES)
+		return sinewi_gltf_fail(d, SINEW_RESULT_UNSUPPORTED, "%s: %llu values per key (at most %u)", where,
+		                        (unsigned long long)components, MAX_POINTER_VALUES);
+	if (!out->values_checked) {
+		size_t n = (size_t)out->count * out->components;
+		for (size_t i = 0; i < n; ++i)
+			if (!isfinite(out->data[i]))
+				return sinewi_gltf_fail(d, SINEW_RESULT_NOT_FINITE, "accessor %u: element %zu is not finite",
+				                        sampler->output, i / out->components);
+		out->values_checked = true;
+	}
+	sinewi_gltf_channel ch;
+	memset(&ch, 0, sizeof ch);
+	SINEWI_TRY(intern_pointer(d, pointer, (uint32_t)components, where, &ch.pointer));
+	ch.animation = a_index;
+	ch.curve.path = SINEWI_GLTF_WEIGHTS; // a scalar curve
+	ch.curve.interpolation = (uint8_t)interp;
+	ch.curve.components = (uint32_t)components;
+	ch.curve.key_count = in->count;
+	ch.curve.times = in->data;
+	ch.curve.values = out->data;
+	return push_channel(d, &ch);
+}
+
 static sinew_result read_animation(sinewi_gltf_doc *d, uint32_t a_index) {
 	const sinewi_json *anim = NULL, *channels = NULL, *samplers = NULL;
 	SINEWI_TRY(sinewi_gltf_element(d, d->animations, a_index, "animation", &anim));
@@ -384,10 +538,14 @@ static sinew_result read_animation(sinewi_gltf_doc *d, uint32_t a_index) {
 		if (strcmp(path_text, "pointer") == 0) {
 			const char *pointer = NULL;
 			SINEWI_TRY(animation_pointer(d, target, target_where, &pointer));
-			if (!pointer_node_path(d, pointer, &node, &path)) {
-				sinewi_import_warn(d->ctx, "%s: %s: KHR_animation_pointer \"%.80s\" is not a node's translation, rotation, "
-				                           "scale or weights; channel skipped", d->label, where, pointer ? pointer : "");
+			if (!pointer) {
+				sinewi_import_warn(d->ctx, "%s: %s: path \"pointer\" without a KHR_animation_pointer pointer; "
+				                           "channel skipped", d->label, where);
 				++d->skipped_channels;
+				continue;
+			}
+			if (!pointer_node_path(d, pointer, &node, &path)) {
+				SINEWI_TRY(read_pointer_channel(d, a_index, where, pointer, &parsed[s]));
 				continue;
 			}
 			has_node = true;
@@ -445,6 +603,7 @@ static sinew_result read_animation(sinewi_gltf_doc *d, uint32_t a_index) {
 		memset(&ch, 0, sizeof ch);
 		ch.animation = a_index;
 		ch.node = node;
+		ch.pointer = -1;
 		ch.curve.path = (uint8_t)path;
 		ch.curve.interpolation = (uint8_t)interp;
 		ch.curve.components = components;
@@ -520,6 +679,7 @@ static sinew_result build_skeleton(sinewi_gltf_doc *d, double unit_scale, gltf_s
 		return sinewi_gltf_oom(d);
 	for (uint32_t c = 0; c < d->channel_count; ++c) {
 		const sinewi_gltf_channel *ch = &d->channels[c];
+		if (ch->pointer >= 0) continue;
 		include[ch->node] = 1;
 		animated[ch->node] |= ch->curve.path == SINEWI_GLTF_WEIGHTS ? 2 : 1;
 		if (ch->curve.path == SINEWI_GLTF_WEIGHTS) target_count[ch->node] = ch->curve.components;
@@ -625,21 +785,88 @@ static sinew_result own_names(sinewi_gltf_doc *d, sinew_clip_set *set, gltf_skel
 	return SINEW_RESULT_OK;
 }
 
+// The tracks of one pointer in a clip: 4 floats per track (the last may hold fewer), source_target the
+// first float's index, named by the pointer. Their default is the document's value at the pointer, or,
+// when the document has none, the curve's first key. Precision: 1e-4 of the largest magnitude, at least 1e-4
+// (a light's intensity in candela needs no finer steps than a colour's 0..1).
+static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, const sinewi_gltf_curve *curve,
+                                       const char *pointer, sinew_scalar_track *out, uint32_t *out_count) {
+	uint32_t k = curve->components;
+	bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
+	const float *first_key = curve->values + (cubic ? k : 0);
+	const sinewi_json *rest = resolve_pointer(d->root, pointer);
+	double magnitude = 1.0;
+	size_t n = (size_t)curve->key_count * (cubic ? 3u : 1u) * k;
+	for (size_t i = 0; i < n; ++i) magnitude = fmax(magnitude, fabs((double)curve->values[i]));
+	uint32_t tracks = (k + 3) / 4;
+	const char *name = sinew_clip_set_strdup(set, pointer);
+	if (!name) return sinewi_gltf_oom(d);
+	for (uint32_t i = 0; i < tracks; ++i) {
+		sinew_scalar_track *t = &out[i];
+		memset(t, 0, sizeof *t);
+		t->name = name;
+		t->components = k - 4 * i < 4 ? k - 4 * i : 4;
+		t->rounding = SINEW_ROUNDING_CLIP;
+		t->source_node = SINEW_SOURCE_POINTER;
+		t->source_target = (int32_t)(4 * i);
+		for (uint32_t c = 0; c < t->components; ++c) t->default_value[c] = first_key[4 * i + c];
+	}
+	double v = 0.0;
+	bool numbers = rest && ((k == 1 && sinewi_json_number(rest, &v)) || (rest->type == SINEWI_JSON_ARRAY && rest->count == k));
+	for (uint32_t c = 0; numbers && rest->type == SINEWI_JSON_ARRAY && c < k; ++c)
+		numbers = sinewi_json_number(&rest->children[c], &v) && isfinite(sinewi_gltf_to_float(v));
+	if (numbers)
+		for (uint32_t c = 0; c < k; ++c) {
+			if (rest->type == SINEWI_JSON_ARRAY) sinewi_json_number(&rest->children[c], &v);
+			else sinewi_json_number(rest, &v);
+			out[c / 4].default_value[c % 4] = sinewi_gltf_to_float(v);
+			magnitude = fmax(magnitude, fabs(v));
+		}
+	for (uint32_t i = 0; i < tracks; ++i) out[i].precision = (float)(1e-4 * magnitude);
+	*out_count = tracks;
+	return SINEW_RESULT_OK;
+}
+
 static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, double unit_scale, sinew_clip_set *set) {
 	uint32_t anim_count = d->animations ? d->animations->count : 0;
 	sinewi_gltf_binding *bindings =
 	    (sinewi_gltf_binding *)sinewi_arena_array(d->arena, d->channel_count ? d->channel_count : 1, sizeof *bindings);
 	// Slot of each (joint, path) and each weights node in the current clip: binding index + 1, 0 = none.
 	uint32_t *slot = (uint32_t *)sinewi_arena_array(d->arena, (size_t)sk->joint_count * 4 + 1, sizeof(uint32_t));
-	if (!bindings || !slot) return sinewi_gltf_oom(d);
+	uint32_t *pointer_slot = (uint32_t *)sinewi_arena_array(d->arena, (size_t)d->pointer_count + 1, sizeof(uint32_t));
+	// A clip's tracks: the skeleton's morph tracks, then the tracks of the pointers it animates.
+	size_t max_tracks = sk->track_count;
+	for (uint32_t p = 0; p < d->pointer_count; ++p) max_tracks += (d->pointers[p].components + 3) / 4;
+	if (max_tracks > UINT32_MAX) return sinewi_gltf_fail(d, SINEW_RESULT_UNSUPPORTED, "too many scalar tracks");
+	sinew_scalar_track *tracks =
+	    (sinew_scalar_track *)sinewi_arena_array(d->arena, max_tracks ? max_tracks : 1, sizeof(sinew_scalar_track));
+	if (!bindings || !slot || !pointer_slot || !tracks) return sinewi_gltf_oom(d);
+	if (sk->track_count) memcpy(tracks, sk->tracks, sk->track_count * sizeof *tracks);
 	uint32_t c = 0;
 	for (uint32_t a = 0; a < anim_count; ++a) {
-		uint32_t first = c, count = 0;
+		uint32_t first = c, count = 0, track_count = sk->track_count;
 		while (c < d->channel_count && d->channels[c].animation == a) {
 			const sinewi_gltf_channel *ch = &d->channels[c++];
+			if (ch->pointer >= 0) {
+				uint32_t p = (uint32_t)ch->pointer, added = 0;
+				sinewi_gltf_binding b = {&ch->curve, 0, track_count, 4};
+				if (pointer_slot[p]) {
+					sinewi_import_warn(d->ctx, "%s: animation %u: KHR_animation_pointer \"%.80s\" is animated twice; "
+					                           "the later channel wins", d->label, a, d->pointers[p].text);
+					b.first_track = bindings[pointer_slot[p] - 1].first_track;
+					bindings[pointer_slot[p] - 1] = b;
+					SINEWI_TRY(add_pointer_tracks(d, set, &ch->curve, d->pointers[p].text, tracks + b.first_track, &added));
+				} else {
+					SINEWI_TRY(add_pointer_tracks(d, set, &ch->curve, d->pointers[p].text, tracks + track_count, &added));
+					track_count += added;
+					bindings[count] = b;
+					pointer_slot[p] = ++count;
+				}
+				continue;
+			}
 			uint32_t joint = (uint32_t)sk->node_to_joint[ch->node];
 			uint32_t key = joint * 4 + ch->curve.path;
-			sinewi_gltf_binding b = {&ch->curve, joint, 0};
+			sinewi_gltf_binding b = {&ch->curve, joint, 0, 1};
 			if (ch->curve.path == SINEWI_GLTF_WEIGHTS) b.first_track = (uint32_t)sk->node_first_track[ch->node];
 			if (slot[key]) {
 				sinewi_import_warn(d->ctx, "%s: animation %u: node %u %s is animated twice; the later channel wins",
@@ -652,7 +879,10 @@ static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, dou
 		}
 		for (uint32_t k = first; k < c; ++k) {
 			const sinewi_gltf_channel *ch = &d->channels[k];
-			slot[(uint32_t)sk->node_to_joint[ch->node] * 4 + ch->curve.path] = 0;
+			if (ch->pointer >= 0)
+				pointer_slot[ch->pointer] = 0;
+			else
+				slot[(uint32_t)sk->node_to_joint[ch->node] * 4 + ch->curve.path] = 0;
 		}
 		if (count == 0) {
 			sinewi_import_warn(d->ctx, "%s: animation %u has no usable channel; skipped", d->label, a);
@@ -667,8 +897,8 @@ static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, dou
 			snprintf(fallback, sizeof fallback, "animation_%u", a);
 			name = fallback;
 		}
-		sinewi_gltf_clip_input in = {name,       bindings,        count,     sk->joints, sk->joint_count,
-		                             sk->tracks, sk->track_count, unit_scale};
+		sinewi_gltf_clip_input in = {name,   bindings,    count,     sk->joints, sk->joint_count,
+		                             tracks, track_count, unit_scale};
 		sinew_result r = sinewi_gltf_build_clip(d->ctx, d->arena, &in, set, d->error);
 		if (r != SINEW_RESULT_OK) {
 			if (d->error) {
