@@ -40,9 +40,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		for (uint32_t c = 0; c < set->clip_count; ++c) {
 			const sinew_clip *clip = set->clips[c];
 			fuzz_check_clip(clip);
-			// one skeleton and one scalar track list per file
-			if (clip->joint_count != first->joint_count || clip->scalar_track_count != first->scalar_track_count)
-				abort();
+			// one skeleton and one morph track list per file; then the clip's own pointer tracks
+			uint32_t morph = 0, first_morph = 0;
+			while (morph < clip->scalar_track_count && clip->scalar_tracks[morph].source_node != SINEW_SOURCE_POINTER)
+				++morph;
+			while (first_morph < first->scalar_track_count &&
+			       first->scalar_tracks[first_morph].source_node != SINEW_SOURCE_POINTER)
+				++first_morph;
+			if (clip->joint_count != first->joint_count || morph != first_morph) abort();
+			for (uint32_t i = morph; i < clip->scalar_track_count; ++i) {
+				const sinew_scalar_track *t = &clip->scalar_tracks[i];
+				if (t->source_node != SINEW_SOURCE_POINTER || !t->name || t->name[0] != '/' || t->source_target % 4 ||
+				    !(t->precision >= 1e-4f) || !isfinite(t->precision))
+					abort();
+			}
 			if (!(clip->resample_error >= 0.0) || !isfinite(clip->resample_error)) abort();
 			if (!clip->name) abort();
 			// check points: increasing times within the clip, finite poses

@@ -337,18 +337,25 @@ static bool joint_all_step(const sinewi_gltf_clip_input *in, uint32_t joint) {
 	return any;
 }
 
-// Largest error of the morph weight curves (per curve, against WEIGHT_PRECISION: they do not move
-// nodes) when played back from `cand`'s samples.
+// Precision of the scalar tracks a WEIGHTS binding writes (its tracks share it).
+static double binding_precision(const sinewi_gltf_clip_input *in, const sinewi_gltf_binding *bind) {
+	float p = in->tracks[bind->first_track].precision;
+	return p > 0.0f ? p : WEIGHT_PRECISION;
+}
+
+// Largest error of the scalar curves (morph weights, pointer values: they do not move nodes) when played
+// back from `cand`'s samples, as a fraction of each curve's precision; stops above `stop`.
 static double weights_error(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *src,
-                            double *rec) {
+                            double *rec, double stop) {
 	double worst = 0.0;
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
 		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) continue;
 		sample_curve(bind->curve, cand, src, samples);
-		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, src, rec);
+		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, src, rec) /
+		           binding_precision(in, bind);
 		if (!(e <= worst)) worst = e;
-		if (!(worst <= WEIGHT_PRECISION * RESAMPLE_SHARE)) break;
+		if (!(worst <= stop)) break;
 	}
 	return worst;
 }
@@ -530,9 +537,11 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		time_count = sinewi_gltf_candidate_times(&checker, cands[i].count, cands[i].rate, check_times);
 		double e = sinewi_gltf_check_candidate(&checker, check_times, time_count, poses, cands[i].count, cands[i].rate,
 		                                       joint_floor, turns ? budget : INFINITY, check_errors);
-		double we = weights_error(in, &cands[i], samples, src, rec);
-		if (turns && e <= budget && we <= WEIGHT_PRECISION * RESAMPLE_SHARE) chosen = i, chosen_error = e;
-		else if (turns && e < fallback_error) fallback = i, fallback_error = e;
+		double we = weights_error(in, &cands[i], samples, src, rec, INFINITY);
+		// the fallback: the candidate whose worse part (poses, scalars) takes the least of its share
+		double part = fmax(e / budget, we / RESAMPLE_SHARE);
+		if (turns && e <= budget && we <= RESAMPLE_SHARE) chosen = i, chosen_error = e;
+		else if (turns && part < fallback_error) fallback = i, fallback_error = part;
 	}
 	// An accepted candidate was checked at every time (no early stop): its poses and errors are in hand.
 	// A fallback is sampled and checked again, completely.
@@ -594,6 +603,20 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		if (curve->path != SINEWI_GLTF_WEIGHTS) continue;
 		sample_curve(curve, cand, src, samples);
 		uint32_t width = bind->track_width ? bind->track_width : 1;
+		// The compressor bounds a scalar track against these samples; what playing them back already
+		// costs against the source (keys off the grid) comes off the precision it gets, so the sum
+		// stays within the track's precision of the source.
+		bool floor_mode = curve->interpolation == SINEWI_GLTF_STEP;
+		double p = binding_precision(in, bind);
+		double resampled = curve_error(curve, cand, samples, floor_mode, src, rec);
+		if (resampled > p * 0.9)
+			sinewi_import_warn(ctx, "animation '%s': scalar track '%.80s': playing %g Hz samples instead of the source "
+			                        "curve is off by %.4g (%.0f%% of its precision %.3g); try --rate",
+			                   in->name ? in->name : "", in->tracks[bind->first_track].name ? in->tracks[bind->first_track].name : "",
+			                   cand->rate, resampled, resampled / p * 100.0, p);
+		if (resampled > p * 1e-3)
+			for (uint32_t c = 0; c < curve->components; c += width)
+				clip->scalar_tracks[bind->first_track + c / width].precision = (float)fmax(p - resampled, p * 0.1);
 		for (uint32_t c = 0; c < curve->components; ++c) {
 			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c / width];
 			uint32_t k = c % width, tc = track->components;

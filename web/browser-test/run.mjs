@@ -5,7 +5,7 @@
 // repository over http://127.0.0.1, and per asset, form (blob / packed glb) and engine compares the
 // engine's own player with the sinew adapter (see page/harness.mjs). Screenshots go to web/browser-test/artifacts/. Exits 1 on failure.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -104,6 +104,26 @@ for (const a of assets) {
 	a.packedUrl = `/repo/web/browser-test/artifacts/blobs/${a.name}.packed.glb`;
 }
 
+// KHR_animation_pointer assets: compressed, then decompressed with --source (pointer channels back).
+// sinew's pointer tracks keep 1e-4 of max(1, |value|); Babylon reads them through its own conversions
+// (a spot light's angle is twice the cone angle), hence the factor 2.5.
+const POINTER_TOLERANCE = 2.5e-4;
+const pointerAssets = [];
+const pointerSummary = [];
+for (const rel of ['gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf']) {
+	const file = join(corpus, rel);
+	if (!existsSync(file)) continue;
+	const name = basename(rel).replace(/\.gltf$/, '');
+	// beside copies of the source's images and buffers, which its URIs name
+	const dir = join(artifacts, 'pointer', name);
+	mkdirSync(dir, { recursive: true });
+	for (const f of readdirSync(dirname(file))) if (!f.endsWith('.gltf')) copyFileSync(join(dirname(file), f), join(dir, f));
+	const blob = join(artifacts, 'blobs', `${name}.sinew`);
+	execFileSync(cli, ['compress', file, '-o', blob, '-q'], { stdio: 'inherit' });
+	execFileSync(cli, ['decompress', blob, '-o', join(dir, `${name}.gltf`), '--source', file, '-q'], { stdio: 'inherit' });
+	pointerAssets.push({ name, url: `/corpus/${rel}`, outputUrl: `/repo/web/browser-test/artifacts/pointer/${name}/${name}.gltf` });
+}
+
 const server = await startServer({ repo, corpus });
 const base = `http://127.0.0.1:${server.address().port}`;
 const browser = await chromium.launch({
@@ -115,10 +135,10 @@ const failures = [];
 const summary = [];
 const worldSummary = [];
 // SINEW_BROWSER_ONLY=world runs only the world-adapter scenarios, =adapters only the single-clip ones,
-// =stream only streaming.
+// =stream only streaming, =pointer only the KHR_animation_pointer check.
 const onlyPart = process.env.SINEW_BROWSER_ONLY ?? '';
 try {
-	for (const a of onlyPart === 'world' || onlyPart === 'stream' ? [] : assets) for (const packed of [false, true]) {
+	for (const a of onlyPart === 'world' || onlyPart === 'stream' || onlyPart === 'pointer' ? [] : assets) for (const packed of [false, true]) {
 		for (const engine of ['three', 'babylon']) {
 			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
 			const errors = [];
@@ -175,7 +195,7 @@ try {
 		}
 	}
 	// World adapters: the blended scenario on the engine's player and on one sinew world (page/world_harness.mjs).
-	for (const a of onlyPart === 'adapters' || onlyPart === 'stream' ? [] : assets) {
+	for (const a of onlyPart === 'adapters' || onlyPart === 'stream' || onlyPart === 'pointer' ? [] : assets) {
 		for (const engine of WORLD_ENGINES) {
 			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
 			const errors = [];
@@ -200,7 +220,7 @@ try {
 	// Streaming: a paged mocap clip from HTTP byte ranges within a 16 KB page budget, played in real
 	// time at 1x and with seeks, with and without 60 ms of network latency, against the whole blob
 	// loaded at once (web/stream.mjs, sinew-stream*.wasm). At 1x no frame may wait for a page.
-	for (const latency of onlyPart === 'world' || onlyPart === 'adapters' ? [] : [0, 60]) {
+	for (const latency of onlyPart === 'world' || onlyPart === 'adapters' || onlyPart === 'pointer' ? [] : [0, 60]) {
 		const page = await browser.newPage();
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
@@ -269,6 +289,37 @@ try {
 		for (const e of errors) console.log(`    page: ${e}`);
 		await page.close();
 	}
+	// KHR_animation_pointer: the source and sinew's decompressed file (pointer channels written back),
+	// both played by Babylon.js's own loader and AnimationGroup; every animated material, texture,
+	// camera and light property within POINTER_TOLERANCE of the value's magnitude (at least 1).
+	for (const p of onlyPart === '' || onlyPart === 'pointer' ? pointerAssets : []) {
+		const page = await browser.newPage();
+		const errors = [];
+		page.on('pageerror', (e) => errors.push(String(e)));
+		const label = `${p.name} / babylon KHR_animation_pointer`;
+		try {
+			await page.goto(`${base}/repo/web/browser-test/page/index.html`);
+			await page.waitForFunction(() => window.sinewPointerTest?.ready, null, { timeout: 30000 });
+			const r = await page.evaluate((sp) => window.sinewPointerTest.runPointerBabylon(sp), { source: p.url, output: p.outputUrl });
+			for (const g of r.groups) {
+				if (!g.properties) failures.push(`${label} '${g.name}': Babylon animates no pointer property`);
+				if (g.missing.length) failures.push(`${label} '${g.name}': not animated in the output: ${g.missing.join(', ')}`);
+				if (g.extra.length) failures.push(`${label} '${g.name}': animated only in the output: ${g.extra.join(', ')}`);
+				const over = g.worst.filter((w) => !(w.ratio <= POINTER_TOLERANCE));
+				for (const w of over) failures.push(`${label} '${g.name}' ${w.key}: ${w.diff.toExponential(3)} at ${w.at.toFixed(3)} s (value ${w.value})`);
+				const top = g.worst[0];
+				const line = `${label.padEnd(40)} '${g.name}': ${g.properties} animated properties, ${g.compared} values over ${g.duration.toFixed(2)} s, ` +
+					`worst ${top ? `${top.ratio.toExponential(2)} of max(1, |value|) (${top.key})` : '-'} [Babylon ${r.version}]` +
+					(g.skipped.length ? `; not judged (the engine's own keys of the source are not numbers): ${g.skipped.join(', ')}` : '');
+				pointerSummary.push(line);
+				console.log(line);
+			}
+		} catch (e) {
+			failures.push(`${label}: ${e.message ?? e}`);
+		}
+		for (const e of errors) console.log(`    page: ${e}`);
+		await page.close();
+	}
 } finally {
 	await browser.close();
 	server.close();
@@ -281,4 +332,4 @@ if (failures.length) {
 	for (const f of failures) console.log(`  ${f}`);
 	process.exit(1);
 }
-console.log(`\nbrowser adapters: ${summary.length} asset/engine runs passed (tolerance ${TOLERANCE_CM} cm); world adapters: ${worldSummary.length} blended scenes passed, one wasm call per frame;${streamSummary ? ' streaming ok;' : ''} ${seconds} s`);
+console.log(`\nbrowser adapters: ${summary.length} asset/engine runs passed (tolerance ${TOLERANCE_CM} cm); world adapters: ${worldSummary.length} blended scenes passed, one wasm call per frame;${streamSummary ? ' streaming ok;' : ''}${pointerSummary.length ? ` KHR_animation_pointer in Babylon: ${pointerSummary.length} clip(s) within ${POINTER_TOLERANCE};` : ''} ${seconds} s`);

@@ -2,7 +2,7 @@
 // Tests of the WebAssembly runtime (node --test web/test/). They need only node and the
 // committed web/*.wasm, web/test/data and tests/golden files — not the native build.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -374,4 +374,76 @@ test('one module, both modes: loadLossless samples the glTF keyframes of the sam
 	assert.ok(first.outputs instanceof Float32Array && first.outputs.length > 0);
 	assert.ok(first.outputs.every(Number.isFinite));
 	assert.ok(first.changed instanceof Uint8Array || first.changed instanceof Uint32Array);
+});
+
+// KHR_animation_pointer (corpus 24_animation_pointer, packed by the CLI): every material, texture
+// transform, camera and light pointer of the source is a scalar track the runtime names
+// (scalars[i].pointer), and its sampled value is within the track's precision of the source's own
+// LINEAR channel, evaluated here from the glTF accessors (no sinew code), at every sample time and
+// sample midpoint.
+const pointerSource = '/work/shared/corpus/gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf';
+test('pointer tracks of a packed file play the source\'s KHR_animation_pointer channels', {
+	skip: (!process.env.SINEW_CLI && 'SINEW_CLI not set') || (!existsSync(pointerSource) && 'corpus absent'),
+}, async (t) => {
+	const { execFileSync } = await import('node:child_process');
+	const { mkdtempSync } = await import('node:fs');
+	const { tmpdir } = await import('node:os');
+	const { dirname, join } = await import('node:path');
+	const root = fileURLToPath(new URL('../../', import.meta.url));
+	const dir = mkdtempSync(join(tmpdir(), 'sinew-pointer-'));
+	execFileSync(join(root, process.env.SINEW_CLI), ['pack', pointerSource, '-o', join(dir, 'p.glb'), '-q']);
+	const { animation } = await Sinew.loadPacked(readFileSync(join(dir, 'p.glb')));
+	const doc = JSON.parse(readFileSync(pointerSource, 'utf8'));
+	const buffers = doc.buffers.map((b) => readFileSync(join(dirname(pointerSource), b.uri)));
+	const accessor = (i) => {
+		const a = doc.accessors[i], v = doc.bufferViews[a.bufferView], n = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4 }[a.type];
+		assert.equal(a.componentType, 5126);
+		const b = buffers[v.buffer], at = b.byteOffset + (v.byteOffset ?? 0) + (a.byteOffset ?? 0);
+		return new Float32Array(b.buffer.slice(at, at + 4 * n * a.count));
+	};
+	// the source's pointer channels (the later of two channels to one pointer wins, as in sinew)
+	const channels = new Map();
+	const an = doc.animations[0];
+	for (const c of an.channels) {
+		const p = c.target.extensions?.KHR_animation_pointer?.pointer;
+		if (!p || p.startsWith('/nodes/')) continue;
+		const s = an.samplers[c.sampler];
+		assert.equal(s.interpolation ?? 'LINEAR', 'LINEAR');
+		const times = accessor(s.input), values = accessor(s.output);
+		// the contract (README): 1e-4 of the largest magnitude of the curve and the document's value, at least 1e-4
+		let rest = doc;
+		for (const k of p.slice(1).split('/')) rest = rest?.[k];
+		const magnitude = Math.max(1, ...values.map(Math.abs), ...[rest].flat().filter(Number.isFinite).map(Math.abs));
+		channels.set(p, { times, values, n: values.length / times.length, precision: 1e-4 * magnitude });
+	}
+	const evaluate = ({ times, values, n }, t) => {
+		let i = 0;
+		if (t <= times[0]) return values.slice(0, n);
+		if (t >= times[times.length - 1]) return values.slice(values.length - n);
+		while (times[i + 1] < t) i++;
+		const u = (t - times[i]) / (times[i + 1] - times[i]);
+		return Array.from({ length: n }, (_, c) => values[i * n + c] * (1 - u) + values[(i + 1) * n + c] * u);
+	};
+	const info = animation.clip(0);
+	const pointers = info.scalars.map((s, i) => ({ ...s, layout: info.scalarTracks[i] })).filter((s) => s.pointer);
+	assert.deepEqual([...new Set(pointers.map((s) => s.pointer))].sort(), [...channels.keys()].sort());
+	let worst = 0, checked = 0;
+	for (let k = 0; k < 2 * info.sampleCount - 1; k++) {
+		const time = Math.min(k / 2 / info.sampleRate, info.duration);
+		const pose = animation.sample(0, time);
+		for (const s of pointers) {
+			const ch = channels.get(s.pointer), want = evaluate(ch, time);
+			// the metadata's precision is what the compressor kept to: at most the contract's
+			assert.ok(s.precision <= ch.precision * 1.0001, `${s.pointer}: precision ${s.precision} > ${ch.precision}`);
+			for (let c = 0; c < s.layout.components; c++) {
+				const got = pose[info.jointCount * 10 + s.layout.offset + c];
+				const ratio = Math.abs(got - want[s.target + c]) / ch.precision;
+				worst = Math.max(worst, ratio);
+				checked++;
+				assert.ok(ratio <= 1.0001, `${s.pointer}[${s.target + c}] at ${time}: ${got} vs ${want[s.target + c]} (precision ${ch.precision})`);
+			}
+		}
+	}
+	assert.ok(checked > 40000 && worst > 0.5, `${checked} values, worst ${worst} of the precision`);
+	t.diagnostic(`${pointers.length} pointer tracks, ${checked} values, worst ${worst.toFixed(4)} of the precision`);
 });
