@@ -213,6 +213,11 @@ static void test_pack_corpus_fox(void) {
 static void test_pack_corpus_robot_expressive(void) {
 	corpus("gltf/threejs/RobotExpressive.glb", "pack_RobotExpressive.glb", "unpack_RobotExpressive.glb");
 }
+// KHR_animation_pointer: materials, texture transforms, cameras and lights packed and unpacked
+static void test_pack_corpus_animation_pointer(void) {
+	corpus("gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf", "pack_24_animation_pointer.glb",
+	       "unpack_24_animation_pointer.gltf");
+}
 static void test_pack_corpus_animated_morph_cube(void) {
 	corpus("gltf/khronos/AnimatedMorphCube/AnimatedMorphCube.gltf", "pack_AnimatedMorphCube.gltf",
 	       "unpack_AnimatedMorphCube.glb");
@@ -367,6 +372,7 @@ void suite_pack(void) {
 	RUN(test_pack_corpus_fox);
 	RUN(test_pack_corpus_robot_expressive);
 	RUN(test_pack_corpus_animated_morph_cube);
+	RUN(test_pack_corpus_animation_pointer);
 	RUN(test_pack_unpack_rejects_hostile_references);
 	RUN(test_pack_unpack_rejects_corrupt_blob);
 	RUN(test_pack_rejects_wrong_inputs);
