@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
 			}
 			uint64_t ns = now_ns() - t0;
 			if (sinew_decompress_clips(blob, size, NULL, &dec, &err) != SINEW_RESULT_OK) abort();
-			sinew_metric_options mo = {shell_cm * 0.01 * clip->unit_scale, error_cm * 0.01 * clip->unit_scale, 0};
+			sinew_metric_options mo = {.shell_distance = shell_cm * 0.01 * clip->unit_scale, .threshold = error_cm * 0.01 * clip->unit_scale};
 			sinew_error_stats st, q16;
 			sinew_measure_error(clip, dec->clips[0], &mo, NULL, &st, NULL);
 			uint64_t q16_size = quantize16(clip, dec->clips[0]); // reuse dec's arrays for the baseline

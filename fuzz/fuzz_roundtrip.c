@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		sinew_clip_set *dec = NULL;
 		if (sinew_decompress_clips_tiers(blob, bsize, tiers, NULL, &dec, NULL) != SINEW_RESULT_OK) abort();
 		double bound = tiers == 1 ? opt.tier_error_cm[0] : opt.error_cm;
-		sinew_metric_options mo = {3.0 * 0.01 * clip->unit_scale, bound * 0.01 * clip->unit_scale, 0};
+		sinew_metric_options mo = {.shell_distance = 3.0 * 0.01 * clip->unit_scale, .threshold = bound * 0.01 * clip->unit_scale};
 		sinew_error_stats st;
 		if (sinew_measure_error(clip, dec->clips[0], &mo, NULL, &st, NULL) != SINEW_RESULT_OK) abort();
 		if (st.samples_over_threshold || st.scalar_over_precision) abort();

@@ -128,7 +128,7 @@ static bool roundtrip(sinew_clip_set *set, const sinew_compress_options *opt, do
 		sinew_clip *ref = set->clips[i];
 		double threshold = (opt && opt->error_cm > 0 ? opt->error_cm : 0.01) * 0.01 * ref->unit_scale;
 		double shell = (opt && opt->shell_cm > 0 ? opt->shell_cm : 3.0) * 0.01 * ref->unit_scale;
-		sinew_metric_options mo = {shell, threshold, 0};
+		sinew_metric_options mo = {.shell_distance = shell, .threshold = threshold};
 		sinew_error_stats st;
 		if (sinew_measure_error(ref, out->clips[i], &mo, NULL, &st, &err) != SINEW_RESULT_OK) {
 			snprintf(why, why_size, "measure: %.200s", err.message);

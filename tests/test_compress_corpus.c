@@ -42,7 +42,7 @@ static void check_file(const char *path, double unit_cm, sweep *sw) {
 				sinew_blob_free(blob, size, NULL);
 				continue;
 			}
-			sinew_metric_options mo = {0.03 * clip->unit_scale, thresholds[k] * 0.01 * clip->unit_scale, 0};
+			sinew_metric_options mo = {.shell_distance = 0.03 * clip->unit_scale, .threshold = thresholds[k] * 0.01 * clip->unit_scale};
 			sinew_error_stats st;
 			CHECK_OK(sinew_measure_error(clip, dec->clips[0], &mo, NULL, &st, &err), &err);
 			sw->compressed[k] += size;

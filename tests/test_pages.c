@@ -426,7 +426,7 @@ static void test_pages_quality_tiers(void) {
 	       info.tier_bytes[2], info.size);
 	CHECK(info.tier_bytes[0] < info.tier_bytes[1] && info.tier_bytes[1] < info.tier_bytes[2]);
 	for (uint32_t k = 0; k < 3; ++k) {
-		sinew_metric_options mo = {0.03 * src->unit_scale, 0.0001 * src->unit_scale, k + 1};
+		sinew_metric_options mo = {.shell_distance = 0.03 * src->unit_scale, .threshold = 0.0001 * src->unit_scale, .tiers = k + 1};
 		sinew_error_stats st;
 		CHECK_OK(sinew_measure_blob_error(src, blob, size, 0, &mo, NULL, &st, &err), &err);
 		double cm = st.max_error / src->unit_scale * 100.0;

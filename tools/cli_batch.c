@@ -167,8 +167,8 @@ static void run_item(const cli_options *o, batch_item *it) {
 		const sinew_clip *c = set->clips[i];
 		it->raw += sinew_clip_raw_size(c);
 		double unit = c->unit_scale > 0 ? c->unit_scale : 1;
-		sinew_metric_options mo = {(o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * unit,
-		                           (o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM) * 0.01 * unit, 0};
+		sinew_metric_options mo = {.shell_distance = (o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * unit,
+		                           .threshold = (o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM) * 0.01 * unit};
 		sinew_error_stats st;
 		if (sinew_measure_blob_error(c, blob, size, i, &mo, NULL, &st, &err) != SINEW_RESULT_OK) {
 			snprintf(it->message, sizeof it->message, "measure: %s", err.message);

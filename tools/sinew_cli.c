@@ -63,8 +63,9 @@ static double clip_threshold_units(const cli_options *o, const sinew_clip *c) {
 // `tiers` > 0: as the clip plays with its first `tiers` quality tiers.
 static bool measure_tiers(const cli_options *o, const sinew_clip *ref, const void *blob, size_t size, uint32_t index,
                           uint32_t tiers, sinew_error_stats *st) {
-	sinew_metric_options mo = {(o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * ref->unit_scale,
-	                           clip_threshold_units(o, ref), tiers};
+	sinew_metric_options mo = {.shell_distance = (o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * ref->unit_scale,
+	                           .threshold = clip_threshold_units(o, ref),
+	                           .tiers = tiers};
 	sinew_error err = {0};
 	if (sinew_measure_blob_error(ref, blob, size, index, &mo, NULL, st, &err) != SINEW_RESULT_OK) {
 		cli_error("%s", err.message);

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
 		sinew_blob_clip_info(blob, size, c, &info, NULL);
 		size_t need = sinew_context_size(blob, size, c);
 		void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
-		sinew_context_options co = {SINEW_KERNEL_SCALAR, 0, 0};
+		sinew_context_options co = {.kernel = SINEW_KERNEL_SCALAR};
 		sinew_context *ctx;
 		if (!mem || sinew_context_init(mem, need, blob, size, c, &co, &ctx, &err) != SINEW_RESULT_OK)
 			return fprintf(stderr, "%s: %s\n", argv[1], err.message), 1;
