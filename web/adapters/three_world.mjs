@@ -276,21 +276,36 @@ export class SinewCharacterMixer extends Events {
 	}
 }
 
-// The joints a character needs for matrix outputs: its skins' bones, and the objects between two
-// joints (so every joint's parent is a joint or an anchor outside the animated hierarchy).
+// The joints a character needs for matrix outputs: its skins' bones, the objects between two
+// joints (so every joint's parent is a joint or an anchor outside the animated hierarchy), and its
+// skinned meshes with their nodes up to a joint or an anchor.
 function matrixJoints(root, targets) {
 	const set = new Set(targets), extra = [];
 	const add = (o) => { if (!set.has(o)) { set.add(o); extra.push(o); } };
-	root.traverse((o) => { if (o.isSkinnedMesh && o.skeleton) for (const b of o.skeleton.bones) if (b) add(b); });
-	for (let changed = true; changed;) {
-		changed = false;
-		for (const o of [...set]) {
-			const path = [];
-			let a = o.parent;
-			while (a && !set.has(a)) { path.push(a); a = a.parent; }
-			if (a && path.length) { path.forEach(add); changed = true; }
+	const meshes = [];
+	root.traverse((o) => { if (o.isSkinnedMesh && o.skeleton) { meshes.push(o); for (const b of o.skeleton.bones) if (b) add(b); } });
+	const close = () => {
+		for (let changed = true; changed;) {
+			changed = false;
+			for (const o of [...set]) {
+				const path = [];
+				let a = o.parent;
+				while (a && !set.has(a)) { path.push(a); a = a.parent; }
+				if (a && path.length) { path.forEach(add); changed = true; }
+			}
 		}
+	};
+	close();
+	// the skinned meshes (and their nodes) under the joints' anchors: their matrixWorld is computed
+	// with the joints' (three would recompose them every frame; they usually do not move)
+	const anchors = new Set([...set].filter((o) => !set.has(o.parent)).map((o) => o.parent).filter(Boolean));
+	for (const m of meshes) {
+		const path = [];
+		let a = m;
+		while (a && !set.has(a) && !anchors.has(a)) { path.push(a); a = a.parent; }
+		if (a) path.forEach(add);
 	}
+	close();
 	return extra;
 }
 
