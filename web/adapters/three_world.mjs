@@ -243,7 +243,15 @@ export class SinewCharacterMixer extends Events {
 		this.player.setMatrices({ parents, anchors: Math.max(1, anchors.length), skins });
 		for (const t of targets) { t.matrixAutoUpdate = false; t.matrixWorldAutoUpdate = false; }
 		const update = function () { if (this.boneTexture) this.boneTexture.needsUpdate = true; };
-		for (const { skeleton } of skeletons) skeleton.update = update; // the bone matrices are already there
+		// skeletons of one skin share its bone texture too: one upload per frame per skin instead of
+		// one per skinned mesh (GLTFLoader makes a skeleton per mesh: 19 per raylib robot)
+		const shared = new Map();
+		for (const x of skeletons) {
+			const sk = x.skeleton, first = shared.get(x.skin);
+			if (!first) shared.set(x.skin, sk);
+			else if (sk.boneTexture && first.boneTexture && sk.boneTexture !== first.boneTexture) { sk.boneTexture.dispose(); sk.boneTexture = first.boneTexture; }
+			sk.update = update; // the bone matrices are already there
+		}
 		this._anchorObjects = anchors;
 		this._skeletons = skeletons;
 		this._viewBuffer = null;
