@@ -228,7 +228,7 @@ export class SinewCharacterMixer extends Events {
 			return -1 - k;
 		});
 		const skins = [], skeletons = [], byKey = new Map();
-		this._root.traverse((o) => {
+		this._root.traverse?.((o) => { // (skins are found under an Object3D root; a root without one has none)
 			const sk = o.isSkinnedMesh ? o.skeleton : null;
 			if (!sk || skeletons.some((s) => s.skeleton === sk)) return;
 			const joints = sk.bones.map((b) => index.get(b));
@@ -291,7 +291,7 @@ function matrixJoints(root, targets) {
 	const set = new Set(targets), extra = [];
 	const add = (o) => { if (!set.has(o)) { set.add(o); extra.push(o); } };
 	const meshes = [];
-	root.traverse((o) => { if (o.isSkinnedMesh && o.skeleton) { meshes.push(o); for (const b of o.skeleton.bones) if (b) add(b); } });
+	root.traverse?.((o) => { if (o.isSkinnedMesh && o.skeleton) { meshes.push(o); for (const b of o.skeleton.bones) if (b) add(b); } });
 	const close = () => {
 		for (let changed = true; changed;) {
 			changed = false;
