@@ -52,7 +52,7 @@ typedef struct world_clip {
 } world_clip;
 _Static_assert(sizeof(world_clip) == 80, "world_clip layout");
 
-// A clip layer of a player (64 bytes; JS writes the controls straight into memory).
+// A clip layer of a player (80 bytes; JS writes the controls straight into memory).
 typedef struct world_layer {
 	double time;          // 0: seconds in [0, duration]
 	float speed;          // 8: time scale (negative plays backwards)
@@ -68,9 +68,13 @@ typedef struct world_layer {
 	uint32_t loops;       // 48: loop boundaries crossed by the last update
 	float range_from;     // 52: seconds: the layer plays [range_from, range_to] of its clip
 	float range_to;       // 56: (range_to <= range_from: the whole clip)
-	uint32_t reserved;    // 60
+	uint32_t repetitions; // 60: repeat / ping-pong: finish after this many loops (0: endless)
+	int32_t loop_count;   // 64: loops done (-1: not started; a first backward wrap from 0 does not count, as in three.js)
+	float speed_target;   // 68: speed a warp heads to
+	float speed_rate;     // 72: speed units per second of a warp (0: none)
+	uint32_t reserved;    // 76
 } world_layer;
-_Static_assert(sizeof(world_layer) == 64, "world_layer layout");
+_Static_assert(sizeof(world_layer) == 80, "world_layer layout");
 
 enum {
 	LAYER_ENABLED = 1u,     // contributes to the pose
@@ -89,7 +93,7 @@ enum {
 // without a channel for a node becomes default sub-tracks for it).
 enum { PART_ROTATION = 1u, PART_TRANSLATION = 2u, PART_SCALE = 4u };
 
-enum { EVENT_LOOP = 1u, EVENT_FINISHED = 2u, EVENT_FADED_OUT = 4u, EVENT_FADE_DONE = 8u };
+enum { EVENT_LOOP = 1u, EVENT_FINISHED = 2u, EVENT_FADED_OUT = 4u, EVENT_FADE_DONE = 8u, EVENT_WARP_DONE = 16u };
 
 // A player (32 bytes).
 typedef struct world_player {
@@ -100,7 +104,7 @@ typedef struct world_player {
 	uint32_t pose;          // 16: output, joint_count * 10 + scalar_floats floats
 	uint32_t rest;          // 20: rest (bind) pose, same layout: fills weight below 1, additive "bind" reference
 	uint32_t flags;         // 24: bit 0 active
-	uint32_t reserved;      // 28
+	uint32_t matrices;      // 28: world_matrices * (0: pose only)
 } world_player;
 _Static_assert(sizeof(world_player) == 32, "world_player layout");
 
@@ -120,6 +124,30 @@ typedef struct world_state {
 	uint32_t heap_top;        // 48: end of the used memory (after the latest allocation)
 	uint32_t mark;            // 52: heap position before the latest reserve (rollback point)
 } world_state;
+
+// Optional matrix outputs of a player, written by JS (world.mjs WorldPlayer.matrices) at setup:
+// after blending, the frame call composes each joint's local matrix from its pose, multiplies by
+// its parent's world matrix (a joint, or an anchor matrix JS writes each frame) and each skin's
+// bones by their inverse bind matrices. Column-major 4x4 floats, as three.js's Matrix4.elements.
+typedef struct world_matrices {
+	uint32_t parent;  // 0: int32_t[joints]: parent joint, or -1 - anchor
+	uint32_t order;   // 4: uint32_t[joints]: joints with every parent before its children
+	uint32_t anchors; // 8: float[16 * anchors]
+	uint32_t world;   // 12: float[16 * joints]: output
+	uint32_t skins;   // 16: world_skin * (a list)
+	uint32_t anchor_count; // 20
+	uint32_t reserved[2];  // 24
+} world_matrices;
+
+typedef struct world_skin {
+	uint32_t bone_count; // 0
+	uint32_t joints;     // 4: uint32_t[bone_count]: player joint of each bone
+	uint32_t inverse;    // 8: float[16 * bone_count]: inverse bind matrices
+	uint32_t out;        // 12: float[16 * bone_count]: world[joint] * inverse
+	uint32_t next;       // 16: world_skin * or 0
+	uint32_t capacity;   // 20: floats allocated at `out` (JS: a bone texture may want padding)
+	uint32_t reserved[2];
+} world_skin;
 
 typedef struct world_blob {
 	uint32_t clips, clip_count, bytes, size;
@@ -310,7 +338,7 @@ uint32_t sinew_world_add_player(uint32_t joints, uint32_t scalar_floats, uint32_
 		pose[j * 10 + 3] = rest[j * 10 + 3] = 1.0f;
 		for (int k = 7; k < 10; ++k) pose[j * 10 + k] = rest[j * 10 + k] = 1.0f;
 	}
-	for (uint32_t i = 0; i < layers; ++i) l[i].speed = l[i].weight = 1.0f;
+	for (uint32_t i = 0; i < layers; ++i) l[i].speed = l[i].weight = 1.0f, l[i].loop_count = -1;
 	*p = (world_player){joints, scalar_floats, layers, (uint32_t)(uintptr_t)l, (uint32_t)(uintptr_t)pose,
 	                    (uint32_t)(uintptr_t)rest, 1u, 0};
 	((uint32_t *)(uintptr_t)W.players)[W.player_count++] = (uint32_t)(uintptr_t)p;
@@ -336,6 +364,14 @@ static void advance(world_layer *l, const world_clip *c, double dt) {
 			}
 		}
 	}
+	if (l->speed_rate > 0.0f) { // a warp: the speed ramps like a fade (three.js AnimationAction.warp)
+		float step = (float)(dt > 0 ? dt : -dt) * l->speed_rate;
+		float s = l->speed, target = l->speed_target;
+		if (s < target) s = s + step >= target ? target : s + step;
+		else s = s - step <= target ? target : s - step;
+		l->speed = s;
+		if (s == target) { l->speed_rate = 0.0f; l->events |= EVENT_WARP_DONE; }
+	}
 	if (l->flags & LAYER_PAUSED) return;
 	double base = 0, d = c->duration;
 	if (l->range_to > l->range_from) { // a sub-range of the clip
@@ -352,39 +388,50 @@ static void advance(world_layer *l, const world_clip *c, double dt) {
 	if (t0 > d) t0 = d;
 	double t = t0 + step;
 	if (!(t == t)) t = 0; // NaN
+	int end = 0;
+	if (l->loop_count < 0 && step > 0) l->loop_count = 0; // three.js: a forward start counts from 0
+	double n = 0; // loops crossed
 	if (mode == 1u) { // repeat
 		if (t >= d || t < 0) {
 			double turns = floor(t / d);
 			t -= turns * d;
 			if (t >= d || t < 0) t = 0; // rounding
-			double n = turns < 0 ? -turns : turns;
-			l->loops = n > 4e9 ? 4000000000u : (uint32_t)n;
-			l->events |= EVENT_LOOP;
+			n = turns < 0 ? -turns : turns;
 		}
 	} else if (mode == 2u) { // ping-pong: a zigzag; x is the position along it, forward then back
 		double x = (l->flags & LAYER_REVERSED) ? 2 * d - t0 : t0;
 		double x2 = x + step;
 		if (!(x2 == x2)) x2 = x;
-		double crossed = floor(x2 / d) - floor(x / d);
+		double fx = floor(x / d), crossed = floor(x2 / d) - fx;
+		n = crossed < 0 ? -crossed : crossed;
+		double pending = (double)l->repetitions - (double)l->loop_count;
+		if (l->repetitions && n >= pending && pending >= 0) { // the last turn: stop at the end it reaches
+			x2 = (step > 0 ? fx + pending : fx + 1 - pending) * d; // the zigzag boundary of the last turn
+		}
 		double u = x2 - floor(x2 / (2 * d)) * (2 * d); // [0, 2d)
 		if (u > d) { t = 2 * d - u; l->flags |= LAYER_REVERSED; }
 		else { t = u; l->flags &= ~(uint32_t)LAYER_REVERSED; }
 		if (t < 0) t = 0;
 		if (t > d) t = d;
-		if (crossed != 0) {
-			double n = crossed < 0 ? -crossed : crossed;
+	} else { // once: clamp, pause, report
+		if (t >= d) { t = d; end = 1; }
+		else if (t <= 0 && step < 0) { t = 0; end = 1; }
+	}
+	if (n != 0) {
+		double count = (double)l->loop_count + n;
+		l->loop_count = count > 2e9 ? 2000000000 : (int32_t)count;
+		if (l->repetitions && count >= (double)l->repetitions) { // finite repetitions done (three.js: stop at the end)
+			end = 1;
+			if (mode == 1u) t = step > 0 ? d : 0;
+		} else {
 			l->loops = n > 4e9 ? 4000000000u : (uint32_t)n;
 			l->events |= EVENT_LOOP;
 		}
-	} else { // once: clamp, pause, report
-		int end = 0;
-		if (t >= d) { t = d; end = 1; }
-		else if (t <= 0 && step < 0) { t = 0; end = 1; }
-		if (end) {
-			l->flags |= LAYER_PAUSED;
-			l->events |= EVENT_FINISHED;
-			if (l->flags & LAYER_STOP_AT_END) l->flags &= ~(uint32_t)LAYER_ENABLED;
-		}
+	}
+	if (end) {
+		l->flags |= LAYER_PAUSED;
+		l->events |= EVENT_FINISHED;
+		if (l->flags & LAYER_STOP_AT_END) l->flags &= ~(uint32_t)LAYER_ENABLED;
 	}
 	l->time = base + t;
 }
@@ -545,9 +592,67 @@ static void blend_player(world_player *p) {
 	}
 }
 
+// Column-major 4x4 matrices (three.js Matrix4.elements order). o = a * b (o does not alias a or b):
+// columns of f32x4 in the SIMD build, rolled scalar loops in the baseline (smaller).
+#ifdef __wasm_simd128__
+typedef float v4 __attribute__((vector_size(16), aligned(4)));
+__attribute__((noinline)) static void mat_mul(float *o, const float *a, const float *b) {
+	const v4 a0 = *(const v4 *)(const void *)a, a1 = *(const v4 *)(const void *)(a + 4),
+	         a2 = *(const v4 *)(const void *)(a + 8), a3 = *(const v4 *)(const void *)(a + 12);
+#pragma clang loop unroll(disable)
+	for (int c = 0; c < 16; c += 4)
+		*(v4 *)(void *)(o + c) = a0 * b[c] + a1 * b[c + 1] + a2 * b[c + 2] + a3 * b[c + 3];
+}
+#else
+__attribute__((noinline)) static void mat_mul(float *o, const float *a, const float *b) {
+#pragma clang loop unroll(disable)
+	for (int i = 0; i < 16; ++i) {
+		const int c = i & ~3, r = i & 3;
+		o[i] = a[r] * b[c] + a[4 + r] * b[c + 1] + a[8 + r] * b[c + 2] + a[12 + r] * b[c + 3];
+	}
+}
+#endif
+
+// The local matrix of a pose entry (q xyzw, t, s), as three.js Matrix4.compose.
+static void mat_compose(float *m, const float *v) {
+	const float x = v[0], y = v[1], z = v[2], w = v[3], x2 = x + x, y2 = y + y, z2 = z + z;
+	const float xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+	const float wx = w * x2, wy = w * y2, wz = w * z2, sx = v[7], sy = v[8], sz = v[9];
+	m[0] = (1 - (yy + zz)) * sx; m[1] = (xy + wz) * sx; m[2] = (xz - wy) * sx; m[3] = 0;
+	m[4] = (xy - wz) * sy; m[5] = (1 - (xx + zz)) * sy; m[6] = (yz + wx) * sy; m[7] = 0;
+	m[8] = (xz + wy) * sz; m[9] = (yz - wx) * sz; m[10] = (1 - (xx + yy)) * sz; m[11] = 0;
+	m[12] = v[4]; m[13] = v[5]; m[14] = v[6]; m[15] = 1;
+}
+
+// World matrices of a player's joints (parent or anchor times local), then its skins' bone matrices.
+static void player_matrices(const world_player *p) {
+	const world_matrices *m = (const world_matrices *)(uintptr_t)p->matrices;
+	const int32_t *parent = (const int32_t *)(uintptr_t)m->parent;
+	const uint32_t *order = (const uint32_t *)(uintptr_t)m->order;
+	const float *anchors = (const float *)(uintptr_t)m->anchors, *pose = (const float *)(uintptr_t)p->pose;
+	float *world = (float *)(uintptr_t)m->world;
+	const uint32_t J = p->joint_count;
+	float local[16];
+	for (uint32_t i = 0; i < J; ++i) {
+		const uint32_t j = order[i];
+		const int32_t pj = j < J ? parent[j] : 0;
+		const uint32_t a = (uint32_t)(-1 - pj);
+		if (j >= J || (pj >= 0 ? (uint32_t)pj >= J : a >= m->anchor_count)) continue;
+		mat_compose(local, pose + 10 * j);
+		mat_mul(world + 16 * j, pj >= 0 ? world + 16 * (uint32_t)pj : anchors + 16 * a, local);
+	}
+	for (const world_skin *s = (const world_skin *)(uintptr_t)m->skins; s; s = (const world_skin *)(uintptr_t)s->next) {
+		const uint32_t *joints = (const uint32_t *)(uintptr_t)s->joints;
+		const float *inverse = (const float *)(uintptr_t)s->inverse;
+		float *out = (float *)(uintptr_t)s->out;
+		for (uint32_t b = 0; b < s->bone_count; ++b)
+			if (joints[b] < J) mat_mul(out + 16 * b, world + 16 * joints[b], inverse + 16 * b);
+	}
+}
+
 // THE per-frame call: advances every active player's layers by dt seconds (time, loop mode,
-// crossfade ramps, events) and writes every active player's blended pose and scalars. Allocates
-// nothing. Returns the number of layers sampled.
+// crossfade ramps, warps, events) and writes every active player's blended pose and scalars (and
+// matrices, for players that have them). Allocates nothing. Returns the number of layers sampled.
 uint32_t sinew_world_update(double dt) {
 	if (!(dt == dt)) dt = 0;
 	W.frames++;
@@ -563,6 +668,7 @@ uint32_t sinew_world_update(double dt) {
 			else l->events = 0, l->loops = 0;
 		}
 		blend_player(p);
+		if (p->matrices) player_matrices(p);
 	}
 	return W.layers_sampled;
 }

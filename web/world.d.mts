@@ -3,7 +3,7 @@
 import type { JointInfo, ScalarInfo, ScalarTrackLayout } from './sinew.mjs';
 
 /** Bits of WorldLayer.events (the last update()). */
-export declare const LayerEvent: { readonly LOOP: 1; readonly FINISHED: 2; readonly FADED_OUT: 4; readonly FADE_DONE: 8 };
+export declare const LayerEvent: { readonly LOOP: 1; readonly FINISHED: 2; readonly FADED_OUT: 4; readonly FADE_DONE: 8; readonly WARP_DONE: 16 };
 
 export type LoopMode = 'once' | 'repeat' | 'pingpong';
 /** false: a base layer; 'first': additive against the clip's first sample; 'bind': against the player's rest pose. */
@@ -40,6 +40,8 @@ export declare class WorldClip {
 export declare class WorldBlob {
 	readonly world: SinewWorld;
 	readonly index: number;
+	/** The load option (random-access contexts). */
+	readonly randomAccess: boolean;
 	readonly clips: readonly WorldClip[];
 	readonly clipCount: number;
 	/** Address of the blob's bytes in world memory. */
@@ -91,6 +93,30 @@ export declare class WorldLayer {
 	/** LayerEvent bits of the last update(). */
 	readonly events: number;
 	readonly loops: number;
+	/** Speed ramp from `from` to `to` over `duration` seconds of update() time (three's warp); setting speed cancels it. */
+	warp(from: number, to: number, duration: number): this;
+	readonly warping: boolean;
+	/** repeat / pingpong: finish (as 'once' at an end) after this many loops; Infinity (default) loops forever. */
+	repetitions: number;
+	/** Loops done (three.js's count; -1 before the layer first moves). */
+	readonly loopCount: number;
+	resetLoops(): this;
+}
+
+export interface SkinDescription {
+	/** Player joint of each bone. */
+	joints: ArrayLike<number>;
+	/** Inverse bind matrices, 16 column-major floats per bone. */
+	inverses: ArrayLike<number>;
+	/** Floats to allocate for the output (>= 16 * bones; e.g. a bone texture's size). */
+	capacity?: number;
+}
+export interface MatrixOptions {
+	/** Per joint: its parent joint, or -1 - k for anchor k. */
+	parents: ArrayLike<number>;
+	/** Anchor matrices (default 1), written by JS each frame through anchorMatrix(k); identity until then. */
+	anchors?: number;
+	skins?: readonly SkinDescription[];
 }
 
 export interface AddPlayerOptions {
@@ -121,6 +147,16 @@ export declare class WorldPlayer {
 	/** The rest pose (writable view). */
 	readonly rest: Float32Array;
 	active: boolean;
+	/** Matrix outputs computed by update() after blending (once per player). */
+	setMatrices(options: MatrixOptions): this;
+	readonly hasMatrices: boolean;
+	/** 16 floats per joint (column-major world matrices), a wasm heap view. */
+	readonly worldMatrices: Float32Array;
+	/** Anchor k's matrix (writable view, read by the next update()). */
+	anchorMatrix(k?: number): Float32Array;
+	/** Skin i's bone matrices (world x inverse bind), `capacity` floats, a wasm heap view. */
+	skinMatrices(i?: number): Float32Array;
+	readonly skinCount: number;
 }
 
 export interface LoadWorldBlobOptions {
@@ -147,6 +183,15 @@ export declare class SinewWorld {
 	/** The memory image plus the JS-side description, for restoreWorld(): bytes, or base64 text. */
 	save(): Uint8Array;
 	save(encoding: 'base64'): string;
+	/** portable: the relocatable snapshot (any build, any heap position; web/README.md §Portable snapshots). */
+	save(options: { portable?: boolean; encoding?: undefined }): Uint8Array;
+	save(options: { portable?: boolean; encoding: 'base64' }): string;
+	save(encoding: 'base64' | undefined, options: { portable?: boolean }): Uint8Array | string;
+}
+
+export interface RestoreOptions extends WorldOptions {
+	/** Portable snapshots: bytes to allocate before restoring (the world then lives at other addresses). */
+	reserve?: number;
 }
 
 export interface WorldOptions {
@@ -155,7 +200,7 @@ export interface WorldOptions {
 }
 
 export declare function createWorld(options?: WorldOptions): Promise<SinewWorld>;
-/** Restores a save() (bytes or its base64 text) into a fresh instance of the same build. */
-export declare function restoreWorld(bytes: ArrayBuffer | ArrayBufferView | string, options?: WorldOptions): Promise<SinewWorld>;
+/** Restores a save() (bytes or its base64 text): a memory image into a fresh instance of the same build, a portable snapshot into any build. */
+export declare function restoreWorld(bytes: ArrayBuffer | ArrayBufferView | string, options?: RestoreOptions): Promise<SinewWorld>;
 export declare const SinewWorlds: { createWorld: typeof createWorld; restoreWorld: typeof restoreWorld; LayerEvent: typeof LayerEvent };
 export default createWorld;

@@ -21,9 +21,11 @@ const FLOATS_PER_JOINT = 10;
 // world_layer flags (web/sinew_world.c)
 const ENABLED = 1, ADDITIVE = 2, REF_BIND = 4, LOOP_SHIFT = 4, STOP_AT_ZERO = 64, REVERSED = 128, PAUSED = 256, STOP_AT_END = 512;
 const LOOP_MODES = ['once', 'repeat', 'pingpong'];
-export const LayerEvent = Object.freeze({ LOOP: 1, FINISHED: 2, FADED_OUT: 4, FADE_DONE: 8 });
+export const LayerEvent = Object.freeze({ LOOP: 1, FINISHED: 2, FADED_OUT: 4, FADE_DONE: 8, WARP_DONE: 16 });
 const SNAPSHOT_MAGIC = 0x57574e53; // "SNWW"
 const SNAPSHOT_VERSION = 1;
+const PORTABLE_MAGIC = 0x50574e53; // "SNWP": the portable snapshot (web/README.md §Portable snapshots)
+const PORTABLE_VERSION = 1;
 
 const moduleCache = new Map(); // variant -> Promise<{ module, id }>
 
@@ -145,9 +147,10 @@ export class WorldClip {
 
 /** A loaded blob: its clips live in the world's memory for the world's life (append-only). */
 export class WorldBlob {
-	constructor(world, index, metadata) {
+	constructor(world, index, metadata, randomAccess = true) {
 		this.world = world;
 		this.index = index;
+		this.randomAccess = randomAccess;
 		// the world's blob table (world_blob records: first clip, clip count, bytes, size): read from
 		// memory, so a restored world rebuilds its blobs without a wasm call
 		const dv = world._view(), table = dv.getUint32(world._state + 8, true) + 16 * index;
@@ -174,7 +177,9 @@ export class WorldBlob {
 
 // Layer record field offsets (world_layer in sinew_world.c).
 const L_TIME = 0, L_SPEED = 8, L_WEIGHT = 12, L_TARGET = 16, L_RATE = 20, L_CLIP = 24, L_FLAGS = 28, L_MASK = 32,
-	L_JMAP = 36, L_SMAP = 40, L_EVENTS = 44, L_LOOPS = 48, L_FROM = 52, L_TO = 56;
+	L_JMAP = 36, L_SMAP = 40, L_EVENTS = 44, L_LOOPS = 48, L_FROM = 52, L_TO = 56, L_REPS = 60, L_LOOP_COUNT = 64,
+	L_SPEED_TARGET = 68, L_SPEED_RATE = 72;
+const LAYER_BYTES = 80;
 
 /** One clip layer of a player. Its fields live in wasm memory: setting them is not a wasm call. */
 export class WorldLayer {
@@ -224,6 +229,7 @@ export class WorldLayer {
 		v.setUint32(this.ptr + L_JMAP, map, true);
 		v.setUint32(this.ptr + L_SMAP, smap, true);
 		v.setFloat64(this.ptr + L_TIME, 0, true);
+		v.setInt32(this.ptr + L_LOOP_COUNT, -1, true);
 		v.setUint32(this.ptr + L_FLAGS, this._flags() & ~(REVERSED | PAUSED), true);
 		this._clip = clip;
 		return this;
@@ -253,7 +259,37 @@ export class WorldLayer {
 		this._setFlag(PAUSED, !!this._userPaused); // a 'once' layer that had stopped at its end plays again
 	}
 	get speed() { return this._dv.getFloat32(this.ptr + L_SPEED, true); }
-	set speed(s) { this._dv.setFloat32(this.ptr + L_SPEED, +s, true); }
+	/** Setting the speed cancels a warp. */
+	set speed(s) { this._dv.setFloat32(this.ptr + L_SPEED, +s, true); this._dv.setFloat32(this.ptr + L_SPEED_RATE, 0, true); }
+	/**
+	 * Ramps the speed linearly from `from` to `to` over `duration` seconds of update() time, inside
+	 * the frame call (as three.js AnimationAction.warp; WARP_DONE event when it ends).
+	 */
+	warp(from, to, duration) {
+		if (!Number.isFinite(+from) || !Number.isFinite(+to)) throw new RangeError(`sinew world: warp ${from} -> ${to}`);
+		const dv = this._dv;
+		if (!(duration > 0) || from === to) { this.speed = to; return this; }
+		dv.setFloat32(this.ptr + L_SPEED, from, true);
+		dv.setFloat32(this.ptr + L_SPEED_TARGET, to, true);
+		dv.setFloat32(this.ptr + L_SPEED_RATE, Math.abs(to - from) / duration, true);
+		return this;
+	}
+	get warping() { return this._dv.getFloat32(this.ptr + L_SPEED_RATE, true) > 0; }
+	/**
+	 * 'repeat' / 'pingpong': the layer finishes (as 'once' at an end: paused, FINISHED event,
+	 * stopAtEnd drops it) when `loopCount` reaches this many loops; Infinity (default) loops forever.
+	 */
+	get repetitions() { const n = this._dv.getUint32(this.ptr + L_REPS, true); return n === 0 ? Infinity : n; }
+	set repetitions(n) {
+		if (n !== Infinity && !(Number.isInteger(n) && n >= 1 && n < 2 ** 31)) throw new RangeError(`sinew world: repetitions ${n} (an integer >= 1, or Infinity)`);
+		this._dv.setUint32(this.ptr + L_REPS, n === Infinity ? 0 : n, true);
+	}
+	/**
+	 * Loops completed (three.js's count: -1 until the layer first moves; a forward start counts from
+	 * 0, a backward start's first wrap through 0 does not count). setClip and resetLoops() set -1.
+	 */
+	get loopCount() { return this._dv.getInt32(this.ptr + L_LOOP_COUNT, true); }
+	resetLoops() { this._dv.setInt32(this.ptr + L_LOOP_COUNT, -1, true); return this; }
 	/** Current weight (a fade in progress changes it in update()). Setting it cancels a fade. */
 	get weight() { return this._dv.getFloat32(this.ptr + L_WEIGHT, true); }
 	set weight(w) {
@@ -346,7 +382,7 @@ export class WorldLayer {
 }
 
 // Player record offsets (world_player).
-const P_POSE = 16, P_REST = 20, P_FLAGS = 24;
+const P_POSE = 16, P_REST = 20, P_FLAGS = 24, P_MATRICES = 28;
 
 /** One character: a pose blended from its layers. */
 export class WorldPlayer {
@@ -363,10 +399,102 @@ export class WorldPlayer {
 		this._posePtr = dv.getUint32(ptr + P_POSE, true);
 		this._restPtr = dv.getUint32(ptr + P_REST, true);
 		const layers = dv.getUint32(ptr + 12, true);
-		this.layers = Object.freeze(Array.from({ length: layerCount }, (_, i) => new WorldLayer(this, i, layers + 64 * i)));
+		this.layers = Object.freeze(Array.from({ length: layerCount }, (_, i) => new WorldLayer(this, i, layers + LAYER_BYTES * i)));
 		this._poseView = null;
 		this._buffer = null;
+		this._matrices = null;
+		this._readMatrices();
 	}
+
+	// The matrix records of this player (web/sinew_world.c world_matrices, world_skin) read back
+	// from memory: after setMatrices() and in a restored world.
+	_readMatrices() {
+		const dv = this.world._view(), m = dv.getUint32(this.ptr + P_MATRICES, true);
+		if (!m) return;
+		const skins = [];
+		for (let s = dv.getUint32(m + 16, true); s; s = dv.getUint32(s + 16, true))
+			skins.push({ bones: dv.getUint32(s, true), out: dv.getUint32(s + 12, true), capacity: dv.getUint32(s + 20, true) });
+		this._matrices = { ptr: m, world: dv.getUint32(m + 12, true), anchors: dv.getUint32(m + 8, true), anchorCount: dv.getUint32(m + 20, true),
+			parent: dv.getUint32(m, true), skins, buffer: null, views: null };
+	}
+
+	/**
+	 * Turns on matrix outputs (once per player, setup-time memory): after blending, update()
+	 * composes every joint's local matrix from its pose (as three.js Matrix4.compose), multiplies it
+	 * by its parent's world matrix (parents[j]: a joint index, or -1 - k for anchor k, a matrix JS
+	 * writes into anchorMatrices(k) each frame, identity until then) and every skin's bones by their
+	 * inverse bind matrices: skins[i] = { joints (player joint of each bone), inverses (16 floats per
+	 * bone, column-major), capacity (floats to allocate, >= 16 * bones, e.g. a bone texture's size) }.
+	 * Column-major float32 4x4, Matrix4.elements order. All inside the same one wasm call.
+	 */
+	setMatrices({ parents, anchors = 1, skins = [] } = {}) {
+		if (this._matrices) throw new Error('sinew world: setMatrices() once per player');
+		const J = this.jointCount, w = this.world;
+		if (!parents || parents.length !== J) throw new RangeError(`sinew world: setMatrices needs ${J} parents`);
+		if (!(Number.isInteger(anchors) && anchors >= 1)) throw new RangeError(`sinew world: anchors ${anchors}`);
+		// parents before children (a cycle or a bad index is refused)
+		const order = [], state = new Uint8Array(J);
+		const visit = (j) => {
+			if (state[j] === 2) return;
+			if (state[j] === 1) throw new RangeError(`sinew world: setMatrices: joint ${j} is its own ancestor`);
+			state[j] = 1;
+			const p = parents[j];
+			if (!Number.isInteger(p) || p >= J || p < -anchors) throw new RangeError(`sinew world: setMatrices: parent ${p} of joint ${j}`);
+			if (p >= 0) visit(p);
+			state[j] = 2;
+			order.push(j);
+		};
+		for (let j = 0; j < J; j++) visit(j);
+		for (const s of skins) {
+			if (s.joints.some((j) => !(Number.isInteger(j) && j >= 0 && j < J))) throw new RangeError('sinew world: setMatrices: a skin bone is not a player joint');
+			if (s.inverses.length !== 16 * s.joints.length) throw new RangeError('sinew world: setMatrices: 16 inverse floats per bone');
+			if ((s.capacity ?? 0) > 0 && s.capacity < 16 * s.joints.length) throw new RangeError('sinew world: setMatrices: skin capacity too small');
+		}
+		const m = w._alloc(32), par = w._alloc(4 * J + 4), ord = w._alloc(4 * J + 4), anc = w._alloc(64 * anchors), world = w._alloc(64 * J + 4);
+		const skinPtrs = skins.map((s) => {
+			const n = s.joints.length, cap = Math.max(s.capacity ?? 0, 16 * n);
+			return { rec: w._alloc(32), joints: w._alloc(4 * n + 4), inverse: w._alloc(64 * n + 4), out: w._alloc(4 * cap + 4), n, cap };
+		});
+		const b = w.memory.buffer, dv = w._view();
+		new Int32Array(b, par, J).set(parents);
+		new Uint32Array(b, ord, J).set(order);
+		const id = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+		for (let k = 0; k < anchors; k++) new Float32Array(b, anc + 64 * k, 16).set(id);
+		skins.forEach((s, i) => {
+			const p = skinPtrs[i];
+			new Uint32Array(b, p.joints, p.n).set(s.joints);
+			new Float32Array(b, p.inverse, 16 * p.n).set(s.inverses);
+			for (let k = 0; k < p.n; k++) new Float32Array(b, p.out + 64 * k, 16).set(id);
+			dv.setUint32(p.rec, p.n, true); dv.setUint32(p.rec + 4, p.joints, true); dv.setUint32(p.rec + 8, p.inverse, true);
+			dv.setUint32(p.rec + 12, p.out, true); dv.setUint32(p.rec + 16, i + 1 < skins.length ? skinPtrs[i + 1].rec : 0, true);
+			dv.setUint32(p.rec + 20, p.cap, true);
+		});
+		for (let j = 0; j < J; j++) new Float32Array(b, world + 64 * j, 16).set(id);
+		dv.setUint32(m, par, true); dv.setUint32(m + 4, ord, true); dv.setUint32(m + 8, anc, true); dv.setUint32(m + 12, world, true);
+		dv.setUint32(m + 16, skinPtrs.length ? skinPtrs[0].rec : 0, true); dv.setUint32(m + 20, anchors, true);
+		dv.setUint32(this.ptr + P_MATRICES, m, true); // last: the frame call starts using the record
+		this._readMatrices();
+		return this;
+	}
+	get hasMatrices() { return this._matrices !== null; }
+	_matrixViews() {
+		const m = this._matrices;
+		if (!m) throw new Error('sinew world: the player has no matrices (setMatrices)');
+		const b = this.world.memory.buffer;
+		if (m.buffer !== b) {
+			m.buffer = b;
+			m.views = { world: new Float32Array(b, m.world, 16 * this.jointCount), anchors: new Float32Array(b, m.anchors, 16 * m.anchorCount),
+				skins: m.skins.map((s) => new Float32Array(b, s.out, s.capacity)) };
+		}
+		return m.views;
+	}
+	/** World matrices of the joints written by the last update(): 16 floats per joint. A wasm heap view. */
+	get worldMatrices() { return this._matrixViews().world; }
+	/** Anchor k's matrix (16 floats), read by the next update(): a writable wasm heap view. */
+	anchorMatrix(k = 0) { return this._matrixViews().anchors.subarray(16 * k, 16 * k + 16); }
+	/** Skin i's bone matrices (world × inverse bind, 16 floats per bone, then the capacity's padding). A wasm heap view. */
+	skinMatrices(i = 0) { const v = this._matrixViews().skins[i]; if (!v) throw new RangeError(`sinew world: skin ${i}`); return v; }
+	get skinCount() { return this._matrices ? this._matrices.skins.length : 0; }
 	layer(i) {
 		const l = this.layers[i];
 		if (!l) throw new RangeError(`sinew world: layer ${i} out of range (${this.layerCount} layers)`);
@@ -462,13 +590,19 @@ export class SinewWorld {
 		const code = scratch.sinew_world_validate(sp, data.byteLength);
 		if (code !== 0) throw new SinewError(code, cString(scratch.memory.buffer, scratch.sinew_world_error()));
 		const metadata = readMetadata(data); // throws SinewError on inconsistent metadata, before the world is touched
+		return this._append(data, options.randomAccess !== false, metadata);
+	}
+
+	// Appends a blob already validated (by load(), or checked by a portable snapshot's checksum; the
+	// world's own sinew_world_load validates it again either way) with its parsed metadata.
+	_append(data, randomAccess, metadata) {
 		const x = this._x;
 		const ptr = x.sinew_world_reserve(data.byteLength);
 		if (!ptr) throw new SinewError(60, `world: cannot allocate ${data.byteLength} bytes for the blob`);
 		new Uint8Array(this.memory.buffer, ptr, data.byteLength).set(data);
-		const r = x.sinew_world_load(ptr, data.byteLength, options.randomAccess === false ? 1 : 0);
+		const r = x.sinew_world_load(ptr, data.byteLength, randomAccess ? 0 : 1);
 		if (r !== 0) throw new SinewError(r, cString(this.memory.buffer, x.sinew_world_error()));
-		const blob = new WorldBlob(this, this.blobs.length, metadata);
+		const blob = new WorldBlob(this, this.blobs.length, metadata, randomAccess);
 		this.blobs.push(blob);
 		return blob;
 	}
@@ -508,13 +642,15 @@ export class SinewWorld {
 	 * (restoreWorld) without validating, decompressing or parsing a blob again; it does not move to
 	 * other offsets or into another build.
 	 */
-	save(encoding) {
+	save(encoding, options = {}) {
+		if (encoding !== null && typeof encoding === 'object') { options = encoding; encoding = options.encoding; }
+		if (options.portable) { const out = this._savePortable(); return encoding === 'base64' ? bytesToBase64(out) : out; }
 		if (encoding === 'base64') return bytesToBase64(this.save());
 		const used = this.heapBytes;
 		const image = new Uint8Array(this.memory.buffer, 0, used);
 		const json = new TextEncoder().encode(JSON.stringify({
 			buildId: this.buildId, simd: this.simd, pages: this.memory.buffer.byteLength / 65536, used,
-			blobs: this.blobs.map((b) => b._metadata),
+			blobs: this.blobs.map((b) => b._metadata), randomAccess: this.blobs.map((b) => b.randomAccess),
 			players: this.players.map((p) => ({ ptr: p.ptr, joints: p.jointCount, scalars: p.scalarFloats, layers: p.layerCount, nodes: p.nodes,
 				clips: p.layers.map((l) => (l.clip ? [l.clip.blob.index, l.clip.index] : null)) })),
 		}));
@@ -529,6 +665,211 @@ export class SinewWorld {
 		dv.setUint32(12, fnv1a(out.subarray(16)), true);
 		return out;
 	}
+}
+
+// The portable snapshot (layout in web/README.md §Portable snapshots): no addresses, only the
+// blobs' bytes, the clips' participation tables and every player's state in a defined
+// little-endian layout, so any build of the world module restores it at any heap position.
+SinewWorld.prototype._savePortable = function () {
+	const w = new Writer(), dv = this._view(), buf = this.memory.buffer;
+	const json = new TextEncoder().encode(JSON.stringify({ blobs: this.blobs.map((b) => b._metadata), players: this.players.map((p) => p.nodes) }));
+	w.u32(PORTABLE_MAGIC); w.u32(PORTABLE_VERSION); w.u32(0); w.u32(0); // size and checksum patched below
+	w.u32(json.length); w.u32(this.blobs.length); w.u32(this.players.length); w.u32(0);
+	w.bytes(json);
+	const clipRef = new Map(); // world_clip address -> [blob, clip]
+	for (const b of this.blobs) {
+		const table = dv.getUint32(this._state + 8, true) + 16 * b.index; // world_blob { clips, clip count, bytes, size }
+		const size = dv.getUint32(table + 12, true);
+		w.u32(size); w.u32(b.randomAccess ? 0 : 1); w.u32(b.clipCount);
+		w.bytes(new Uint8Array(buf, dv.getUint32(table + 8, true), size));
+		for (const c of b.clips) { clipRef.set(c.ptr, [b.index, c.index]); w.u32(c.jointCount + c.scalarFloats); w.bytes(c.participation); }
+	}
+	for (const p of this.players) {
+		w.u32(p.jointCount); w.u32(p.scalarFloats); w.u32(p.layerCount); w.u32(dv.getUint32(p.ptr + P_FLAGS, true));
+		w.f32s(p.rest); w.f32s(p.pose);
+		for (const l of p.layers) {
+			const o = l.ptr, clip = dv.getUint32(o + L_CLIP, true), ref = clip ? clipRef.get(clip) : [-1, -1];
+			const c = clip ? this.blobs[ref[0]].clips[ref[1]] : null;
+			w.f64(dv.getFloat64(o + L_TIME, true));
+			for (const f of [L_SPEED, L_WEIGHT, L_TARGET, L_RATE]) w.f32(dv.getFloat32(o + f, true));
+			w.i32(ref[0]); w.i32(ref[1]);
+			for (const f of [L_FLAGS, L_EVENTS, L_LOOPS]) w.u32(dv.getUint32(o + f, true));
+			w.f32(dv.getFloat32(o + L_FROM, true)); w.f32(dv.getFloat32(o + L_TO, true));
+			w.u32(dv.getUint32(o + L_REPS, true)); w.i32(dv.getInt32(o + L_LOOP_COUNT, true));
+			w.f32(dv.getFloat32(o + L_SPEED_TARGET, true)); w.f32(dv.getFloat32(o + L_SPEED_RATE, true));
+			const mask = dv.getUint32(o + L_MASK, true), jmap = dv.getUint32(o + L_JMAP, true), smap = dv.getUint32(o + L_SMAP, true);
+			w.u32(mask ? p.jointCount : 0); if (mask) w.f32s(new Float32Array(buf, mask, p.jointCount));
+			w.u32(jmap && c ? c.jointCount : 0); if (jmap && c) w.u32s(new Uint32Array(buf, jmap, c.jointCount));
+			w.u32(smap && c ? c.scalarFloats : 0); if (smap && c) w.u32s(new Uint32Array(buf, smap, c.scalarFloats));
+		}
+		const m = p._matrices;
+		w.u32(m ? 1 : 0);
+		if (!m) continue;
+		w.u32(m.anchorCount);
+		w.u32s(new Int32Array(buf, m.parent, p.jointCount));
+		w.f32s(new Float32Array(buf, m.anchors, 16 * m.anchorCount));
+		w.f32s(new Float32Array(buf, m.world, 16 * p.jointCount));
+		w.u32(m.skins.length);
+		for (let s = dv.getUint32(m.ptr + 16, true); s; s = dv.getUint32(s + 16, true)) {
+			const bones = dv.getUint32(s, true), cap = dv.getUint32(s + 20, true);
+			w.u32(bones); w.u32(cap);
+			w.u32s(new Uint32Array(buf, dv.getUint32(s + 4, true), bones));
+			w.f32s(new Float32Array(buf, dv.getUint32(s + 8, true), 16 * bones));
+			w.f32s(new Float32Array(buf, dv.getUint32(s + 12, true), cap));
+		}
+	}
+	const out = w.finish();
+	const odv = new DataView(out.buffer);
+	odv.setUint32(8, out.length, true);
+	odv.setUint32(12, fnv1a(out.subarray(16)), true);
+	return out;
+};
+
+// Little-endian writer / bounds-checked reader of the portable snapshot (every field 4-aligned:
+// byte arrays are padded to 4, the one f64 is at a multiple of 4).
+class Writer {
+	constructor() { this.buf = new Uint8Array(1024); this.dv = new DataView(this.buf.buffer); this.n = 0; }
+	room(k) {
+		if (this.n + k <= this.buf.length) return;
+		const b = new Uint8Array(Math.max(this.buf.length * 2, this.n + k));
+		b.set(this.buf.subarray(0, this.n)); this.buf = b; this.dv = new DataView(b.buffer);
+	}
+	u32(v) { this.room(4); this.dv.setUint32(this.n, v >>> 0, true); this.n += 4; }
+	i32(v) { this.room(4); this.dv.setInt32(this.n, v | 0, true); this.n += 4; }
+	f32(v) { this.room(4); this.dv.setFloat32(this.n, v, true); this.n += 4; }
+	f64(v) { this.room(8); this.dv.setFloat64(this.n, v, true); this.n += 8; }
+	bytes(b) { this.room(b.length + 3); this.buf.set(b, this.n); this.n += b.length; while (this.n & 3) this.buf[this.n++] = 0; }
+	f32s(a) { for (let i = 0; i < a.length; i++) this.f32(a[i]); }
+	u32s(a) { for (let i = 0; i < a.length; i++) this.u32(a[i]); }
+	finish() { return this.buf.slice(0, this.n); }
+}
+class Reader {
+	constructor(data) { this.data = data; this.dv = new DataView(data.buffer, data.byteOffset, data.byteLength); this.n = 0; }
+	need(k) { if (!(k >= 0) || this.n + k > this.data.byteLength) throw new SinewError(10, `world snapshot: truncated at byte ${this.n}`); }
+	u32() { this.need(4); const v = this.dv.getUint32(this.n, true); this.n += 4; return v; }
+	i32() { this.need(4); const v = this.dv.getInt32(this.n, true); this.n += 4; return v; }
+	f32() { this.need(4); const v = this.dv.getFloat32(this.n, true); this.n += 4; return v; }
+	f64() { this.need(8); const v = this.dv.getFloat64(this.n, true); this.n += 8; return v; }
+	bytes(k) { this.need(k); const b = this.data.subarray(this.n, this.n + k); this.n += (k + 3) & ~3; if (this.n > this.data.byteLength) this.n = this.data.byteLength; return b; }
+	f32s(k) { this.need(4 * k); const a = new Float32Array(k); for (let i = 0; i < k; i++) a[i] = this.f32(); return a; }
+	u32s(k) { this.need(4 * k); const a = new Uint32Array(k); for (let i = 0; i < k; i++) a[i] = this.u32(); return a; }
+	i32s(k) { this.need(4 * k); const a = new Int32Array(k); for (let i = 0; i < k; i++) a[i] = this.i32(); return a; }
+}
+
+// Reads a whole portable snapshot (checksum, sizes, counts) before anything is created; the
+// references between its parts are checked by restoreWorld once the blobs' clips are known.
+function readPortable(data) {
+	const bad = (m) => new SinewError(22, `world snapshot: ${m}`);
+	const r = new Reader(data);
+	if (r.u32() !== PORTABLE_MAGIC) throw bad('bad magic');
+	const version = r.u32();
+	if (version !== PORTABLE_VERSION) throw bad(`portable version ${version} (this runtime reads ${PORTABLE_VERSION})`);
+	const size = r.u32(), sum = r.u32();
+	if (size !== data.byteLength) throw new SinewError(10, `world snapshot: ${data.byteLength} bytes, the header says ${size}`);
+	if (fnv1a(data.subarray(16)) !== sum) throw new SinewError(21, 'world snapshot: checksum mismatch');
+	const jsonLength = r.u32(), blobCount = r.u32(), playerCount = r.u32();
+	if (r.u32() !== 0) throw bad('reserved field');
+	let head;
+	try { head = JSON.parse(new TextDecoder().decode(r.bytes(jsonLength))); } catch { throw bad('description is not JSON'); }
+	if (!Array.isArray(head?.blobs) || head.blobs.length !== blobCount || !Array.isArray(head.players) || head.players.length !== playerCount) throw bad('description');
+	const blobs = [];
+	for (let b = 0; b < blobCount; b++) {
+		const size = r.u32(), options = r.u32(), clipCount = r.u32();
+		if (options > 1) throw bad(`blob ${b}: options ${options}`);
+		const bytes = r.bytes(size);
+		const parts = [];
+		for (let c = 0; c < clipCount; c++) parts.push(r.bytes(r.u32()));
+		blobs.push({ bytes, randomAccess: options === 0, clipCount, metadata: head.blobs[b], parts });
+	}
+	const players = [];
+	const LIMIT = 1 << 20;
+	for (let i = 0; i < playerCount; i++) {
+		const joints = r.u32(), scalars = r.u32(), layerCount = r.u32(), flags = r.u32();
+		if (joints > LIMIT || scalars > LIMIT || layerCount < 1 || layerCount > 1024 || flags > 1) throw bad(`player ${i}: ${joints} joints, ${scalars} scalars, ${layerCount} layers`);
+		const n = joints * FLOATS_PER_JOINT + scalars;
+		const p = { joints, scalars, flags, nodes: head.players[i], rest: r.f32s(n), pose: r.f32s(n), layers: [], matrices: null };
+		if (p.nodes !== null && !(Array.isArray(p.nodes) && p.nodes.length === joints)) throw bad(`player ${i}: nodes`);
+		for (let k = 0; k < layerCount; k++) {
+			const l = { time: r.f64(), speed: r.f32(), weight: r.f32(), target: r.f32(), rate: r.f32(), blob: r.i32(), clip: r.i32(),
+				flags: r.u32(), events: r.u32(), loops: r.u32(), from: r.f32(), to: r.f32(), reps: r.u32(), loopCount: r.i32(),
+				speedTarget: r.f32(), speedRate: r.f32() };
+			const m = r.u32(); l.mask = m ? r.f32s(m) : null;
+			if (m && m !== joints) throw bad(`player ${i} layer ${k}: mask of ${m} values`);
+			const jm = r.u32(); l.jointMap = jm ? r.u32s(jm) : null;
+			const sm = r.u32(); l.scalarMap = sm ? r.u32s(sm) : null;
+			if (l.flags >= 1024) throw bad(`player ${i} layer ${k}: flags ${l.flags}`);
+			p.layers.push(l);
+		}
+		if (r.u32()) {
+			const anchors = r.u32();
+			if (anchors < 1 || anchors > LIMIT) throw bad(`player ${i}: ${anchors} anchors`);
+			const m = { anchors, parents: r.i32s(joints), anchorMatrices: r.f32s(16 * anchors), world: r.f32s(16 * joints), skins: [] };
+			const skinCount = r.u32();
+			if (skinCount > 4096) throw bad(`player ${i}: ${skinCount} skins`);
+			for (let s = 0; s < skinCount; s++) {
+				const bones = r.u32(), capacity = r.u32();
+				if (bones > LIMIT || capacity > 16 * LIMIT || capacity < 16 * bones) throw bad(`player ${i} skin ${s}: ${bones} bones, capacity ${capacity}`);
+				m.skins.push({ joints: Array.from(r.u32s(bones)), inverses: r.f32s(16 * bones), capacity, out: r.f32s(capacity) });
+			}
+			p.matrices = m;
+		}
+		players.push(p);
+	}
+	if (r.n !== data.byteLength) throw bad(`${data.byteLength - r.n} bytes after the last player`);
+	return { blobs, players };
+}
+
+// Builds a world from a portable snapshot (readPortable) in a fresh instance: every blob is loaded
+// again (sinew_world_load validates it and prepares its contexts; its metadata comes from the
+// snapshot, not parsed again), then the clips' participation, the players, their layers (clip
+// references, maps, masks, every field), their matrices and their outputs are written back.
+async function restorePortable(data, options) {
+	const snap = readPortable(data);
+	const bad = (m) => new SinewError(22, `world snapshot: ${m}`);
+	const world = await createWorld(options);
+	if (options.reserve) world._alloc(options.reserve); // a different heap position (tests; embedding)
+	snap.blobs.forEach((b, i) => {
+		const blob = world._append(b.bytes, b.randomAccess, b.metadata);
+		if (blob.clipCount !== b.clipCount) throw bad(`blob ${i}: ${blob.clipCount} clips, the snapshot says ${b.clipCount}`);
+		blob.clips.forEach((c, k) => {
+			if (b.parts[k].length !== c.jointCount + c.scalarFloats) throw bad(`blob ${i} clip ${k}: participation of ${b.parts[k].length} bytes`);
+			c.participation.set(b.parts[k]);
+		});
+	});
+	const dv = () => world._view();
+	snap.players.forEach((sp, i) => {
+		const p = world.addPlayer({ joints: sp.joints, scalars: sp.scalars, layers: sp.layers.length, nodes: sp.nodes, rest: sp.rest });
+		p.pose.set(sp.pose);
+		sp.layers.forEach((sl, k) => {
+			const layer = p.layers[k];
+			if (sl.blob >= 0) {
+				const clip = world.blobs[sl.blob]?.clips[sl.clip];
+				if (!clip) throw bad(`player ${i} layer ${k}: clip ${sl.blob}/${sl.clip}`);
+				if (sl.jointMap && sl.jointMap.length !== clip.jointCount) throw bad(`player ${i} layer ${k}: joint map`);
+				if (sl.scalarMap && sl.scalarMap.length !== clip.scalarFloats) throw bad(`player ${i} layer ${k}: scalar map`);
+				layer.setClip(clip, { jointMap: sl.jointMap ?? undefined, scalarMap: sl.scalarMap }); // no map: the same one setClip derived when saved
+			} else if (sl.blob !== -1) throw bad(`player ${i} layer ${k}: blob ${sl.blob}`);
+			if (sl.mask) layer.mask = sl.mask;
+			const v = dv(), o = layer.ptr;
+			v.setFloat64(o + L_TIME, sl.time, true);
+			v.setFloat32(o + L_SPEED, sl.speed, true); v.setFloat32(o + L_WEIGHT, sl.weight, true);
+			v.setFloat32(o + L_TARGET, sl.target, true); v.setFloat32(o + L_RATE, sl.rate, true);
+			v.setUint32(o + L_FLAGS, sl.flags, true); v.setUint32(o + L_EVENTS, sl.events, true); v.setUint32(o + L_LOOPS, sl.loops, true);
+			v.setFloat32(o + L_FROM, sl.from, true); v.setFloat32(o + L_TO, sl.to, true);
+			v.setUint32(o + L_REPS, sl.reps, true); v.setInt32(o + L_LOOP_COUNT, sl.loopCount, true);
+			v.setFloat32(o + L_SPEED_TARGET, sl.speedTarget, true); v.setFloat32(o + L_SPEED_RATE, sl.speedRate, true);
+			layer._userPaused = (sl.flags & PAUSED) !== 0;
+		});
+		if (sp.matrices) {
+			const m = sp.matrices;
+			try { p.setMatrices({ parents: m.parents, anchors: m.anchors, skins: m.skins }); } catch (e) { throw bad(`player ${i}: ${e.message}`); }
+			p.worldMatrices.set(m.world);
+			for (let a = 0; a < m.anchors; a++) p.anchorMatrix(a).set(m.anchorMatrices.subarray(16 * a, 16 * a + 16));
+			m.skins.forEach((s, k) => p.skinMatrices(k).set(s.out));
+		}
+		p.active = sp.flags === 1;
+	});
+	return world;
 }
 
 function bytesToBase64(bytes) {
@@ -556,6 +897,7 @@ export async function restoreWorld(bytes, options = {}) {
 	const bad = (m) => new SinewError(22, `world snapshot: ${m}`);
 	if (data.byteLength < 16) throw bad('truncated');
 	const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+	if (dv.getUint32(0, true) === PORTABLE_MAGIC) return restorePortable(data, options);
 	if (dv.getUint32(0, true) !== SNAPSHOT_MAGIC) throw bad('bad magic');
 	if (dv.getUint32(4, true) !== SNAPSHOT_VERSION) throw bad(`version ${dv.getUint32(4, true)}`);
 	if (fnv1a(data.subarray(16)) !== dv.getUint32(12, true)) throw bad('checksum mismatch');
@@ -573,7 +915,7 @@ export async function restoreWorld(bytes, options = {}) {
 	if (head.pages > have) memory.grow(head.pages - have);
 	new Uint8Array(memory.buffer).set(data.subarray(start, start + head.used), 0);
 	const world = new SinewWorld(instance, module, id, simd);
-	head.blobs.forEach((m, i) => world.blobs.push(new WorldBlob(world, i, m)));
+	head.blobs.forEach((m, i) => world.blobs.push(new WorldBlob(world, i, m, head.randomAccess?.[i] ?? true)));
 	if (world.blobs.some((b) => b.clipCount === 0 && (b._metadata?.length ?? 0) > 0)) throw bad('blob table');
 	head.players.forEach((p, i) => {
 		const player = new WorldPlayer(world, i, p.ptr, p.joints, p.scalars, p.layers, p.nodes);

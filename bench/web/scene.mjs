@@ -68,15 +68,43 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true
 	args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc', '--no-first-run', '--disable-background-networking'] });
 let result;
 try {
-	const page = await browser.newPage();
-	page.setDefaultTimeout(600000);
+	// one page (JS context) per group of setups, rounds interleaved across the pages (a busy machine
+	// then slows every setup alike)
+	const GROUPS = ['sinew', 'no_euler', 'matrices', 'three', 'per_character'];
 	const errors = [];
-	page.on('pageerror', (e) => errors.push(String(e)));
-	await page.goto(`http://127.0.0.1:${server.address().port}/repo/bench/web/scene_page.html`);
-	await page.waitForFunction(() => window.sceneReady === true);
+	const pages = [];
+	result = { clips: null };
+	for (const group of GROUPS) {
+		const page = await browser.newPage();
+		page.setDefaultTimeout(600000);
+		page.on('pageerror', (e) => errors.push(String(e)));
+		await page.goto(`http://127.0.0.1:${server.address().port}/repo/bench/web/scene_page.html`);
+		await page.waitForFunction(() => window.sceneReady === true);
+		const r = await page.evaluate((s) => window.setupScene(s), { asset: asset.url, blob: '/tmp/rig.sinew', characters: N, clips: asset.clips,
+			frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true, group });
+		for (const [k, v] of Object.entries(r)) if (result[k] === undefined || result[k] === null || (k === 'skeletons' && v > result[k])) result[k] = v;
+		pages.push(page);
+	}
+	const times = {}, calls = {};
+	for (let round = 0; round < ROUNDS; round++) {
+		for (const page of pages) {
+			const r = await page.evaluate((k) => window.runRound(k), round);
+			for (const [k, v] of Object.entries(r)) {
+				if (k === 'layers_sampled') { result.layers_sampled = v; continue; }
+				(times[k] ??= []).push(...v.times);
+				calls[k] = v.calls;
+			}
+		}
+	}
+	const stats = (t) => {
+		const s = [...t].sort((a, b) => a - b), q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+		return { median: q(0.5), p99: q(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+	};
+	for (const [k, t] of Object.entries(times)) result[k] = stats(t);
+	result.wasm_calls_per_frame = calls.sinew;
+	result.matrices_wasm_calls_per_frame = calls.sinew_matrices;
+	result.per_character_calls_per_frame = calls.sinew_per_character;
 	const version = await browser.version();
-	result = await page.evaluate((s) => window.runScene(s), { asset: asset.url, blob: '/tmp/rig.sinew', characters: N, clips: asset.clips,
-		frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true });
 	if (errors.length) throw new Error(errors.join('; '));
 	result.chromium = version;
 } finally {
@@ -85,7 +113,7 @@ try {
 	rmSync(tmp, { recursive: true, force: true });
 }
 const ms = (x) => x.toFixed(3);
-log(`${N} characters x 2 crossfading clips (${result.clips.join(' / ')}), Chromium ${result.chromium}, ${FRAMES} frames (three ${THREE_FRAMES}) in ${ROUNDS} interleaved rounds, timer ${result.isolated ? '5 us' : '100 us'}`);
+log(`${N} characters x 2 crossfading clips (${result.clips.join(' / ')}), Chromium ${result.chromium}, ${FRAMES} frames (three ${THREE_FRAMES}) in ${ROUNDS} rounds interleaved over one page per setup group, timer ${result.isolated ? '5 us' : '100 us'}`);
 log('| setup | wasm calls / frame | median ms | p99 ms | mean ms |');
 log('| --- | --- | --- | --- | --- |');
 log(`| sinew world (adapter: 1 call + node writes) | ${result.wasm_calls_per_frame} | ${ms(result.sinew.median)} | ${ms(result.sinew.p99)} | ${ms(result.sinew.mean)} |`);
@@ -93,13 +121,28 @@ log(`| sinew world + adapter, syncRotation: false | 1 | ${ms(result.sinew_no_eul
 log(`| sinew world, the wasm call alone | 1 | ${ms(result.sinew_wasm.median)} | ${ms(result.sinew_wasm.p99)} | ${ms(result.sinew_wasm.mean)} |`);
 log(`| three.js AnimationMixer (one per character) | 0 | ${ms(result.three.median)} | ${ms(result.three.p99)} | ${ms(result.three.mean)} |`);
 log(`| one sinew world per character | ${result.per_character_calls_per_frame} | ${ms(result.sinew_per_character.median)} | ${ms(result.sinew_per_character.p99)} | ${ms(result.sinew_per_character.mean)} |`);
-log(`speed-up vs three: ${(result.three.median / result.sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.sinew_no_euler.median).toFixed(1)}x (adapter, syncRotation: false), ${(result.three.median / result.sinew_wasm.median).toFixed(1)}x (wasm call alone)`);
+log(`| sinew world, matrix mode (1 call: blend + joint world + skinning matrices; no per-bone JS) | ${result.matrices_wasm_calls_per_frame} | ${ms(result.sinew_matrices.median)} | ${ms(result.sinew_matrices.p99)} | ${ms(result.sinew_matrices.mean)} |`);
+log(`| sinew matrix mode, the wasm call alone | 1 | ${ms(result.sinew_matrices_wasm.median)} | ${ms(result.sinew_matrices_wasm.p99)} | ${ms(result.sinew_matrices_wasm.mean)} |`);
+log('up to skinning matrices ready for render (the step above + scene.updateMatrixWorld() + skeleton.update() of every skeleton, as WebGLRenderer does):');
+log(`| three.js AnimationMixer + matrices + ${result.skeletons} skeletons | 0 | ${ms(result.three_to_skinning.median)} | ${ms(result.three_to_skinning.p99)} | ${ms(result.three_to_skinning.mean)} |`);
+log(`| sinew world, node writes + matrices + skeletons | 1 | ${ms(result.sinew_nodes_to_skinning.median)} | ${ms(result.sinew_nodes_to_skinning.p99)} | ${ms(result.sinew_nodes_to_skinning.mean)} |`);
+log(`| sinew world, matrix mode + matrices + skeletons | 1 | ${ms(result.sinew_matrices_to_skinning.median)} | ${ms(result.sinew_matrices_to_skinning.p99)} | ${ms(result.sinew_matrices_to_skinning.mean)} |`);
+log(`| (the renderer's part alone on the matrix-mode scene: updateMatrixWorld + skeleton.update, no animation step) | 0 | ${ms(result.renderer_part_matrix_scene.median)} | ${ms(result.renderer_part_matrix_scene.p99)} | ${ms(result.renderer_part_matrix_scene.mean)} |`);
+log(`speed-up vs three (animation only): ${(result.three.median / result.sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.sinew_no_euler.median).toFixed(1)}x (adapter, syncRotation: false), ${(result.three.median / result.sinew_wasm.median).toFixed(1)}x (wasm call alone)`);
+log(`speed-up vs three up to skinning matrices: ${(result.three_to_skinning.median / result.sinew_matrices_to_skinning.median).toFixed(1)}x (matrix mode), ${(result.three_to_skinning.median / result.sinew_nodes_to_skinning.median).toFixed(1)}x (node writes)`);
 log(`memory: world ${(result.sinew_memory.wasmBytes / 1048576).toFixed(2)} MiB wasm (${result.sinew_memory.heapBytes} bytes used), JS heap delta ${(result.sinew_memory.jsHeapDelta / 1048576).toFixed(2)} MiB; `
 	+ `three JS heap delta ${(result.three_memory.jsHeapDelta / 1048576).toFixed(2)} MiB; per-character worlds ${(result.per_character_memory.wasmBytes / 1048576).toFixed(2)} MiB wasm`);
 const summary = {
 	characters: N, rig: asset.name, clips: result.clips, wasm_calls_per_frame: result.wasm_calls_per_frame, layers_sampled_per_frame: result.layers_sampled,
-	median_ms: { sinew: result.sinew.median, sinew_no_euler: result.sinew_no_euler.median, sinew_wasm_call: result.sinew_wasm.median, three: result.three.median, sinew_per_character: result.sinew_per_character.median },
-	p99_ms: { sinew: result.sinew.p99, sinew_no_euler: result.sinew_no_euler.p99, sinew_wasm_call: result.sinew_wasm.p99, three: result.three.p99, sinew_per_character: result.sinew_per_character.p99 },
+	median_ms: { sinew: result.sinew.median, sinew_no_euler: result.sinew_no_euler.median, sinew_wasm_call: result.sinew_wasm.median, three: result.three.median, sinew_per_character: result.sinew_per_character.median,
+		sinew_matrices: result.sinew_matrices.median, sinew_matrices_wasm_call: result.sinew_matrices_wasm.median, three_to_skinning: result.three_to_skinning.median, sinew_nodes_to_skinning: result.sinew_nodes_to_skinning.median,
+		sinew_matrices_to_skinning: result.sinew_matrices_to_skinning.median, renderer_part_matrix_scene: result.renderer_part_matrix_scene.median },
+	p99_ms: { sinew: result.sinew.p99, sinew_no_euler: result.sinew_no_euler.p99, sinew_wasm_call: result.sinew_wasm.p99, three: result.three.p99, sinew_per_character: result.sinew_per_character.p99,
+		sinew_matrices: result.sinew_matrices.p99, three_to_skinning: result.three_to_skinning.p99, sinew_nodes_to_skinning: result.sinew_nodes_to_skinning.p99,
+		sinew_matrices_to_skinning: result.sinew_matrices_to_skinning.p99 },
+	speedup_vs_three: { animation: result.three.median / result.sinew.median, to_skinning_matrix_mode: result.three_to_skinning.median / result.sinew_matrices_to_skinning.median,
+		to_skinning_node_writes: result.three_to_skinning.median / result.sinew_nodes_to_skinning.median },
+	skeletons: result.skeletons, matrix_skins: result.matrices_skins,
 	memory_bytes: { sinew_wasm: result.sinew_memory.wasmBytes, sinew_used: result.sinew_memory.heapBytes, sinew_js_heap: result.sinew_memory.jsHeapDelta,
 		three_js_heap: result.three_memory.jsHeapDelta, per_character_wasm: result.per_character_memory.wasmBytes },
 	frames: FRAMES, three_frames: THREE_FRAMES, rounds: ROUNDS, chromium: result.chromium, quick: QUICK,

@@ -41,7 +41,12 @@ async function time(frames, warmup, step) {
 	return out;
 }
 
-window.runScene = async (spec) => {
+// Each page builds only the setups of spec.group (a fresh JS context per group: one setup's objects
+// cannot change the type feedback of another's code, e.g. three's Matrix4 seeing Float32Array
+// elements from the matrix mode), then window.runRound times one round of them.
+let built = null;
+window.setupScene = async (spec) => {
+	const want = (g) => spec.group === g;
 	const THREE = await import('three');
 	const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
 	const SkeletonUtils = await import('three/addons/utils/SkeletonUtils.js');
@@ -56,14 +61,30 @@ window.runScene = async (spec) => {
 	// nodes of each clone, by glTF node index (parallel traversal of the original)
 	const reverse = new Map();
 	gltf.scene.traverse((o) => { const a = gltf.parser.associations.get(o); if (a?.nodes !== undefined && !reverse.has(o)) reverse.set(o, a.nodes); });
-	const clones = [];
-	for (let i = 0; i < N; i++) {
-		const c = SkeletonUtils.clone(gltf.scene);
-		const map = new Map();
-		const walk = (a, b) => { if (reverse.has(a) && !map.has(reverse.get(a))) map.set(reverse.get(a), b); a.children.forEach((x, k) => walk(x, b.children[k])); };
-		walk(gltf.scene, c);
-		clones.push({ scene: c, map });
-	}
+	const makeClones = (parent) => {
+		const out = [];
+		for (let i = 0; i < N; i++) {
+			const c = SkeletonUtils.clone(gltf.scene);
+			const map = new Map();
+			const walk = (a, b) => { if (reverse.has(a) && !map.has(reverse.get(a))) map.set(reverse.get(a), b); a.children.forEach((x, k) => walk(x, b.children[k])); };
+			walk(gltf.scene, c);
+			c.position.set((i % 10) * 3, 0, Math.floor(i / 10) * 3); // a crowd on a grid
+			parent.add(c);
+			out.push({ scene: c, map });
+		}
+		return out;
+	};
+	// two scenes of N clones: one for the setups that write nodes (sinew node writes, three), one
+	// for sinew's matrix mode (which takes over its joints' matrices)
+	const sceneNodes = new THREE.Scene(), sceneMatrices = new THREE.Scene();
+	const clones = want('matrices') || want('per_character') ? [] : makeClones(sceneNodes);
+	const matrixClones = want('matrices') ? makeClones(sceneMatrices) : [];
+	const skeletonsOf = (scene) => { const s = new Set(); scene.traverse((o) => { if (o.isSkinnedMesh) s.add(o.skeleton); }); return [...s]; };
+	const skeletonsNodes = skeletonsOf(sceneNodes), skeletonsMatrices = skeletonsOf(sceneMatrices);
+	result.skeletons = Math.max(skeletonsNodes.length, skeletonsMatrices.length);
+	// what a renderer does before drawing skinned meshes: the scene's matrices (WebGLRenderer.render:
+	// scene.updateMatrixWorld()), then every skeleton's bone matrices (WebGLObjects.update: skeleton.update())
+	const toSkinning = (scene, skeletons) => { scene.updateMatrixWorld(); for (let k = 0; k < skeletons.length; k++) skeletons[k].update(); };
 	const phase = (i) => (i * 0.37) % PERIOD; // each character flips its crossfade at its own time
 	// the crossfade schedule: at frame f character i flips when (f*DT + phase) crosses a multiple of PERIOD
 	const flips = (f, i) => Math.floor((f * DT + phase(i)) / PERIOD) !== Math.floor(((f - 1) * DT + phase(i)) / PERIOD);
@@ -71,7 +92,7 @@ window.runScene = async (spec) => {
 
 	const setups = {};
 	// --- sinew world: one call per frame
-	{
+	if (want('sinew')) {
 		const h0 = heap();
 		const scene = await SinewSceneMixer.create({ simd: spec.simd });
 		const blob = scene.load(bytes);
@@ -89,13 +110,42 @@ window.runScene = async (spec) => {
 			}
 			scene.update(DT);
 		};
-		setups.sinew = { step, frames: spec.frames, calls: (n) => { result.wasm_calls_per_frame = n; } };
+		setups.sinew = { step, frames: spec.frames };
 		setups.sinew_wasm = { step: () => scene.world.update(DT), frames: spec.frames };
+		setups.sinew_nodes_to_skinning = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.frames };
 		result.sinew_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
 		result.layers = () => scene.world.layersSampled;
 	}
+	// --- the world adapter in matrix mode: joint world matrices and skinning matrices computed inside
+	// the one wasm call, three's bone matrixWorld / boneMatrices are views of wasm memory
+	if (want('matrices')) {
+		const h0 = heap();
+		const scene = await SinewSceneMixer.create({ simd: spec.simd, matrices: true });
+		const blob = scene.load(bytes);
+		const actions = matrixClones.map((c, i) => {
+			const m = scene.add(c.scene, [blob], { nodes: (n) => c.map.get(n) ?? null, json: gltf.parser.json, layers: 2 });
+			const a = m.clipAction(ka), b = m.clipAction(kb);
+			a.play(); b.play(); b.setEffectiveWeight(0);
+			a.time = (i * 0.173) % clipA.duration; b.time = (i * 0.291) % clipB.duration;
+			return { a, b, on: 0 };
+		});
+		const step = (f) => {
+			for (let i = 0; i < N; i++) if (flips(f, i)) {
+				const x = actions[i], [from, to] = x.on ? [x.b, x.a] : [x.a, x.b];
+				to.enabled = true; to.setEffectiveWeight(1); from.crossFadeTo(to, FADE); x.on ^= 1;
+			}
+			scene.update(DT);
+		};
+		setups.sinew_matrices = { step, frames: spec.frames };
+		setups.sinew_matrices_wasm = { step: () => scene.world.update(DT), frames: spec.frames }; // its wasm call alone
+		setups.sinew_matrices_to_skinning = { step: (f) => { step(f); toSkinning(sceneMatrices, skeletonsMatrices); }, frames: spec.frames };
+		// the renderer's part alone (no animation step): what every setup pays on top of its step
+		setups.renderer_part_matrix_scene = { step: () => toSkinning(sceneMatrices, skeletonsMatrices), frames: spec.frames };
+		result.matrices_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
+		result.matrices_skins = scene.characters.reduce((s, c) => s + c.player.skinCount, 0);
+	}
 	// --- the same world adapter with syncRotation: false (no quaternion -> Euler conversion per write)
-	{
+	if (want('no_euler')) {
 		const scene = await SinewSceneMixer.create({ simd: spec.simd, syncRotation: false });
 		const blob = scene.load(bytes);
 		const actions = clones.map((c, i) => {
@@ -114,7 +164,7 @@ window.runScene = async (spec) => {
 		}, frames: spec.frames };
 	}
 	// --- three.js AnimationMixer per character, same blends
-	{
+	if (want('three')) {
 		const h0 = heap();
 		const rigs = clones.map((c, i) => {
 			const m = new THREE.AnimationMixer(c.scene);
@@ -134,10 +184,11 @@ window.runScene = async (spec) => {
 			}
 		};
 		setups.three = { step, frames: spec.threeFrames };
+		setups.three_to_skinning = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.threeFrames };
 		result.three_memory = { jsHeapDelta: heap() - h0 };
 	}
 	// --- one sinew world (instance) per character: one wasm call per character per frame
-	{
+	if (want('per_character')) {
 		const h0 = heap();
 		const worlds = [];
 		for (let i = 0; i < N; i++) {
@@ -155,27 +206,28 @@ window.runScene = async (spec) => {
 				x.w.update(DT);
 			}
 		};
-		setups.sinew_per_character = { step, frames: spec.frames, calls: (n) => { result.per_character_calls_per_frame = n; } };
+		setups.sinew_per_character = { step, frames: spec.frames };
 		result.per_character_memory = { wasmBytes: worlds.reduce((s, x) => s + x.w.memory.buffer.byteLength, 0), jsHeapDelta: heap() - h0 };
 	}
-	// rounds, interleaved (a busy machine then slows every setup alike); frames counted on for each setup
-	const times = {}, next = {};
-	for (const k of Object.keys(setups)) { times[k] = []; next[k] = 0; }
-	for (let r = 0; r < spec.rounds; r++) {
-		for (const [k, st] of Object.entries(setups)) {
-			const n = Math.ceil(st.frames / spec.rounds), warm = r === 0 ? spec.warmup : 0;
-			const c0 = wasmCalls;
-			const base = next[k];
-			const t = await time(n, warm, (f) => st.step(base + f));
-			next[k] += n + warm;
-			if (st.calls) st.calls((wasmCalls - c0) / (n + warm));
-			times[k].push(...t);
-		}
-	}
-	for (const k of Object.keys(setups)) result[k] = stats(times[k]);
-	result.layers_sampled = result.layers();
+	built = { setups, spec, next: Object.fromEntries(Object.keys(setups).map((k) => [k, 0])), layers: result.layers ?? null };
 	delete result.layers;
 	result.simd = spec.simd;
 	return result;
+};
+
+// One round of this page's setups (the first with the warm-up): per setup the frame times and,
+// where counted, the wasm calls per frame.
+window.runRound = async (round) => {
+	const { setups, spec, next } = built;
+	const out = {};
+	for (const [k, st] of Object.entries(setups)) {
+		const n = Math.ceil(st.frames / spec.rounds), warm = round === 0 ? spec.warmup : 0;
+		const c0 = wasmCalls, base = next[k];
+		const t = await time(n, warm, (f) => st.step(base + f));
+		next[k] += n + warm;
+		out[k] = { times: t, calls: (wasmCalls - c0) / (n + warm) };
+	}
+	if (built.layers) out.layers_sampled = built.layers();
+	return out;
 };
 window.sceneReady = true;

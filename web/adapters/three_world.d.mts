@@ -36,6 +36,9 @@ export declare class SinewAction {
 	crossFadeFrom(fadeOutAction: SinewAction, duration: number, warp?: boolean): this;
 	crossFadeTo(fadeInAction: SinewAction, duration: number, warp?: boolean): this;
 	stopFading(): this;
+	/** Time scale ramp from startTimeScale to endTimeScale over `duration` seconds (three's warp). */
+	warp(startTimeScale: number, endTimeScale: number, duration: number): this;
+	stopWarping(): this;
 }
 
 export interface SinewCharacterOptions {
@@ -48,6 +51,8 @@ export interface SinewCharacterOptions {
 	json?: any;
 	/** false: blend the sub-tracks the blob sets rather than the glTF's channels. */
 	gltfParticipation?: boolean;
+	/** Matrix mode (default: the scene mixer's `matrices`): joints' matrixWorld and skinning matrices computed in the world call. */
+	matrices?: boolean;
 }
 
 export declare class SinewCharacterMixer extends Events {
@@ -65,11 +70,14 @@ export declare class SinewCharacterMixer extends Events {
 export interface SinewSceneMixerOptions {
 	/** Default true; false writes quaternions without updating Object3D.rotation (faster, Euler angles stale). */
 	syncRotation?: boolean;
+	/** Default false: every character in matrix mode (see SinewCharacterOptions.matrices). */
+	matrices?: boolean;
 }
 export declare class SinewSceneMixer {
 	constructor(world: SinewWorld, options?: SinewSceneMixerOptions);
 	static create(options?: WorldOptions & SinewSceneMixerOptions): Promise<SinewSceneMixer>;
 	syncRotation: boolean;
+	matrices: boolean;
 	readonly world: SinewWorld;
 	readonly characters: SinewCharacterMixer[];
 	time: number;

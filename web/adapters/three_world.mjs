@@ -15,7 +15,7 @@
 //   renderer.setAnimationLoop(() => { scene.update(clock.getDelta()); renderer.render(...); });
 import { createWorld, LayerEvent } from '../world.mjs';
 import { nodeLookup, morphMeshes } from './three.mjs';
-import { applyGltfParticipation, bindCharacter, writePose, Events } from './world_binding.mjs';
+import { applyGltfParticipation, bindCharacter, writePose, writeMorphs, Events } from './world_binding.mjs';
 
 // three.js constants (the same numbers as THREE.LoopOnce etc.; three is not imported here).
 export const LoopOnce = 2200, LoopRepeat = 2201, LoopPingPong = 2202;
@@ -66,8 +66,10 @@ export class SinewAction {
 	/** Stops contributing and resets (time 0, not paused, fades cancelled), like three's stop(). */
 	stop() { this._active = false; this._layer.enabled = false; return this.reset(); }
 	reset() {
+		this.stopWarping(); // first: unpausing must not apply a warp the reset discards
 		this.paused = false; this.enabled = true; this.time = 0;
 		this._layer.weight = this.weight;
+		this._layer.resetLoops();
 		if (this._active) this._layer.enabled = true;
 		return this;
 	}
@@ -77,17 +79,44 @@ export class SinewAction {
 	get enabled() { return this._enabled ?? true; }
 	set enabled(on) { this._enabled = !!on; this._layer.enabled = this._active && this._enabled; }
 	get paused() { return this._layer.paused; }
-	set paused(p) { this._layer.paused = !!p; }
+	set paused(p) {
+		this._layer.paused = !!p;
+		if (!p && this._warpHeld !== undefined) { this._warpEnd = this._warpHeld; this._warpHeld = undefined; this._warpDone(); }
+	}
 	get time() { return this._layer.time; }
 	set time(t) { this._layer.time = t; }
 	get timeScale() { return this._timeScale; }
 	set timeScale(s) { this._timeScale = +s; this._sync(); }
-	setEffectiveTimeScale(s) { this.timeScale = s; return this; }
-	getEffectiveTimeScale() { return this._timeScale * this._mixer.timeScale; }
+	setEffectiveTimeScale(s) { this.timeScale = s; return this.stopWarping(); }
+	getEffectiveTimeScale() { return this._layer.speed; }
+	/**
+	 * As three's warp: the time scale ramps linearly from startTimeScale to endTimeScale over
+	 * `duration` seconds of mixer time (inside the world's frame call), then stays at the end value
+	 * (0 pauses the action). A timeScale set during a warp applies once it ends.
+	 */
+	warp(startTimeScale, endTimeScale, duration) {
+		const m = this._mixer.timeScale;
+		this._warpEnd = endTimeScale;
+		this._layer.warp(startTimeScale * m, endTimeScale * m, m === 0 ? 0 : duration / Math.abs(m));
+		if (!this._layer.warping) this._warpDone();
+		return this;
+	}
+	/** Ends a warp: back to the action's own timeScale (three's stopWarping). */
+	stopWarping() { this._warpEnd = this._warpHeld = undefined; this._layer.speed = this._timeScale * this._mixer.timeScale; return this; }
+	_warpDone() {
+		const end = this._warpEnd;
+		this._warpEnd = undefined;
+		if (end === undefined) return;
+		// three evaluates a warp only while the action runs: one that ends while paused (a clamped
+		// finish) takes effect when the action is unpaused, and a reset or stop discards it
+		if (this.paused) { this._warpHeld = end; return; }
+		if (end === 0) { this.paused = true; this._sync(); } else { this._timeScale = end; }
+	}
 	get loop() { return this._loop; }
 	set loop(mode) { if (!LOOPS[mode]) throw new RangeError(`sinew three: loop mode ${mode}`); this._loop = mode; this._sync(); }
+	/** LoopRepeat / LoopPingPong with `repetitions` loops (an integer >= 1, or Infinity), then 'finished' as three does. */
 	setLoop(mode, repetitions = Infinity) {
-		if (mode !== LoopOnce && repetitions !== Infinity) throw new RangeError('sinew three: finite repetitions are not supported (use LoopOnce or Infinity)');
+		if (repetitions !== Infinity && !(Number.isInteger(repetitions) && repetitions >= 1)) throw new RangeError(`sinew three: repetitions ${repetitions} (an integer >= 1, or Infinity)`);
 		this.repetitions = repetitions;
 		this.loop = mode;
 		return this;
@@ -111,14 +140,17 @@ export class SinewAction {
 
 	_sync() {
 		const l = this._layer;
-		l.speed = this._timeScale * this._mixer.timeScale;
+		if (!l.warping) l.speed = this._timeScale * this._mixer.timeScale;
 		l.loop = LOOPS[this._loop];
-		l.stopAtEnd = this._loop === LoopOnce && !this._clamp;
+		const finite = this._loop !== LoopOnce && this.repetitions !== Infinity;
+		l.repetitions = finite ? this.repetitions : Infinity;
+		l.stopAtEnd = (this._loop === LoopOnce || finite) && !this._clamp;
 	}
 	// after the frame call: events, and three's bookkeeping for a once action that ended
 	_after() {
 		const l = this._layer, ev = l.events;
 		if (!ev) return;
+		if (ev & LayerEvent.WARP_DONE) this._warpDone();
 		if (ev & LayerEvent.LOOP) this._mixer.dispatchEvent({ type: 'loop', action: this, loopDelta: l.loops });
 		if (ev & LayerEvent.FINISHED) {
 			if (!this._clamp) this._enabled = false; // as three: enabled = false (the world already dropped the layer)
@@ -134,6 +166,7 @@ export class SinewCharacterMixer extends Events {
 		super();
 		this._scene = scene;
 		this._root = root.scene ?? root;
+		this._matrices = !!(options.matrices ?? scene.matrices);
 		this.blobs = blobs;
 		// blend exactly the tracks three's own clips of this glTF have (options.gltfParticipation: false keeps the blob's)
 		if (options.gltfParticipation !== false && (root.parser?.json ?? options.json)) applyGltfParticipation(root.parser?.json ?? options.json, blobs);
@@ -143,8 +176,10 @@ export class SinewCharacterMixer extends Events {
 			find, getLocal,
 			morphs: (node, target) => morphMeshes(node, associations).filter((m) => target < m.morphTargetInfluences.length)
 				.map((m) => ({ get: () => m.morphTargetInfluences[target], set: (v) => { m.morphTargetInfluences[target] = v; } })),
-		}, { layers: options.layers ?? Math.max(2, blobs.reduce((s, b) => s + b.clipCount, 0)) });
+		}, { layers: options.layers ?? Math.max(2, blobs.reduce((s, b) => s + b.clipCount, 0)),
+			extra: this._matrices ? (targets) => matrixJoints(this._root, targets) : null });
 		this.player = this._binding.player;
+		if (this._matrices) this._bindMatrices();
 		this._actions = new Map();
 		this._timeScale = 1;
 		this._nextLayer = 0;
@@ -175,18 +210,126 @@ export class SinewCharacterMixer extends Events {
 	stopAllAction() { for (const a of this._actions.values()) a.stop(); return this; }
 	/** Per-character update is not a thing here: the scene's update() advances everyone in one call. */
 	update() { throw new Error('sinew three: call SinewSceneMixer.update(dt) once per frame for the whole scene'); }
-	_write() { writePose(this._binding, this._scene.syncRotation ? SET : SET_NO_EULER); }
+	_write() {
+		if (this._matrices) { this._matrixViews(); writeMorphs(this._binding); return; }
+		writePose(this._binding, this._scene.syncRotation ? SET : SET_NO_EULER);
+	}
+
+	// Matrix mode: the world computes every joint's matrixWorld and every skin's bone matrices in
+	// its frame call; the joints' matrixWorld.elements and the skeletons' boneMatrices (and bone
+	// texture data) are views of wasm memory, so JS does no per-bone work.
+	_bindMatrices() {
+		const targets = this._binding.targets, index = new Map(targets.map((t, j) => [t, j]));
+		const anchors = [];
+		const parents = targets.map((t) => {
+			if (index.has(t.parent)) return index.get(t.parent);
+			let k = anchors.indexOf(t.parent ?? null);
+			if (k < 0) { k = anchors.length; anchors.push(t.parent ?? null); }
+			return -1 - k;
+		});
+		const skins = [], skeletons = [], byKey = new Map();
+		this._root.traverse?.((o) => { // (skins are found under an Object3D root; a root without one has none)
+			const sk = o.isSkinnedMesh ? o.skeleton : null;
+			if (!sk || skeletons.some((s) => s.skeleton === sk)) return;
+			const joints = sk.bones.map((b) => index.get(b));
+			if (joints.some((j) => j === undefined)) return; // a missing bone: left to three
+			const inverses = new Float32Array(16 * joints.length);
+			sk.boneInverses.forEach((m, i) => inverses.set(m.elements, 16 * i));
+			if (sk.computeBoneTexture && !sk.boneTexture) sk.computeBoneTexture();
+			const capacity = sk.boneMatrices.length, key = `${joints.join()}|${inverses.join()}|${capacity}`;
+			if (!byKey.has(key)) { byKey.set(key, skins.length); skins.push({ joints, inverses, capacity }); }
+			skeletons.push({ skeleton: sk, skin: byKey.get(key) });
+		});
+		this.player.setMatrices({ parents, anchors: Math.max(1, anchors.length), skins });
+		for (const t of targets) { t.matrixAutoUpdate = false; t.matrixWorldAutoUpdate = false; }
+		const update = function () { if (this.boneTexture) this.boneTexture.needsUpdate = true; };
+		// skeletons of one skin share its bone texture too: one upload per frame per skin instead of
+		// one per skinned mesh (GLTFLoader makes a skeleton per mesh: 19 per raylib robot)
+		const shared = new Map();
+		for (const x of skeletons) {
+			const sk = x.skeleton, first = shared.get(x.skin);
+			if (!first) shared.set(x.skin, sk);
+			else if (sk.boneTexture && first.boneTexture && sk.boneTexture !== first.boneTexture) { sk.boneTexture.dispose(); sk.boneTexture = first.boneTexture; }
+			sk.update = update; // the bone matrices are already there
+		}
+		this._anchorObjects = anchors;
+		this._skeletons = skeletons;
+		this._viewBuffer = null;
+		this._matrixViews();
+	}
+	// (re)points the engine's matrices at wasm memory (again after the memory grew: a later load)
+	_matrixViews() {
+		const buffer = this.player.world.memory.buffer;
+		if (this._viewBuffer === buffer) return;
+		this._viewBuffer = buffer;
+		const world = this.player.worldMatrices;
+		this._binding.targets.forEach((t, j) => { t.matrixWorld.elements = world.subarray(16 * j, 16 * j + 16); });
+		for (const { skeleton, skin } of this._skeletons) {
+			const v = this.player.skinMatrices(skin);
+			skeleton.boneMatrices = v;
+			if (skeleton.boneTexture) { skeleton.boneTexture.image.data = v; skeleton.boneTexture.needsUpdate = true; }
+		}
+		this._anchorViews = this._anchorObjects.map((a, k) => (a ? this.player.anchorMatrix(k) : null));
+	}
+	// before the frame call: the anchors' current world matrices (the character's placement)
+	_anchorsIn() {
+		this._matrixViews();
+		const objects = this._anchorObjects, views = this._anchorViews;
+		for (let k = 0; k < objects.length; k++) {
+			const a = objects[k];
+			if (!a) continue;
+			a.updateWorldMatrix(true, false);
+			views[k].set(a.matrixWorld.elements);
+		}
+	}
+}
+
+// The joints a character needs for matrix outputs: its skins' bones, the objects between two
+// joints (so every joint's parent is a joint or an anchor outside the animated hierarchy), and its
+// skinned meshes with their nodes up to a joint or an anchor.
+function matrixJoints(root, targets) {
+	const set = new Set(targets), extra = [];
+	const add = (o) => { if (!set.has(o)) { set.add(o); extra.push(o); } };
+	const meshes = [];
+	root.traverse?.((o) => { if (o.isSkinnedMesh && o.skeleton) { meshes.push(o); for (const b of o.skeleton.bones) if (b) add(b); } });
+	const close = () => {
+		for (let changed = true; changed;) {
+			changed = false;
+			for (const o of [...set]) {
+				const path = [];
+				let a = o.parent;
+				while (a && !set.has(a)) { path.push(a); a = a.parent; }
+				if (a && path.length) { path.forEach(add); changed = true; }
+			}
+		}
+	};
+	close();
+	// the skinned meshes (and their nodes) under the joints' anchors: their matrixWorld is computed
+	// with the joints' (three would recompose them every frame; they usually do not move)
+	const anchors = new Set([...set].filter((o) => !set.has(o.parent)).map((o) => o.parent).filter(Boolean));
+	for (const m of meshes) {
+		const path = [];
+		let a = m;
+		while (a && !set.has(a) && !anchors.has(a)) { path.push(a); a = a.parent; }
+		if (a) path.forEach(add);
+	}
+	close();
+	return extra;
 }
 
 /** The whole scene: one world, one update() = one wasm call per frame for every character. */
 export class SinewSceneMixer {
 	// options.syncRotation (default true): false skips updating Object3D.rotation from the written
 	// quaternions (faster; the quaternion, matrices and skinning are right, the Euler angles stale).
+	// options.matrices (default false): characters get matrix outputs (SinewCharacterMixer matrix
+	// mode: joints' matrixWorld and skinning matrices computed in the frame call; position /
+	// quaternion / scale of the joints are then not written).
 	constructor(world, options = {}) {
 		this.world = world;
 		this.characters = [];
 		this.time = 0;
 		this.syncRotation = options.syncRotation ?? true;
+		this.matrices = options.matrices ?? false;
 	}
 	static async create(options = {}) { return new SinewSceneMixer(await createWorld(options), options); }
 	load(bytes, options) { return this.world.load(bytes, options); }
@@ -198,6 +341,7 @@ export class SinewSceneMixer {
 	}
 	update(dt) {
 		this.time += dt;
+		for (const c of this.characters) if (c._matrices && c.player.active) c._anchorsIn();
 		this.world.update(dt); // the one wasm call
 		for (const c of this.characters) {
 			if (!c.player.active) continue;

@@ -35,6 +35,12 @@ export function bindCharacter(world, blobs, engine, options = {}) {
 			morphs.push(list);
 		});
 	}
+	// more joints (options.extra(targets): e.g. skin bones no clip animates, for matrix outputs)
+	for (const n of options.extra ? options.extra(targets.slice()) : []) {
+		if (targets.includes(n)) continue;
+		nodes.push(null);
+		targets.push(n);
+	}
 	const J = nodes.length, S = morphs.length;
 	const rest = new Float32Array(J * 10 + S);
 	targets.forEach((n, j) => rest.set(engine.getLocal(n), j * 10));
@@ -113,6 +119,16 @@ export function writePose(binding, set) {
 			set.scale(n, pose, o + 7);
 			last[o + 7] = pose[o + 7]; last[o + 8] = pose[o + 8]; last[o + 9] = pose[o + 9];
 		}
+	}
+	writeMorphs(binding, last);
+}
+
+// The morph-weight part of writePose (alone: for characters whose joints get matrices instead).
+export function writeMorphs(binding, last = binding._last) {
+	const pose = binding.player.pose, J = binding.targets.length;
+	if (!last || binding._full) {
+		last = binding._last = new Float32Array(pose.length).fill(NaN);
+		binding._full = false;
 	}
 	const morphs = binding.morphs;
 	for (let k = 0, o = J * 10; k < morphs.length; k++, o++) {

@@ -134,6 +134,29 @@ const browser = await chromium.launch({
 const failures = [];
 const summary = [];
 const worldSummary = [];
+// warp + finite repetitions vs three (one clip at a time: the compression tolerance of the single-
+// clip phases), the same loop / finished events in the same frames, one wasm call per frame;
+// matrix mode: joints' matrixWorld and skeletons' boneMatrices within 2e-5 of three's own matrices of
+// the same pose, relative to each matrix's largest element (float32 in wasm vs float64 in three), and the rendered skinned meshes
+// agreeing (fewer than 1 % of the covered pixels off by more than 24/765 in RGB).
+const CONTROLS_TOLERANCE_CM = 0.1, MATRIX_TOLERANCE = 2e-5;
+function checkControls(label, r, failures) {
+	if (r.callsPerFrame.some((n) => n !== 1)) failures.push(`${label}: wasm calls per frame ${[...new Set(r.callsPerFrame)]}`);
+	const ev = (l) => l.join(', ');
+	if (ev(r.events.three) !== ev(r.events.sinew)) failures.push(`${label}: events differ: three [${ev(r.events.three)}] sinew [${ev(r.events.sinew)}]`);
+	if (ev(r.events.matrices) !== ev(r.events.sinew)) failures.push(`${label}: matrix-mode events differ: [${ev(r.events.matrices)}]`);
+	if (!(r.aFinished > 0 && r.bFinished > r.aFinished)) failures.push(`${label}: finished frames ${r.aFinished} / ${r.bFinished}`);
+	if (r.speeds.three !== r.speeds.sinew) failures.push(`${label}: timeScale after the warp ${r.speeds.three} vs ${r.speeds.sinew}`);
+	for (const [phase, s] of Object.entries(r.stats)) if (!(s.posCm <= CONTROLS_TOLERANCE_CM && s.shellCm <= CONTROLS_TOLERANCE_CM)) failures.push(`${label} ${phase}: ${s.posCm.toFixed(4)} / ${s.shellCm.toFixed(4)} cm > ${CONTROLS_TOLERANCE_CM}`);
+	if (!(r.worstMatrix <= MATRIX_TOLERANCE)) failures.push(`${label}: matrix mode matrixWorld differs by ${r.worstMatrix}`);
+	if (r.matrixSkins > 0 && !(r.worstSkin <= MATRIX_TOLERANCE)) failures.push(`${label}: matrix mode boneMatrices differ by ${r.worstSkin}`);
+	if (!r.rendered) failures.push(`${label}: no render (${r.renderError})`);
+	else if (r.matrixSkins > 0 && !(r.renderDiff.covered > 100 && r.renderDiff.differ <= 0.01 * r.renderDiff.covered)) failures.push(`${label}: rendered matrix mode differs: ${JSON.stringify(r.renderDiff)}`);
+	console.log(`${label.padEnd(40)} clips ${r.clips.join('/')}, finished at frames ${r.aFinished} (repeat x2, warped) and ${r.bFinished} (ping-pong x3); `
+		+ Object.entries(r.stats).map(([p, s]) => `${p} ${s.posCm.toFixed(4)}/${s.shellCm.toFixed(4)} cm`).join('; ')
+		+ `; events ${r.events.sinew.length}; matrix mode: ${r.matrixSkins} skins, matrixWorld ${r.worstMatrix.toExponential(2)}, boneMatrices ${r.worstSkin.toExponential(2)} relative`
+		+ (r.rendered ? `, render ${r.renderDiff.differ} of ${r.renderDiff.covered} pixels differ` : ''));
+}
 // SINEW_BROWSER_ONLY=world runs only the world-adapter scenarios, =adapters only the single-clip ones,
 // =stream only streaming, =pointer only the KHR_animation_pointer check.
 const onlyPart = process.env.SINEW_BROWSER_ONLY ?? '';
@@ -216,6 +239,25 @@ try {
 			for (const e of errors) if (!/favicon/.test(e)) console.log(`    page: ${e}`);
 			await page.close();
 		}
+	}
+	// three.js warp, finite repetitions and the adapter's matrix mode (page/world_harness.mjs runWorldThreeControls)
+	for (const a of onlyPart === 'adapters' || onlyPart === 'stream' || !WORLD_ENGINES.includes('three') ? [] : assets) {
+		const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+		const errors = [];
+		page.on('pageerror', (e) => errors.push(String(e)));
+		const label = `world controls ${a.name} / three`;
+		try {
+			await page.goto(`${base}/repo/web/browser-test/page/index.html`);
+			await page.waitForFunction(() => window.sinewWorldTest?.ready, null, { timeout: 30000 });
+			const r = await page.evaluate((sp) => window.sinewWorldTest.runWorldThreeControls(sp), { asset: a.url, blob: a.blobUrl });
+			checkControls(label, r, failures);
+			worldSummary.push({ asset: a.name, engine: 'three', scenario: 'controls', ...r });
+		} catch (e) {
+			failures.push(`${label}: ${e.message ?? e}`);
+			console.log(`${label}: ERROR ${e.message ?? e}`);
+		}
+		for (const e of errors) if (!/favicon/.test(e)) console.log(`    page: ${e}`);
+		await page.close();
 	}
 	// Streaming: a paged mocap clip from HTTP byte ranges within a 16 KB page budget, played in real
 	// time at 1x and with seeks, with and without 60 ms of network latency, against the whole blob

@@ -20,6 +20,7 @@ const GODOT = new Uint8Array(readFileSync(here('./data/godot_platformer_player.s
 const CMU = new Uint8Array(readFileSync(here('./data/cmu_01_01.sinew')));
 const ACL = new Uint8Array(readFileSync(here('./data/acl_09_02.sinew')));
 const F = 10;
+function fnvOf(bytes) { let h = 0x811c9dc5; for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0; return h; }
 // The single-clip decoder for the reference, with the clips' participation attached.
 async function refAnim(bytes) {
 	const anim = await Sinew.load(bytes);
@@ -182,6 +183,111 @@ for (const build of BUILDS) {
 		p.layer(2).play(walk, { loop: 'once', speed: -2, time: 0.3 });
 		world.update(0.1); assert.equal(p.layer(2).events & LayerEvent.FINISHED, 0);
 		world.update(0.1); assert.ok(p.layer(2).events & LayerEvent.FINISHED); assert.equal(p.layer(2).time, 0);
+	});
+
+	test(`${build.name}: finite repetitions (repeat, ping-pong, both directions) and warps, against the reference`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const anim = await refAnim(GODOT);
+		const walk = blob.clip('walk'), jump = blob.clip('jump'), idle = blob.clip('idle');
+		const p = world.addPlayer({ clip: walk, layers: 4 });
+		const rest = Float64Array.from(p.rest);
+		const cases = [
+			{ clip: walk, loop: 'repeat', speed: 1.7, repetitions: 3, weight: 0.8 },
+			{ clip: jump, loop: 'pingpong', speed: -0.9, time: 0.1, weight: 0.6, repetitions: 4 },
+			{ clip: idle, loop: 'pingpong', speed: 1.2, weight: 0.4, repetitions: 3, stopAtEnd: true },
+			{ clip: walk, loop: 'repeat', speed: -1.1, time: 0, weight: 0.3, repetitions: 2 },
+		];
+		const refs = cases.map((c, k) => { p.layer(k).play(c.clip, c); return new RefLayer(anim, c.clip.index, c); });
+		cases.forEach((c, k) => { p.layer(k).repetitions = c.repetitions; });
+		assert.equal(p.layer(0).repetitions, 3);
+		assert.equal(p.layer(0).loopCount, -1);
+		const finished = new Array(cases.length).fill(-1);
+		const dts = [1 / 60, 1 / 30, 0.21, 1 / 144, 0.05];
+		compareFrames(world, p, refs, rest, 400, (f) => dts[f % dts.length], 'repetitions', (f) => {
+			p.layers.forEach((l, k) => {
+				assert.equal(l.loopCount, refs[k].loopCount, `frame ${f} layer ${k}: loopCount`);
+				if (l.events & LayerEvent.FINISHED) { assert.equal(finished[k], -1, `layer ${k} finished twice`); finished[k] = f; }
+			});
+			if (f === 20) { p.layer(0).warp(1.7, 0.4, 0.8); refs[0].warpTo(1.7, 0.4, 0.8); }
+			if (f === 30) { p.layer(1).warp(-0.9, -2.5, 0.3); refs[1].warpTo(-0.9, -2.5, 0.3); }
+		});
+		assert.ok(finished.every((f) => f > 0), `every layer finished: ${finished}`);
+		assert.equal(p.layer(0).time, walk.duration, 'repeat forwards ends at the end');
+		assert.equal(p.layer(3).time, 0, 'repeat backwards ends at 0');
+		assert.equal(p.layer(2).enabled, false, 'stopAtEnd dropped the finished ping-pong layer');
+		assert.equal(p.layer(0).speed, Math.fround(0.4), 'the warp ended at its target');
+		assert.equal(p.layer(0).warping, false);
+		// a warp's end is reported; setting the speed cancels a warp
+		p.layer(0).play(walk, { loop: 'repeat', restart: true }); p.layer(0).repetitions = Infinity;
+		p.layer(0).warp(1, 2, 0.1);
+		world.update(0.05); assert.equal(p.layer(0).events & LayerEvent.WARP_DONE, 0); assert.ok(p.layer(0).speed > 1 && p.layer(0).speed < 2);
+		world.update(0.06); assert.ok(p.layer(0).events & LayerEvent.WARP_DONE); assert.equal(p.layer(0).speed, 2);
+		p.layer(0).warp(2, 0.5, 1); p.layer(0).speed = 1; world.update(0.1); assert.equal(p.layer(0).speed, 1);
+		assert.throws(() => { p.layer(0).repetitions = 0; }, RangeError);
+	});
+
+	test(`${build.name}: matrix outputs equal matrices composed from the blended local poses in JS (float64), within 2e-6 relative`, async () => {
+		const world = await createWorld({ simd: build.simd });
+		const blob = world.load(GODOT);
+		const walk = blob.clip('walk'), run = blob.clip('run');
+		const players = [0, 1, 2].map((i) => {
+			const p = world.addPlayer({ clip: walk, layers: 2 });
+			p.layer(0).play(walk, { loop: 'repeat', time: 0.3 * i });
+			p.layer(1).play(run, { loop: 'repeat', weight: 0.4 + 0.2 * i, time: 0.1 * i });
+			return p;
+		});
+		const J = walk.jointCount;
+		const parents = walk.joints.map((j) => j.parent < 0 ? -1 : j.parent);
+		// a skin over a permutation of the joints with arbitrary inverse bind matrices
+		const bones = Array.from({ length: J }, (_, k) => (k * 7) % J);
+		const inverses = new Float32Array(16 * J).map((_, i) => (i % 16 === 15 ? 1 : (i % 16) % 4 === 3 ? 0 : Math.sin(i * 0.37)));
+		players[0].setMatrices({ parents, skins: [{ joints: bones, inverses, capacity: 16 * J + 64 }] });
+		players[1].setMatrices({ parents: parents.map((q, j) => (q < 0 ? -2 : q)), anchors: 2 });
+		assert.throws(() => players[2].setMatrices({ parents: parents.map((q, j) => (j === 0 ? 3 : q)) }), RangeError); // a cycle
+		assert.equal(players[2].hasMatrices, false);
+		assert.throws(() => players[0].setMatrices({ parents }), Error);
+		// anchor 1 of player 1 places the character
+		const anchor = [2, 0, 0, 0, 0, 0, 2, 0, 0, -2, 0, 0, 1.5, -3, 4, 1];
+		const compose = (v, o) => {
+			const [x, y, z, w] = [v[o], v[o + 1], v[o + 2], v[o + 3]], [sx, sy, sz] = [v[o + 7], v[o + 8], v[o + 9]];
+			const x2 = x + x, y2 = y + y, z2 = z + z, xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2, wx = w * x2, wy = w * y2, wz = w * z2;
+			return [(1 - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx, 0, (xy - wz) * sy, (1 - (xx + zz)) * sy, (yz + wx) * sy, 0,
+				(xz + wy) * sz, (yz - wx) * sz, (1 - (xx + yy)) * sz, 0, v[o + 4], v[o + 5], v[o + 6], 1];
+		};
+		const mul = (a, b) => Array.from({ length: 16 }, (_, i) => { const c = i & ~3, r = i & 3; return a[r] * b[c] + a[4 + r] * b[c + 1] + a[8 + r] * b[c + 2] + a[12 + r] * b[c + 3]; });
+		let worst = 0;
+		for (let f = 0; f < 60; f++) {
+			players[1].anchorMatrix(1).set(anchor);
+			world.update(1 / 30);
+			for (const [k, anc] of [[0, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]], [1, anchor]]) {
+				const p = players[k], pose = p.pose, got = p.worldMatrices;
+				const want = [];
+				const worldOf = (j) => want[j] ?? (want[j] = mul(parents[j] < 0 ? anc : worldOf(parents[j]), compose(pose, 10 * j)));
+				for (let j = 0; j < J; j++) {
+					const w = worldOf(j);
+					for (let i = 0; i < 16; i++) {
+						const d = Math.abs(got[16 * j + i] - w[i]) / Math.max(1, Math.abs(w[i]));
+						assert.ok(d <= 2e-6, `player ${k} frame ${f} joint ${j} element ${i}: ${got[16 * j + i]} vs ${w[i]}`);
+						worst = Math.max(worst, d);
+					}
+				}
+				if (k === 0) {
+					const skin = p.skinMatrices(0);
+					assert.equal(skin.length, 16 * J + 64);
+					for (let b = 0; b < J; b++) {
+						const w = mul(worldOf(bones[b]), Array.from(inverses.subarray(16 * b, 16 * b + 16)));
+						for (let i = 0; i < 16; i++) assert.ok(Math.abs(skin[16 * b + i] - w[i]) / Math.max(1, Math.abs(w[i])) <= 2e-6, `skin bone ${b} element ${i}`);
+					}
+				}
+			}
+		}
+		assert.ok(worst > 0, 'float32 matrices differ from float64 somewhere (the comparison is live)');
+		// a restored world (same build) keeps computing them
+		const again = await restoreWorld(world.save(), { simd: build.simd });
+		again.update(1 / 30); world.update(1 / 30);
+		assert.deepEqual(Array.from(again.players[0].skinMatrices(0)), Array.from(players[0].skinMatrices(0)));
+		assert.deepEqual(Array.from(again.players[1].worldMatrices), Array.from(players[1].worldMatrices));
 	});
 
 	test(`${build.name}: ranges (from/to) in every loop mode; stopAtEnd drops a finished layer in the same frame`, async () => {
@@ -436,6 +542,65 @@ for (const build of BUILDS) {
 		await assert.rejects(restoreWorld(snap, { simd: !build.simd }), /another build/);
 	});
 }
+
+test('portable snapshots: saved by one build, restored into the other at another heap position, sample bit-identically; bad ones are refused', async () => {
+	for (const [from, to] of [[false, true], [true, false]]) {
+		const world = await createWorld({ simd: from });
+		const g = world.load(GODOT), cmu = world.load(CMU, { randomAccess: false });
+		const walk = g.clip('walk'), run = g.clip('run'), jump = g.clip('jump');
+		const a = world.addPlayer({ clip: walk, layers: 3 });
+		a.layer(0).play(walk, { loop: 'repeat' });
+		a.layer(1).play(run, { loop: 'pingpong', weight: 0.3, mask: new Float32Array(a.jointCount).map((_, j) => (j % 3) / 2), range: [0.1, 0.6] });
+		a.layer(1).repetitions = 40;
+		a.layer(2).play(jump, { loop: 'repeat', additive: 'first', weight: 0.4, jointMap: jump.joints.map((_, j) => j) });
+		a.layer(2).warp(1, 2.5, 1.5);
+		a.setMatrices({ parents: walk.joints.map((j) => j.parent), anchors: 2,
+			skins: [{ joints: [3, 1, 2, 0], inverses: new Float32Array(64).map((_, i) => (i % 5 === 0 ? 1 : 0.1)), capacity: 128 }] });
+		a.anchorMatrix(0).set([1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 2, 3, 4, 1]);
+		const b = world.addPlayer({ clip: cmu.clip(0), layers: 1 });
+		b.layer(0).play(cmu.clip(0), { loop: 'pingpong', speed: 3 });
+		const idle = world.addPlayer({ clip: walk, layers: 1 });
+		idle.active = false;
+		walk.participation[5] = 0; // an adapter's overwrite travels with the snapshot
+		for (let f = 0; f < 40; f++) world.update(1 / 60);
+		a.layer(0).fadeTo(0, 1, { stop: true });
+		const snap = world.save({ portable: true });
+		const copy = await restoreWorld(snap, { simd: to, reserve: 40000 });
+		assert.equal(copy.simd, to);
+		assert.notEqual(copy.blobs[0].clip(0).ptr, g.clip(0).ptr, 'the restored world lives at other addresses');
+		assert.equal(copy.blobs[1].randomAccess, false);
+		assert.equal(copy.players[2].active, false);
+		assert.equal(copy.blobs[0].clip('walk').participation[5], 0);
+		const viaText = await restoreWorld(world.save({ portable: true, encoding: 'base64' }), { simd: to });
+		const views = (w, k) => { const p = w.players[k]; return [p.pose, ...(p.hasMatrices ? [p.worldMatrices, p.skinMatrices(0)] : [])]; };
+		for (let f = 0; f < 150; f++) {
+			for (const w of [world, copy, viaText]) w.update(f % 7 === 0 ? 0.1 : 1 / 60);
+			for (const k of [0, 1, 2]) {
+				const want = views(world, k);
+				for (const other of [copy, viaText]) views(other, k).forEach((v, i) => {
+					assert.ok(v.length === want[i].length && v.every((x, n) => Object.is(x, want[i][n])), `frame ${f} player ${k} output ${i} (${from ? 'simd' : 'baseline'} -> ${to ? 'simd' : 'baseline'})`);
+				});
+			}
+			copy.players[0].layers.forEach((l, k) => {
+				const o = a.layers[k];
+				assert.equal(l.time, o.time); assert.equal(l.weight, o.weight); assert.equal(l.speed, o.speed);
+				assert.equal(l.enabled, o.enabled); assert.equal(l.loopCount, o.loopCount); assert.equal(l.events, o.events);
+			});
+		}
+		// the restored world keeps loading and adding players
+		copy.load(ACL); copy.addPlayer({ clip: copy.blobs[2].clip(0) }).layer(0).play(copy.blobs[2].clip(0));
+		copy.update(0.1);
+		// bad snapshots: SinewError, and the world that saved is untouched
+		const resum = (x) => { const dv = new DataView(x.buffer); dv.setUint32(12, fnvOf(x.subarray(16)), true); return x; };
+		const flip = (at) => { const x = snap.slice(); x[at] ^= 0x40; return x; };
+		const blobAt = 32 + ((new DataView(snap.buffer).getUint32(16, true) + 3) & ~3) + 12; // the first blob's bytes (after the JSON and size, options, clips)
+		const bads = [snap.subarray(0, 20), snap.subarray(0, snap.length - 4), flip(snap.length - 9), flip(100),
+			resum(flip(blobAt + 40)), resum(flip(4)), resum(flip(snap.length - 3)), resum((() => { const x = new Uint8Array(snap.length + 4); x.set(snap); new DataView(x.buffer).setUint32(8, x.length, true); return x; })())];
+		const before = new Uint8Array(world.memory.buffer).slice(0, world.heapBytes);
+		for (const [i, x] of bads.entries()) await assert.rejects(restoreWorld(x, { simd: to }), SinewError, `bad snapshot ${i}`);
+		assert.deepEqual(new Uint8Array(world.memory.buffer).slice(0, before.length), before);
+	}
+});
 
 // Real corpus clips compressed by the CLI: RobotExpressive (morph weights), Fox.
 const corpus = process.env.SINEW_CORPUS ?? '/work/shared/corpus';

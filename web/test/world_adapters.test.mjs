@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import Sinew from '../sinew.mjs';
-import { SinewSceneMixer, LoopOnce, LoopPingPong } from '../adapters/three_world.mjs';
+import { SinewSceneMixer, LoopOnce, LoopRepeat, LoopPingPong } from '../adapters/three_world.mjs';
+import { RefLayer, refAdvance } from './world_reference.mjs';
 import { SinewWorldScene } from '../adapters/babylon_world.mjs';
 
 const GODOT = new Uint8Array(readFileSync(fileURLToPath(new URL('./data/godot_platformer_player.sinew', import.meta.url))));
@@ -25,6 +26,43 @@ function countCalls(world) {
 	world._x = Object.fromEntries(Object.entries(x).map(([k, v]) => [k, typeof v === 'function' ? (...a) => (counter.calls++, v(...a)) : v]));
 	return counter;
 }
+
+test('three world adapter: setLoop(LoopRepeat / LoopPingPong, n) and warp() follow the JS reference; finished after n loops', async () => {
+	const scene = await SinewSceneMixer.create();
+	const blob = scene.load(GODOT);
+	const walk = blob.clip('walk'), nodes = new Map(walk.joints.map((j) => [j.node, threeNode()]));
+	const m = scene.add({ scene: null }, [blob], { nodes: (i) => nodes.get(i) ?? null });
+	scene.add({ scene: null }, [blob], { nodes: (i) => nodes.get(i) ?? null }).timeScale = 1; // a second character, same call
+	const anim = await Sinew.load(GODOT);
+	const events = [];
+	m.addEventListener('loop', (e) => events.push(`loop ${e.action.getClip().name}`));
+	m.addEventListener('finished', (e) => events.push(`finished ${e.action.getClip().name}`));
+	m.timeScale = 0.8; // the mixer's time scale multiplies the actions' (and stretches a warp's duration)
+	const a = m.clipAction('walk').setLoop(LoopRepeat, 3), b = m.clipAction('run').setLoop(LoopPingPong, 2);
+	a.clampWhenFinished = true; a.play(); b.setEffectiveWeight(0.5); b.play();
+	assert.throws(() => b.setLoop(LoopRepeat, 0), RangeError);
+	const ra = new RefLayer(anim, walk.index, { loop: 'repeat', repetitions: 3, speed: 0.8 });
+	const rb = new RefLayer(anim, blob.clip('run').index, { loop: 'pingpong', repetitions: 2, speed: 0.8, weight: 0.5, stopAtEnd: true });
+	const counter = countCalls(scene.world);
+	let finishedAt = null;
+	for (let f = 0; f < 200; f++) {
+		if (f === 5) { a.warp(1, 2, 0.5); ra.warpTo(0.8, 1.6, 0.5 / 0.8); }
+		scene.update(1 / 60); refAdvance(ra, 1 / 60); refAdvance(rb, 1 / 60);
+		assert.ok(Math.abs(a.time - ra.time) < 1e-9 && Math.abs(b.time - rb.time) < 1e-9, `frame ${f}: ${a.time} / ${ra.time}, ${b.time} / ${rb.time}`);
+		assert.equal(a.paused, ra.paused); assert.equal(b.enabled, rb.enabled);
+		if (ra.events.finished) finishedAt = f;
+	}
+	assert.equal(counter.calls, 200, 'one wasm call per frame');
+	assert.ok(finishedAt !== null && a.paused && a.time === walk.duration, 'clamped at the end after 3 loops');
+	assert.equal(a.timeScale, 2, 'the warp ended at its end time scale');
+	assert.equal(a.getEffectiveTimeScale(), Math.fround(1.6));
+	assert.deepEqual(events.filter((e) => e.startsWith('finished')).sort(), ['finished run', 'finished walk']);
+	assert.equal(events.filter((e) => e === 'loop walk').length, 2, 'loops before the last one are loop events');
+	assert.equal(b.enabled, false, 'an unclamped finished action stops contributing, as in three');
+	// reset: loops count again, a warp is dropped
+	a.reset(); a.warp(2, 1, 10); a.reset();
+	assert.equal(a.getEffectiveTimeScale(), Math.fround(1.6)); assert.equal(a.time, 0);
+});
 
 test('three world adapter: crossFadeTo, fade-out disables, LoopOnce finishes, loop events, one call per frame', async () => {
 	const scene = await SinewSceneMixer.create();

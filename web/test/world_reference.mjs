@@ -91,10 +91,18 @@ export class RefLayer {
 		this.enabled = options.enabled ?? true;
 		this.range = options.range ?? null;        // [from, to] seconds of the clip, or null
 		this.stopAtEnd = options.stopAtEnd ?? false; // once: disabled when the end is reached
+		this.repetitions = options.repetitions ?? Infinity; // repeat / ping-pong: loops before finishing
+		this.loopCount = -1;                       // three.js's count: -1 until the first move
 		this.paused = false;
 		this.backwards = false;                    // ping-pong direction
 		this.fade = null;                          // { target, rate, stop }
+		this.warp = null;                          // { target, rate }: a speed ramp
 		this.events = { loop: 0, finished: false, fadedOut: false, fadeDone: false };
+	}
+
+	warpTo(from, to, duration) {
+		this.speed = Math.fround(from);
+		this.warp = { target: Math.fround(to), rate: Math.fround(Math.abs(to - from) / duration) };
 	}
 
 	fadeTo(target, duration, stop = false) {
@@ -117,6 +125,13 @@ export function refAdvance(l, dt) {
 			l.fade = null;
 		}
 	}
+	if (l.warp) { // the speed ramps as a fade does (float32)
+		const step = Math.fround(Math.fround(Math.abs(dt)) * l.warp.rate);
+		const up = l.speed < l.warp.target;
+		const next = Math.fround(up ? l.speed + step : l.speed - step);
+		l.speed = up ? (next >= l.warp.target ? l.warp.target : next) : (next <= l.warp.target ? l.warp.target : next);
+		if (l.speed === l.warp.target) { l.warpDone = true; l.warp = null; }
+	}
 	if (l.paused) return;
 	// the played span [lo, hi]: the range (float32 seconds) within the clip, or the whole clip
 	let lo = 0, hi = l.info.duration;
@@ -125,6 +140,10 @@ export function refAdvance(l, dt) {
 	if (!(d > 0)) { l.time = lo; return; }
 	const move = dt * l.speed;
 	const start = Math.min(Math.max(l.time - lo, 0), d);
+	if (l.loopCount < 0 && move > 0) l.loopCount = 0;
+	// one loop completed; true when that was the last of finitely many (three.js: finish at that end)
+	const looped = () => { l.loopCount++; if (l.loopCount >= l.repetitions) return true; l.events.loop++; return false; };
+	const finish = () => { l.events.loop = 0; l.paused = true; l.events.finished = true; if (l.stopAtEnd) l.enabled = false; };
 	if (l.loop === 'once') {
 		let t = start + move;
 		const end = t >= d || (t <= 0 && move < 0);
@@ -132,16 +151,19 @@ export function refAdvance(l, dt) {
 		if (end) { l.paused = true; l.events.finished = true; if (l.stopAtEnd) l.enabled = false; }
 		l.time = lo + t;
 	} else if (l.loop === 'repeat') {
-		let t = start + move;
-		while (t >= d) { t -= d; l.events.loop++; }
-		while (t < 0) { t += d; l.events.loop++; }
+		let t = start + move, done = false;
+		while (!done && t >= d) { t -= d; if (looped()) { done = true; t = d; } }
+		while (!done && t < 0) { t += d; if (looped()) { done = true; t = 0; } }
+		if (done) finish();
 		l.time = lo + t;
 	} else { // ping-pong: walk the distance, turning at each end
 		let left = Math.abs(move), forward = (move >= 0) !== l.backwards, t = start;
 		while (left > 0) {
 			const room = forward ? d - t : t;
 			if (left <= room) { t += forward ? left : -left; left = 0; break; }
-			left -= room; t = forward ? d : 0; forward = !forward; l.events.loop++;
+			left -= room; t = forward ? d : 0;
+			if (looped()) { finish(); left = 0; break; }
+			forward = !forward;
 		}
 		// the direction is the layer's playing direction relative to a positive speed
 		l.backwards = (move >= 0) ? !forward : forward;

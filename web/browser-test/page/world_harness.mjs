@@ -368,4 +368,134 @@ export async function runWorldBabylon(spec) {
 	};
 }
 
-window.sinewWorldTest = { runWorldThree, runWorldBabylon, ready: true };
+
+/* ---------------- three.js: warp, finite repetitions, matrix mode ---------------- */
+
+// One clip at a time (so the comparison is the data, not the blend formula): a LoopRepeat action
+// with 2 repetitions, clamped, warped from timeScale 1 to 2.5 over 0.6 s; then a LoopPingPong
+// action with 3 repetitions, not clamped (it stops contributing when it finishes). Copy A: three's
+// AnimationMixer; copy B: the world adapter writing nodes; copy M: the world adapter in matrix
+// mode (same world, same call), whose joints' matrixWorld and skeletons' boneMatrices must equal
+// what three computes from copy B's nodes (scene.updateMatrixWorld + skeleton.update).
+export async function runWorldThreeControls(spec) {
+	const THREE = await import('three');
+	const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+	const W = await import('../../adapters/three_world.mjs');
+	const loader = new GLTFLoader();
+	const [A, B, M] = [await loader.loadAsync(spec.asset), await loader.loadAsync(spec.asset), await loader.loadAsync(spec.asset)];
+	const scene = new THREE.Scene();
+	scene.add(A.scene, B.scene, M.scene);
+	M.scene.position.set(1.5, 0.25, -2); M.scene.rotation.y = 0.7; B.scene.position.copy(M.scene.position); B.scene.rotation.y = 0.7;
+	const nodeMap = (g) => { const m = new Map(); g.scene.traverse((o) => { const a = g.parser.associations.get(o); if (a?.nodes !== undefined && !m.has(a.nodes)) m.set(a.nodes, o); }); return m; };
+	const nodesA = nodeMap(A), nodesB = nodeMap(B), nodesM = nodeMap(M);
+	const sceneMixer = await W.SinewSceneMixer.create();
+	const bytes = await fetchBytes(spec.blob);
+	const [ia, ib] = pickClips(A.animations.map((c) => c.duration));
+	const blob = sceneMixer.load(bytes);
+	const mb = sceneMixer.add(B, [blob]), mm = sceneMixer.add(M, [blob], { matrices: true });
+	const mixerA = new THREE.AnimationMixer(A.scene);
+	const events = { three: [], sinew: [], matrices: [] };
+	let frame = 0;
+	for (const [m, list] of [[mixerA, events.three], [mb, events.sinew], [mm, events.matrices]]) {
+		m.addEventListener('loop', (e) => list.push(`${frame} loop ${e.action.getClip().name}`));
+		m.addEventListener('finished', (e) => list.push(`${frame} finished ${e.action.getClip().name}`));
+	}
+	const a3 = mixerA.clipAction(A.animations[ia]), b3 = mixerA.clipAction(ia === ib ? A.animations[ib].clone() : A.animations[ib]);
+	const sinewB = ia === ib ? sceneMixer.load(bytes).clip(ib) : blob.clip(ib);
+	const mbB = ia === ib ? null : sinewB;
+	void mbB;
+	const [as, bs] = [mb.clipAction(blob.clip(ia)), mb.clipAction(sinewB)];
+	const [am, bm] = [mm.clipAction(blob.clip(ia)), mm.clipAction(sinewB)];
+	const durA = A.animations[ia].duration, durB = A.animations[ib].duration;
+	const DTC = 1 / 60;
+	// frames: the repeat phase lasts until finished + 20 frames, then the ping-pong phase
+	const stats = { 'repeat x2 + warp': { posCm: 0, shellCm: 0 }, 'pingpong x3': { posCm: 0, shellCm: 0 } };
+	let worstMatrix = 0, worstSkin = 0, skins = 0, bStart = -1, aFinished = -1, bFinished = -1;
+	const callsPerFrame = [];
+	const inv = new THREE.Matrix4(), rel = new THREE.Matrix4();
+	const pointsOf = (obj, root) => {
+		inv.copy(root.matrixWorld).invert();
+		rel.multiplyMatrices(inv, obj.matrixWorld);
+		const e = rel.elements;
+		return shellPoints([e[12], e[13], e[14]], [e[0], e[1], e[2]], [e[4], e[5], e[6]], [e[8], e[9], e[10]]);
+	};
+	const mapped = mb._binding.nodes.filter((n) => nodesA.has(n));
+	const skeletonsB = [], skeletonsM = [];
+	B.scene.traverse((o) => { if (o.isSkinnedMesh) skeletonsB.push(o.skeleton); });
+	M.scene.traverse((o) => { if (o.isSkinnedMesh) skeletonsM.push(o.skeleton); });
+	const limit = Math.ceil((2 * durA / 1.5 + 1) / DTC) + Math.ceil((3 * durB / 1.7 + 1) / DTC) + 60;
+	for (frame = 0; frame < limit; frame++) {
+		if (frame === 0) for (const [x, clamp, loop] of [[a3, true, THREE.LoopRepeat], [as, true, W.LoopRepeat], [am, true, W.LoopRepeat]]) { x.setLoop(loop, 2); x.clampWhenFinished = clamp; x.play(); }
+		if (frame === 10) for (const x of [a3, as, am]) x.warp(1, 2.5, 0.6);
+		if (aFinished >= 0 && frame === aFinished + 20) {
+			bStart = frame;
+			for (const x of [a3, as, am]) x.stop();
+			for (const [x, loop] of [[b3, THREE.LoopPingPong], [bs, W.LoopPingPong], [bm, W.LoopPingPong]]) { x.setLoop(loop, 3); x.clampWhenFinished = false; x.timeScale = 1.7; x.play(); }
+		}
+		const n3 = events.three.length;
+		mixerA.update(DTC);
+		if (events.three.length > n3 && events.three.at(-1).includes('finished')) { if (bStart < 0) aFinished = frame; else bFinished = frame; }
+		const before = wasmCallCount();
+		sceneMixer.update(DTC);
+		callsPerFrame.push(wasmCallCount() - before);
+		scene.updateMatrixWorld();
+		for (const sk of skeletonsB) sk.update();
+		for (const sk of skeletonsM) sk.update(); // the adapter's: flags the bone texture, keeps the world's matrices
+		const st = stats[bStart < 0 ? 'repeat x2 + warp' : 'pingpong x3'];
+		for (const n of mapped) {
+			const [p, s] = distances(pointsOf(nodesA.get(n), A.scene), pointsOf(nodesB.get(n), B.scene));
+			st.posCm = Math.max(st.posCm, p); st.shellCm = Math.max(st.shellCm, s);
+		}
+		// matrix mode vs three's own matrices of the same pose (scene units)
+		for (const n of mb._binding.nodes) {
+			const eb = nodesB.get(n).matrixWorld.elements, em = nodesM.get(n).matrixWorld.elements;
+			let scale = 1; // relative to the matrix's largest element (RobotExpressive's armature is scaled 100)
+			for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(eb[i]));
+			for (let i = 0; i < 16; i++) worstMatrix = Math.max(worstMatrix, Math.abs(eb[i] - em[i]) / scale);
+		}
+		skeletonsB.forEach((sk, k) => {
+			const a = sk.boneMatrices, b = skeletonsM[k].boneMatrices;
+			skins = Math.max(skins, b.length);
+			for (let m = 0; m < sk.bones.length; m++) {
+				let scale = 1;
+				for (let i = 16 * m; i < 16 * m + 16; i++) scale = Math.max(scale, Math.abs(a[i]));
+				for (let i = 16 * m; i < 16 * m + 16; i++) worstSkin = Math.max(worstSkin, Math.abs(a[i] - b[i]) / scale);
+			}
+		});
+		if (bFinished >= 0 && frame > bFinished + 20) break;
+	}
+	// render copy M (the bone texture is the world's memory) next to copy B: the pixels must agree
+	let rendered = false, renderDiff = null, renderError = null;
+	try {
+		const canvas = document.createElement('canvas');
+		canvas.width = 256; canvas.height = 256;
+		const renderer = new THREE.WebGLRenderer({ canvas, preserveDrawingBuffer: true });
+		const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
+		const box = new THREE.Box3().setFromObject(B.scene);
+		const c = box.getCenter(new THREE.Vector3()), r = box.getSize(new THREE.Vector3()).length();
+		camera.position.set(c.x, c.y, c.z + 1.6 * r); camera.lookAt(c);
+		scene.add(new THREE.AmbientLight(0xffffff, 2));
+		const shot = (show) => {
+			A.scene.visible = false; B.scene.visible = show === B; M.scene.visible = show === M;
+			renderer.render(scene, camera);
+			const gl = renderer.getContext(), px = new Uint8Array(256 * 256 * 4);
+			gl.readPixels(0, 0, 256, 256, gl.RGBA, gl.UNSIGNED_BYTE, px);
+			return px;
+		};
+		sceneMixer.update(DTC); // one more frame, rendered
+		const pb = shot(B), pm = shot(M);
+		let differ = 0, covered = 0;
+		for (let i = 0; i < pb.length; i += 4) {
+			if (pb[i + 3] && (pb[i] | pb[i + 1] | pb[i + 2])) covered++;
+			if (Math.abs(pb[i] - pm[i]) + Math.abs(pb[i + 1] - pm[i + 1]) + Math.abs(pb[i + 2] - pm[i + 2]) > 24) differ++;
+		}
+		renderDiff = { differ, covered };
+		rendered = true;
+		renderer.dispose();
+	} catch (e) { renderError = String(e); }
+	return { engine: 'three', clips: [A.animations[ia].name, A.animations[ib].name], stats, events, callsPerFrame, worstMatrix, worstSkin, skinFloats: skins,
+		aFinished, bFinished, frames: frame, matrixSkins: mm.player.skinCount, rendered, renderDiff, renderError,
+		speeds: { three: a3.timeScale, sinew: as.timeScale } };
+}
+
+window.sinewWorldTest = { runWorldThree, runWorldThreeControls, runWorldBabylon, ready: true };

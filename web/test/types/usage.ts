@@ -69,13 +69,22 @@ export async function world(bytes: Uint8Array, gltf: object, babylonNodes: objec
 	const l: WorldLayer = p.layer(0).play(blob.clip(0), { loop: 'pingpong', weight: 0.5, range: [0, 0.5], additive: false });
 	p.layer(1).play(blob.clip('walk'), { additive: 'first', mask: new Float32Array(p.jointCount) });
 	l.fadeTo(1, 0.3, { stop: false });
+	l.warp(1, 2, 0.5).repetitions = 3;
+	const loopsDone: number = l.loopCount + (l.warping ? 1 : 0) + ((l.events & LayerEvent.WARP_DONE) ? 1 : 0);
+	p.setMatrices({ parents: new Int32Array(p.jointCount).fill(-1), anchors: 1, skins: [{ joints: [0], inverses: new Float32Array(16), capacity: 64 }] });
+	p.anchorMatrix(0).set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+	const m0: number = p.worldMatrices[0] + p.skinMatrices(0)[0] + p.skinCount + loopsDone;
 	const sampled: number = w.update(1 / 60);
 	const finished = (l.events & LayerEvent.FINISHED) !== 0;
 	const copy: SinewWorld = await restoreWorld(w.save());
 	const text: string = w.save('base64');
 	await restoreWorld(text);
-	const scene = await SinewSceneMixer.create({ simd: true });
-	const character = scene.add(gltf, [scene.load(bytes)]);
+	const portable: Uint8Array = w.save({ portable: true });
+	const portableText: string = w.save({ portable: true, encoding: 'base64' });
+	await restoreWorld(portable, { simd: false, reserve: 4096 }); await restoreWorld(portableText);
+	const scene = await SinewSceneMixer.create({ simd: true, matrices: false });
+	const character = scene.add(gltf, [scene.load(bytes)], { matrices: true });
+	character.clipAction(1).setLoop(LoopOnce + 1, 2).warp(1, 0.5, 0.3).stopWarping();
 	const a = character.clipAction(0).play(), b = character.clipAction('walk');
 	b.setLoop(LoopOnce); b.clampWhenFinished = true; b.blendMode = AdditiveAnimationBlendMode;
 	a.crossFadeTo(b.play(), 0.5).setEffectiveWeight(0.8).fadeOut(0.2);
@@ -86,7 +95,7 @@ export async function world(bytes: Uint8Array, gltf: object, babylonNodes: objec
 	group.enableBlending = true; group.blendingSpeed = 0.05; group.weight = 0.5;
 	group.start(true, 1.5, 0, 30).onAnimationGroupEndObservable.add((g) => void g.name);
 	bs.update(0.016);
-	return sampled + (finished ? 1 : 0) + copy.players.length + p.pose[0] + group.getCurrentFrame() + a.getEffectiveWeight();
+	return sampled + (finished ? 1 : 0) + copy.players.length + p.pose[0] + group.getCurrentFrame() + a.getEffectiveWeight() + m0;
 }
 
 // streaming (web/stream.mjs)
