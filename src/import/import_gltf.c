@@ -797,7 +797,12 @@ static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, 
 	const sinewi_json *rest = resolve_pointer(d->root, pointer);
 	double magnitude = 1.0;
 	size_t n = (size_t)curve->key_count * (cubic ? 3u : 1u) * k;
-	for (size_t i = 0; i < n; ++i) magnitude = fmax(magnitude, fabs((double)curve->values[i]));
+	float largest = 0.0f; // (a float max: gcc 12's AArch64 vectorizer crashes on this loop's fmax reduction)
+	for (size_t i = 0; i < n; ++i) {
+		float a = fabsf(curve->values[i]);
+		if (a > largest) largest = a;
+	}
+	magnitude = fmax(magnitude, (double)largest);
 	uint32_t tracks = (k + 3) / 4;
 	const char *name = sinew_clip_set_strdup(set, pointer);
 	if (!name) return sinewi_gltf_oom(d);
