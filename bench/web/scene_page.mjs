@@ -92,11 +92,11 @@ window.setupScene = async (spec) => {
 
 	const setups = {};
 	// --- sinew world: one call per frame
-	if (want('sinew')) {
-		const h0 = heap();
-		const scene = await SinewSceneMixer.create({ simd: spec.simd });
+	// the world adapter driving `list`'s characters: the same crossfades as the other setups
+	const sinewScene = async (list, options) => {
+		const scene = await SinewSceneMixer.create({ simd: spec.simd, ...options });
 		const blob = scene.load(bytes);
-		const actions = clones.map((c, i) => {
+		const actions = list.map((c, i) => {
 			const m = scene.add(c.scene, [blob], { nodes: (n) => c.map.get(n) ?? null, json: gltf.parser.json, layers: 2 });
 			const a = m.clipAction(ka), b = m.clipAction(kb);
 			a.play(); b.play(); b.setEffectiveWeight(0);
@@ -110,6 +110,11 @@ window.setupScene = async (spec) => {
 			}
 			scene.update(DT);
 		};
+		return { scene, step };
+	};
+	if (want('sinew')) {
+		const h0 = heap();
+		const { scene, step } = await sinewScene(clones, {});
 		setups.sinew = { step, frames: spec.frames };
 		setups.sinew_wasm = { step: () => scene.world.update(DT), frames: spec.frames };
 		setups.sinew_nodes_to_skinning = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.frames };
@@ -120,22 +125,7 @@ window.setupScene = async (spec) => {
 	// the one wasm call, three's bone matrixWorld / boneMatrices are views of wasm memory
 	if (want('matrices')) {
 		const h0 = heap();
-		const scene = await SinewSceneMixer.create({ simd: spec.simd, matrices: true });
-		const blob = scene.load(bytes);
-		const actions = matrixClones.map((c, i) => {
-			const m = scene.add(c.scene, [blob], { nodes: (n) => c.map.get(n) ?? null, json: gltf.parser.json, layers: 2 });
-			const a = m.clipAction(ka), b = m.clipAction(kb);
-			a.play(); b.play(); b.setEffectiveWeight(0);
-			a.time = (i * 0.173) % clipA.duration; b.time = (i * 0.291) % clipB.duration;
-			return { a, b, on: 0 };
-		});
-		const step = (f) => {
-			for (let i = 0; i < N; i++) if (flips(f, i)) {
-				const x = actions[i], [from, to] = x.on ? [x.b, x.a] : [x.a, x.b];
-				to.enabled = true; to.setEffectiveWeight(1); from.crossFadeTo(to, FADE); x.on ^= 1;
-			}
-			scene.update(DT);
-		};
+		const { scene, step } = await sinewScene(matrixClones, { matrices: true });
 		setups.sinew_matrices = { step, frames: spec.frames };
 		setups.sinew_matrices_wasm = { step: () => scene.world.update(DT), frames: spec.frames }; // its wasm call alone
 		setups.sinew_matrices_to_skinning = { step: (f) => { step(f); toSkinning(sceneMatrices, skeletonsMatrices); }, frames: spec.frames };
