@@ -46,7 +46,7 @@ function sampleTimes(d) { // both ends plus times off the key grid
 // DESIGN §4 shell points: the node's origin and the six points origin +- d along its root-space axes,
 // d = 3 cm in scene units: the axis columns of the node's root-space transform normalized, so the
 // armature's scale does not change d (a zero-length axis keeps its points on the origin).
-function shellPoints(o, ax, ay, az) {
+export function shellPoints(o, ax, ay, az) {
 	const pts = [o];
 	for (const a of [ax, ay, az]) {
 		const n = Math.hypot(a[0], a[1], a[2]), k = n > 0 ? SHELL / n : 0;
@@ -61,6 +61,18 @@ function compare(stats, pa, pb) {
 	for (let i = 1; i < pa.length; i++) ds = Math.max(ds, Math.hypot(pa[i][0] - pb[i][0], pa[i][1] - pb[i][1], pa[i][2] - pb[i][2]));
 	stats.maxPosCm = Math.max(stats.maxPosCm, d0 * 100);
 	stats.maxShellCm = Math.max(stats.maxShellCm, ds * 100);
+}
+
+// Root-space shell points of a three.js object (root and obj world matrices up to date): one reusable
+// pair of matrices per returned function.
+export function threeShellPoints(THREE) {
+	const inv = new THREE.Matrix4(), rel = new THREE.Matrix4();
+	return (obj, root) => {
+		inv.copy(root.matrixWorld).invert();
+		rel.multiplyMatrices(inv, obj.matrixWorld);
+		const e = rel.elements;
+		return shellPoints([e[12], e[13], e[14]], [e[0], e[1], e[2]], [e[4], e[5], e[6]], [e[8], e[9], e[10]]);
+	};
 }
 
 // Local TRS of a node as 10 floats and back (three: quaternion/position/scale; Babylon:
@@ -215,13 +227,7 @@ export async function runThree(spec) {
 	B.scene.position.x = Math.max(size.x, size.z, 0.5) * 1.2;
 	const mixerA = new THREE.AnimationMixer(A.scene);
 	const clips = [];
-	const inv = new THREE.Matrix4(), rel = new THREE.Matrix4();
-	const pointsOf = (obj, root) => {
-		inv.copy(root.matrixWorld).invert();
-		rel.multiplyMatrices(inv, obj.matrixWorld);
-		const e = rel.elements;
-		return shellPoints([e[12], e[13], e[14]], [e[0], e[1], e[2]], [e[4], e[5], e[6]], [e[8], e[9], e[10]]);
-	};
+	const pointsOf = threeShellPoints(THREE);
 	const morphMeshes = (o) => { const l = []; o.traverse((c) => { if (c.morphTargetInfluences) l.push(c); }); return l; };
 	let lastB = null;
 	for (let k = 0; k < anim.clipCount; k++) {

@@ -5,20 +5,11 @@
 // adapter on copy B, plus extra characters driven by the same world; per frame: the root-space
 // distance of every mapped node's origin and six 3 cm shell points, morph weights, events, and
 // the wasm calls of the frame (the exports are wrapped by harness.mjs).
-import { wasmCallCount } from './harness.mjs';
+import { shellPoints, threeShellPoints, wasmCallCount } from './harness.mjs';
 import Sinew from '../../sinew.mjs';
 import { participation } from '../../test/world_reference.mjs';
 
-const SHELL = 0.03;
 
-function shellPoints(o, ax, ay, az) {
-	const pts = [o];
-	for (const a of [ax, ay, az]) {
-		const n = Math.hypot(a[0], a[1], a[2]), k = n > 0 ? SHELL / n : 0;
-		pts.push([o[0] + k * a[0], o[1] + k * a[1], o[2] + k * a[2]], [o[0] - k * a[0], o[1] - k * a[1], o[2] - k * a[2]]);
-	}
-	return pts;
-}
 function distances(pa, pb) {
 	const d0 = Math.hypot(pa[0][0] - pb[0][0], pa[0][1] - pb[0][1], pa[0][2] - pb[0][2]);
 	let ds = 0;
@@ -196,13 +187,7 @@ export async function runWorldThree(spec) {
 	const roles = [[a3, ia], [b3, ib], [c3, ic], [d3, id]].map(([act, k]) => ({ act, k, part: threeTracks(act.getClip(), k), jointOf: jointOf(k), first: anim.sample(k, 0).slice() }));
 	const restB = Float64Array.from(mb.player.rest);
 	const callsPerFrame = [];
-	const inv = new THREE.Matrix4(), rel = new THREE.Matrix4();
-	const pointsOf = (obj, root) => {
-		inv.copy(root.matrixWorld).invert();
-		rel.multiplyMatrices(inv, obj.matrixWorld);
-		const e = rel.elements;
-		return shellPoints([e[12], e[13], e[14]], [e[0], e[1], e[2]], [e[4], e[5], e[6]], [e[8], e[9], e[10]]);
-	};
+	const pointsOf = threeShellPoints(THREE);
 	const mapped = mb._binding.nodes.filter((n) => nodesA.has(n));
 	const morphPairs = [];
 	A.scene.traverse((o) => { if (o.morphTargetInfluences) morphPairs.push(o); });
@@ -412,13 +397,7 @@ export async function runWorldThreeControls(spec) {
 	const stats = { 'repeat x2 + warp': { posCm: 0, shellCm: 0 }, 'pingpong x3': { posCm: 0, shellCm: 0 } };
 	let worstMatrix = 0, worstSkin = 0, skins = 0, bStart = -1, aFinished = -1, bFinished = -1;
 	const callsPerFrame = [];
-	const inv = new THREE.Matrix4(), rel = new THREE.Matrix4();
-	const pointsOf = (obj, root) => {
-		inv.copy(root.matrixWorld).invert();
-		rel.multiplyMatrices(inv, obj.matrixWorld);
-		const e = rel.elements;
-		return shellPoints([e[12], e[13], e[14]], [e[0], e[1], e[2]], [e[4], e[5], e[6]], [e[8], e[9], e[10]]);
-	};
+	const pointsOf = threeShellPoints(THREE);
 	const mapped = mb._binding.nodes.filter((n) => nodesA.has(n));
 	const skeletonsB = [], skeletonsM = [];
 	B.scene.traverse((o) => { if (o.isSkinnedMesh) skeletonsB.push(o.skeleton); });
