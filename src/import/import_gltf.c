@@ -817,16 +817,16 @@ static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, 
 		for (uint32_t c = 0; c < t->components; ++c) t->default_value[c] = first_key[4 * i + c];
 	}
 	double v = 0.0;
-	bool numbers = rest && ((k == 1 && sinewi_json_number(rest, &v)) || (rest->type == SINEWI_JSON_ARRAY && rest->count == k));
-	for (uint32_t c = 0; numbers && rest->type == SINEWI_JSON_ARRAY && c < k; ++c)
-		numbers = sinewi_json_number(&rest->children[c], &v) && isfinite(sinewi_gltf_to_float(v));
-	if (numbers)
-		for (uint32_t c = 0; c < k; ++c) {
-			if (rest->type == SINEWI_JSON_ARRAY) sinewi_json_number(&rest->children[c], &v);
-			else sinewi_json_number(rest, &v);
-			out[c / 4].default_value[c % 4] = sinewi_gltf_to_float(v);
-			magnitude = fmax(magnitude, fabs(v));
-		}
+	// the document's value: k numbers in an array, or one number, each finite as a float
+	const bool array = rest && rest->type == SINEWI_JSON_ARRAY;
+	bool numbers = rest && (array ? rest->count == k : k == 1);
+	for (uint32_t c = 0; numbers && c < k; ++c)
+		numbers = sinewi_json_number(array ? &rest->children[c] : rest, &v) && isfinite(sinewi_gltf_to_float(v));
+	for (uint32_t c = 0; numbers && c < k; ++c) {
+		sinewi_json_number(array ? &rest->children[c] : rest, &v);
+		out[c / 4].default_value[c % 4] = sinewi_gltf_to_float(v);
+		magnitude = fmax(magnitude, fabs(v));
+	}
 	for (uint32_t i = 0; i < tracks; ++i) out[i].precision = (float)(1e-4 * magnitude);
 	*out_count = tracks;
 	return SINEW_RESULT_OK;
