@@ -316,8 +316,9 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     }
 
     function sampleTrack(t, key) {
-      const rounded = [key, Math.floor(key), Math.min(Math.ceil(key), storedCount - 1),
-                       Math.min(Math.floor(key + 0.5), storedCount - 1)][t.rounding];
+      const step = snap(key, 1e-6); // floor, ceil and nearest snap wider than interpolation (step 1)
+      const rounded = [key, Math.floor(step), Math.min(Math.ceil(step), storedCount - 1),
+                       Math.min(Math.floor(step + 0.5), storedCount - 1)][t.rounding];
       const s = Math.min(Math.floor(Math.floor(rounded) / segmentLength), segmentCount - 1);
       const seg = segments[s];
       const st = seg.tracks[tracks.indexOf(t)];
@@ -336,14 +337,17 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     }
 
     // Sampling semantics, steps 1-6
+    function snap(key, tolerance) {
+      const nearest = Math.floor(key + 0.5);
+      return Math.abs(key - nearest) <= tolerance * Math.max(1, nearest) ? nearest : key;
+    }
+
     function keyForTime(t) {
       const last = storedCount - 1;
-      let key = t * sampleRate;
+      const key = t * sampleRate;
       if (!(key > 0)) return 0;
       if (key > last) return last;
-      const nearest = Math.floor(key + 0.5);
-      if (Math.abs(key - nearest) <= 1e-6 * Math.max(1, nearest)) key = nearest;
-      return key;
+      return snap(key, 1e-12);
     }
 
     function samplePose(t) {

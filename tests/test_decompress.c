@@ -127,6 +127,33 @@ static void test_sample_clamps_time(void) {
 	teardown(&f);
 }
 
+// Step 1 of the sampling semantics: interpolating tracks snap onto a sample only within 1e-12 (double
+// rounding of k / rate), rounding tracks within 1e-6. A key 3e-5 past sample 40 (inside the wide window,
+// 40e-6) interpolates joint 0's ramp (3 cm per sample: 9e-5 cm, a dozen float ulps at 120 cm) with
+// rounding none, and selects sample 41 at 3e-5 before it with floor.
+static void test_sample_snaps_only_rounded_tracks_widely(void) {
+	fixture f;
+	CHECK(setup(&f, SINEW_ROUNDING_NONE, false, 50, 0));
+	const sinew_clip *d = f.dec->clips[0];
+	sinew_qvv pose[6];
+	const double eps = 3e-5;
+	CHECK(sinew_sample_pose(f.ctx, (40.0 + eps) / 24.0, pose, NULL, NULL) == SINEW_RESULT_OK);
+	double a = d->transforms[40 * 6].translation[0], b = d->transforms[41 * 6].translation[0];
+	CHECK_MSG(fabs(pose[0].translation[0] - (a + (b - a) * eps)) < 1.5e-5 && pose[0].translation[0] != (float)a,
+	          "key 40 + 3e-5 plays %.9g, interpolation gives %.9g (sample 40: %.9g)", pose[0].translation[0],
+	          a + (b - a) * eps, a);
+	CHECK(sinew_sample_pose(f.ctx, 40.0 / 24.0, pose, NULL, NULL) == SINEW_RESULT_OK);
+	CHECK(memcmp(pose, &d->transforms[40 * 6], sizeof pose) == 0);
+	teardown(&f);
+	CHECK(setup(&f, SINEW_ROUNDING_FLOOR, false, 50, 0));
+	d = f.dec->clips[0];
+	CHECK(sinew_sample_pose(f.ctx, (41.0 - eps) / 24.0, pose, NULL, NULL) == SINEW_RESULT_OK);
+	CHECK(memcmp(pose, &d->transforms[41 * 6], sizeof pose) == 0);
+	CHECK(sinew_sample_pose(f.ctx, (41.0 - 1e-4) / 24.0, pose, NULL, NULL) == SINEW_RESULT_OK);
+	CHECK(memcmp(pose, &d->transforms[40 * 6], sizeof pose) == 0);
+	teardown(&f);
+}
+
 static void test_sample_rounding_modes(void) {
 	const uint8_t modes[3] = {SINEW_ROUNDING_FLOOR, SINEW_ROUNDING_CEIL, SINEW_ROUNDING_NEAREST};
 	for (int m = 0; m < 3; ++m) {
@@ -367,6 +394,7 @@ void suite_decompress(void) {
 	RUN(test_sample_between_samples_interpolates);
 	RUN(test_sample_clamps_time);
 	RUN(test_sample_rounding_modes);
+	RUN(test_sample_snaps_only_rounded_tracks_widely);
 	RUN(test_sample_looping_wraps_to_first_sample);
 	RUN(test_sample_joint_and_scalar_match_pose);
 	RUN(test_sample_remap_and_skip_defaults);

@@ -147,6 +147,11 @@ void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 		sinewi_interp_values(a, b, t->components, alpha, out);
 }
 
+// Check position c of the current segment as joint j's rounding mode plays it.
+static float check_u(const sinewi_work *w, uint32_t j, uint32_t c) {
+	return w->rounding_mode[j] == SINEW_ROUNDING_NONE ? w->check_u[c] : w->check_u_step[c];
+}
+
 // Largest error of a track over the segment in its budget's unit (object-space model for
 // transforms, multiples of the precision for scalars; exact zeros must stay zero).
 static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
@@ -195,7 +200,7 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 	// object-space verification only; the per-track model looks at samples.
 	if (decoded && t->type != SINEWI_TRACK_SCALAR)
 		for (uint32_t c = 0; c < w->check_n; ++c)
-			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, w->check_u[c], seg->length),
+			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length),
 			                           decoded + 4 * (seg->length + 1 + c));
 	return worst;
 }
@@ -355,13 +360,14 @@ static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi
 	const bool explicit_checks = clip->check_count && clip->check_times && clip->check_transforms;
 	w->check_n = w->mid_n = 0;
 	w->check_first = 0;
-	w->check_u = NULL;
+	w->check_u = w->check_u_step = NULL;
 	if (w->joint_count == 0 || (!explicit_checks && !clip->check_midpoints)) return true;
 	const uint32_t mids = clip->check_midpoints ? seg->length : 0;
-	w->check_u = (float *)sinewi_arena_array(arena, (size_t)mids + (explicit_checks ? clip->check_count : 0) + 1,
-	                                         sizeof(float));
-	if (!w->check_u) return false;
-	for (uint32_t k = 0; k < mids; ++k) w->check_u[w->check_n++] = (float)k + 0.5f;
+	const size_t max_n = (size_t)mids + (explicit_checks ? clip->check_count : 0) + 1;
+	w->check_u = (float *)sinewi_arena_array(arena, max_n, sizeof(float));
+	w->check_u_step = (float *)sinewi_arena_array(arena, max_n, sizeof(float));
+	if (!w->check_u || !w->check_u_step) return false;
+	for (uint32_t k = 0; k < mids; ++k) w->check_u[w->check_n] = w->check_u_step[w->check_n] = (float)k + 0.5f, w->check_n++;
 	w->mid_n = w->check_n;
 	if (!explicit_checks) return true;
 	const double lo = seg->first_sample, hi = (double)seg->first_sample + seg->length;
@@ -376,11 +382,10 @@ static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi
 	for (uint32_t c = a; c < clip->check_count; ++c) {
 		double key = clip->check_times[c] * clip->sample_rate;
 		if (key >= hi || key > last) break;
-		// the context snaps keys this close to a sample onto it: those are samples, not checks
-		double nearest = floor(key + 0.5);
-		bool on_sample = fabs(key - nearest) <= 1e-6 * (nearest > 1.0 ? nearest : 1.0);
-		// keep the run contiguous (check_first + index): a snapped key checks its sample again
-		w->check_u[w->check_n++] = (float)((on_sample ? nearest : key) - lo);
+		// the context snaps keys this close to a sample onto it (two tolerances: codec_math.h); keep the
+		// run contiguous (check_first + index): a snapped key checks its sample again
+		w->check_u[w->check_n] = (float)(sinewi_snap_key(key, SINEWI_SNAP_INTERPOLATED) - lo);
+		w->check_u_step[w->check_n++] = (float)(sinewi_snap_key(key, SINEWI_SNAP_ROUNDED) - lo);
 	}
 	return true;
 }

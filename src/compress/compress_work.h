@@ -28,7 +28,8 @@ typedef struct sinewi_work {
 	// the current segment's positions besides its samples: mid_n sample midpoints, then the clip's
 	// check points inside it (from clip check index check_first); local positions
 	uint32_t check_first, check_n, mid_n;
-	float *check_u;
+	float *check_u;      // as interpolating tracks play them
+	float *check_u_step; // as floor/ceil/nearest tracks play them (snapped wider onto samples)
 } sinewi_work;
 
 // Local position at which a joint's tracks are decoded for local position u (its rounding mode;

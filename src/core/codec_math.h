@@ -84,6 +84,18 @@ static inline uint32_t sinewi_knot_count(uint32_t length, uint32_t d) {
 	return (length + stride - 1u) / stride + 1u;
 }
 
+// Sampling semantics step 1 (docs/format.md): a key this close to a sample (relative to the sample's
+// index) is that sample. Interpolating tracks snap only what double rounding of t = k / rate leaves
+// (1e-12), since every wider snap moves them in time: 1e-6 of 60 s is 60 us, 0.03 cm for a hand at
+// 5 m/s. Tracks that round (floor, ceil, nearest) snap within 1e-6, so a float32 key time (a glTF
+// STEP key) still selects its own sample.
+#define SINEWI_SNAP_INTERPOLATED 1e-12
+#define SINEWI_SNAP_ROUNDED 1e-6
+static inline double sinewi_snap_key(double key, double tolerance) {
+	double nearest = floor(key + 0.5);
+	return fabs(key - nearest) <= tolerance * (nearest > 1.0 ? nearest : 1.0) ? nearest : key;
+}
+
 // Knot pair and weight for local sample position u in [0, length] at decimation d.
 static inline void sinewi_knot_locate(float u, uint32_t length, uint32_t d, uint32_t *k0, float *alpha) {
 	if (length == 0) {

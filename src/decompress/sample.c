@@ -1,6 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 // The scalar reference kernel and the sampling context. Seek (docs/format.md §sampling):
-// key = t * rate clamped to [0, stored samples - 1]; the segment is chosen by floor(key);
+// key = t * rate clamped to [0, stored samples - 1] and snapped onto a sample (two tolerances, codec_math.h);
+// the segment is chosen by floor(key);
 // each track rounds the key by its own mode, then interpolates its knots directly.
 #include "context.h"
 
@@ -17,10 +18,7 @@ double sinewi_key_for_time(const sinew_context *ctx, double t) {
 	double key = t * ctx->view.sample_rate;
 	if (!(key > 0.0)) return 0.0; // also NaN
 	if (key > last) return last;
-	// t = k / rate should land on sample k even when the division rounded down
-	double nearest = floor(key + 0.5);
-	if (fabs(key - nearest) <= 1e-6 * (nearest > 1.0 ? nearest : 1.0)) key = nearest;
-	return key;
+	return sinewi_snap_key(key, SINEWI_SNAP_INTERPOLATED); // t = k / rate lands on sample k
 }
 
 // Where a segment's pieces are, for one sampling call. Each rounding mode rounds the key
@@ -58,9 +56,10 @@ static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
 // track needs is in a page that is not loaded.
 static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 	double last = (double)(ctx->view.stored_sample_count - 1);
-	double ceil_key = ceil(key), near_key = floor(key + 0.5);
+	double step = sinewi_snap_key(key, SINEWI_SNAP_ROUNDED);
+	double ceil_key = ceil(step), near_key = floor(step + 0.5);
 	seek_one(ctx, key, &sk->m[SINEW_ROUNDING_NONE]);
-	seek_one(ctx, floor(key), &sk->m[SINEW_ROUNDING_FLOOR]);
+	seek_one(ctx, floor(step), &sk->m[SINEW_ROUNDING_FLOOR]);
 	seek_one(ctx, ceil_key > last ? last : ceil_key, &sk->m[SINEW_ROUNDING_CEIL]);
 	seek_one(ctx, near_key > last ? last : near_key, &sk->m[SINEW_ROUNDING_NEAREST]);
 	sk->one_segment = true;

@@ -24,6 +24,7 @@
 // key times (its duration). Morph tracks become one `weights` channel per node covering all its targets
 // (targets without a track hold their default weight). Interpolation is STEP for floor-rounded joints and
 // tracks, LINEAR otherwise: ceil and nearest have no glTF equivalent, values at the sample times are exact.
+// An interpolating key holds the value sampling plays at the key's float32 time (key_value).
 // The animation's extras keep what glTF cannot say: rate, sample count, looping, the clip's rounding, unit
 // scale and resampling error.
 //
@@ -82,6 +83,12 @@ typedef struct source_doc {
 	bool compact;
 } source_doc;
 
+// Where key k of a clip's float32 time accessor falls on its sample grid: samples k0 and k0 + 1 blended by u.
+typedef struct key_pos {
+	uint32_t k0;
+	double u;
+} key_pos;
+
 typedef struct exporter {
 	const sinew_clip_set *set;
 	sinew_error *error;
@@ -106,6 +113,7 @@ typedef struct exporter {
 	const sinewi_export_hook *hook; // pack/unpack (export_pack.c), NULL for a plain export
 	uint32_t blob_view;             // pack: the new bufferView of the blob
 	bool pointer_channels;          // a KHR_animation_pointer channel was written (the extension stays used)
+	const key_pos *keys;            // [sample_count] of the clip being written (write_clip)
 } exporter;
 
 static bool is_mode(const exporter *e, sinewi_export_mode mode) {
@@ -790,6 +798,59 @@ static void sub_value(const sinew_clip *clip, uint32_t joint, uint32_t k, int pa
 		memcpy(out, x->scale, 3 * sizeof(float));
 }
 
+// Key k's time, f32(k / rate), is up to half a float32 ulp off the sample time k / rate: 5e-7 s near 10 s,
+// in which a node moving 40 m/s (a flying camera) covers 0.002 cm, a fifth of the default threshold. So a
+// key holds the value sampling plays at the key's own time: interpolating samples are blended (lerp, nlerp
+// on the shortest arc, as the decoder does); floor, ceil and nearest hold sample k, exact at k / rate.
+static void key_positions(const sinew_clip *clip, key_pos *out) {
+	uint32_t n = clip->sample_count;
+	for (uint32_t k = 0; k < n; ++k) {
+		double x = (double)to_float((double)k / clip->sample_rate) * clip->sample_rate;
+		key_pos p = {k, x - (double)k};
+		if (p.u < 0.0) {
+			if (k == 0) p.u = 0.0;
+			else p.k0 = k - 1, p.u += 1.0;
+		}
+		if (p.k0 + 1 >= n || !(p.u > 0.0 && p.u < 1.0)) p.k0 = k, p.u = 0.0;
+		out[k] = p;
+	}
+}
+
+static void key_value(const sinew_clip *clip, const key_pos *keys, uint32_t joint, uint32_t k, int path,
+                      float out[4]) {
+	key_pos p = keys[k];
+	if (p.u == 0.0 || effective_rounding(clip->joints[joint].rounding, clip) != SINEW_ROUNDING_NONE) {
+		sub_value(clip, joint, k, path, out);
+		return;
+	}
+	const sinew_qvv *a = &clip->transforms[(size_t)p.k0 * clip->joint_count + joint];
+	const sinew_qvv *b = a + clip->joint_count;
+	double v[4];
+	if (path == PATH_R) {
+		double dot = 0.0;
+		for (int i = 0; i < 4; ++i) dot += (double)a->rotation[i] * b->rotation[i];
+		double wb = dot < 0.0 ? -p.u : p.u, n2 = 0.0;
+		for (int i = 0; i < 4; ++i) v[i] = (1.0 - p.u) * a->rotation[i] + wb * b->rotation[i], n2 += v[i] * v[i];
+		double inv = n2 > 0.0 ? 1.0 / sqrt(n2) : 0.0;
+		for (int i = 0; i < 4; ++i) out[i] = (float)(v[i] * inv);
+		if (!(n2 > 0.0)) out[0] = out[1] = out[2] = 0.0f, out[3] = 1.0f;
+		return;
+	}
+	const float *fa = path == PATH_T ? a->translation : a->scale, *fb = path == PATH_T ? b->translation : b->scale;
+	double scale = path == PATH_T ? clip->unit_scale : 1.0;
+	for (int i = 0; i < 3; ++i) out[i] = to_float(((1.0 - p.u) * fa[i] + p.u * fb[i]) / scale);
+}
+
+// Float c of scalar track t at key k, as key_value blends it.
+static float key_scalar(const sinew_clip *clip, const key_pos *keys, const sinew_scalar_track *t, uint32_t k,
+                        uint32_t c) {
+	key_pos p = keys[k];
+	if (p.u == 0.0 || effective_rounding(t->rounding, clip) != SINEW_ROUNDING_NONE)
+		return t->values[(size_t)k * t->components + c];
+	const float *a = &t->values[(size_t)p.k0 * t->components + c];
+	return to_float((1.0 - p.u) * a[0] + p.u * a[t->components]);
+}
+
 static bool sub_is_rest(const sinew_clip *clip, uint32_t joint, int path, const rest_trs *rest) {
 	const float *r = path == PATH_T ? rest->t : path == PATH_R ? rest->r : rest->s;
 	int n = path == PATH_R ? 4 : 3;
@@ -809,7 +870,7 @@ static void write_sub(exporter *e, anim_builder *a, const sinew_clip *clip, uint
 	size_t offset = e->bin.size;
 	for (uint32_t k = 0; k < clip->sample_count; ++k) {
 		float v[4];
-		sub_value(clip, joint, k, path, v);
+		key_value(clip, e->keys, joint, k, path, v);
 		sinewi_json_write_raw(&e->bin, (const char *)v, (size_t)n * sizeof(float));
 	}
 	uint32_t acc = add_accessor(e, offset, clip->sample_count, n == 4 ? "VEC4" : "VEC3", NULL, NULL);
@@ -873,7 +934,7 @@ static sinew_result write_weights(exporter *e, anim_builder *a, uint32_t ci, con
 		for (uint32_t k = 0; k < clip->sample_count; ++k) {
 			for (uint32_t t = 0; t < targets; ++t) {
 				const sinew_scalar_track *track = by_target[t];
-				float v = track ? track->values[(size_t)k * track->components + component[t]] : rest[t];
+				float v = track ? key_scalar(clip, e->keys, track, k, component[t]) : rest[t];
 				sinewi_json_write_raw(&e->bin, (const char *)&v, sizeof v);
 			}
 		}
@@ -939,7 +1000,7 @@ static sinew_result write_pointers(exporter *e, anim_builder *a, uint32_t ci, co
 		for (uint32_t k = 0; k < clip->sample_count; ++k)
 			for (uint32_t c = 0; c < n; ++c) {
 				const sinew_scalar_track *t = by_float[c];
-				float v = t->values[(size_t)k * t->components + (c - (uint32_t)t->source_target)];
+				float v = key_scalar(clip, e->keys, t, k, c - (uint32_t)t->source_target);
 				sinewi_json_write_raw(&e->bin, (const char *)&v, sizeof v);
 			}
 		uint32_t acc = add_accessor(e, offset, (uint32_t)count, array ? "SCALAR" : types[n - 1], NULL, NULL);
@@ -1014,6 +1075,10 @@ static sinew_result write_clip(exporter *e, uint32_t ci) {
 	sinewi_json_writer_init(&a.samplers, e->allocator);
 	sinewi_json_writer_init(&a.channels, e->allocator);
 	a.time_accessor = add_accessor(e, time_offset, clip->sample_count, "SCALAR", &zero, &last);
+	key_pos *keys = (key_pos *)arena_array(e, clip->sample_count, sizeof(key_pos));
+	if (!keys) return out_of_memory(e);
+	key_positions(clip, keys);
+	e->keys = keys;
 
 	sinew_result r = SINEW_RESULT_OK;
 	uint32_t first_tracked = NONE;

@@ -9,6 +9,7 @@
 //   shortest arc the decoder takes is the source's even after quantization.
 #include "gltf_internal.h"
 
+#include "../core/codec_math.h"
 #include "../core/metric.h"
 
 #include <math.h>
@@ -129,30 +130,33 @@ void sinewi_gltf_source_pose(sinewi_gltf_checker *c, double t, sinew_qvv *out) {
 }
 
 // The decoder's key for time t (docs/format.md §sampling): t * rate clamped to the samples, snapped
-// onto a sample within 1e-6.
-static double playback_key(double t, double rate, uint32_t count) {
+// onto a sample within `tolerance` (SINEWI_SNAP_INTERPOLATED, or SINEWI_SNAP_ROUNDED for floor joints).
+static double playback_key(double t, double rate, uint32_t count, double tolerance) {
 	double key = t * rate, last = (double)(count - 1);
 	if (!(key > 0.0)) return 0.0;
 	if (key > last) return last;
-	double nearest = floor(key + 0.5);
-	if (fabs(key - nearest) <= 1e-6 * (nearest > 1.0 ? nearest : 1.0)) key = nearest;
-	return key;
+	return sinewi_snap_key(key, tolerance);
 }
 
 void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *animated, const uint8_t *joint_floor,
                            const sinew_qvv *poses, uint32_t count, double rate, double t, sinew_qvv *out) {
 	const uint32_t nj = in->joint_count;
-	double key = playback_key(t, rate, count);
+	double key = playback_key(t, rate, count, SINEWI_SNAP_INTERPOLATED);
 	uint32_t i = (uint32_t)key;
 	if (i >= count - 1) i = count > 1 ? count - 2 : 0;
 	double f = count > 1 ? key - i : 0.0;
 	const sinew_qvv *a = poses + (size_t)i * nj, *b = count > 1 ? a + nj : a;
+	const sinew_qvv *held = poses + (size_t)playback_key(t, rate, count, SINEWI_SNAP_ROUNDED) * nj; // floor
 	for (uint32_t j = 0; j < nj; ++j) {
+		if (joint_floor[j] && animated[j]) { // floor rounding holds its sample
+			out[j] = held[j];
+			continue;
+		}
 		if (f >= 1.0) { // the last sample
 			out[j] = b[j];
 			continue;
 		}
-		if (!animated[j] || f <= 0.0 || joint_floor[j]) { // floor rounding holds sample i
+		if (!animated[j] || f <= 0.0) {
 			out[j] = a[j];
 			continue;
 		}
