@@ -201,80 +201,6 @@ static sinew_clip_set *make_set(uint32_t samples, uint32_t scalars) {
 	return set;
 }
 
-// What the exporter writes at key k (export_gltf.c key_value): the clip as it plays at the key's float32
-// time f32(k / rate), which is up to half an ulp off k / rate. Interpolating joints and scalar tracks are
-// blended in place (lerp, nlerp on the shortest arc), so re-imported keys compare with what was written.
-static uint8_t own_rounding(uint8_t r, const sinew_clip *clip) {
-	return r == SINEW_ROUNDING_CLIP ? clip->rounding : r;
-}
-
-// The clip's samples before play_at_key_times, to put back with restore_samples.
-typedef struct saved_samples {
-	sinew_qvv *transforms;
-	float **scalars;
-} saved_samples;
-
-static saved_samples play_at_key_times(sinew_clip *clip) {
-	const uint32_t n = clip->sample_count, nj = clip->joint_count;
-	saved_samples saved = {(sinew_qvv *)malloc((size_t)n * nj * sizeof(sinew_qvv) + 1),
-	                       (float **)calloc(clip->scalar_track_count + 1, sizeof(float *))};
-	if (!saved.transforms || !saved.scalars) {
-		test_fail(__FILE__, __LINE__, "out of memory");
-		return saved;
-	}
-	const sinew_qvv *t = saved.transforms;
-	memcpy(saved.transforms, clip->transforms, (size_t)n * nj * sizeof *t);
-	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
-		size_t bytes = (size_t)n * clip->scalar_tracks[i].components * sizeof(float);
-		saved.scalars[i] = (float *)malloc(bytes + 1);
-		if (!saved.scalars[i]) test_fail(__FILE__, __LINE__, "out of memory");
-		else memcpy(saved.scalars[i], clip->scalar_tracks[i].values, bytes);
-	}
-	for (uint32_t k = 0; k < n; ++k) {
-		double u = (double)(float)((double)k / clip->sample_rate) * clip->sample_rate - k;
-		uint32_t k0 = k;
-		if (u < 0.0 && k > 0) k0 = k - 1, u += 1.0;
-		if (!(u > 0.0 && u < 1.0) || k0 + 1 >= n) continue;
-		for (uint32_t j = 0; j < nj; ++j) {
-			if (own_rounding(clip->joints[j].rounding, clip) != SINEW_ROUNDING_NONE) continue;
-			const sinew_qvv *a = &t[(size_t)k0 * nj + j], *b = a + nj;
-			sinew_qvv *o = &clip->transforms[(size_t)k * nj + j];
-			double dot = 0.0, q[4], n2 = 0.0;
-			for (int c = 0; c < 4; ++c) dot += (double)a->rotation[c] * b->rotation[c];
-			for (int c = 0; c < 4; ++c)
-				q[c] = (1.0 - u) * a->rotation[c] + (dot < 0.0 ? -u : u) * b->rotation[c], n2 += q[c] * q[c];
-			for (int c = 0; c < 4; ++c) o->rotation[c] = (float)(q[c] / sqrt(n2));
-			for (int c = 0; c < 3; ++c) {
-				o->translation[c] = (float)((1.0 - u) * a->translation[c] + u * b->translation[c]);
-				o->scale[c] = (float)((1.0 - u) * a->scale[c] + u * b->scale[c]);
-			}
-		}
-		for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
-			sinew_scalar_track *track = &clip->scalar_tracks[i];
-			if (!saved.scalars[i] || own_rounding(track->rounding, clip) != SINEW_ROUNDING_NONE) continue;
-			for (uint32_t c = 0; c < track->components; ++c) {
-				const float *a = &saved.scalars[i][(size_t)k0 * track->components + c];
-				track->values[(size_t)k * track->components + c] =
-				    (float)((1.0 - u) * a[0] + u * a[track->components]);
-			}
-		}
-	}
-	return saved;
-}
-
-static void restore_samples(sinew_clip *clip, saved_samples saved) {
-	if (saved.transforms)
-		memcpy(clip->transforms, saved.transforms, (size_t)clip->sample_count * clip->joint_count * sizeof(sinew_qvv));
-	for (uint32_t i = 0; saved.scalars && i < clip->scalar_track_count; ++i) {
-		if (saved.scalars[i])
-			memcpy(clip->scalar_tracks[i].values, saved.scalars[i],
-			       (size_t)clip->sample_count * clip->scalar_tracks[i].components * sizeof(float));
-		free(saved.scalars[i]);
-	}
-	free(saved.scalars);
-	free(saved.transforms);
-}
-
 static double max_translation(const sinew_clip *clip) {
 	double m = 0.0;
 	for (size_t i = 0; i < (size_t)clip->sample_count * clip->joint_count; ++i)
@@ -665,10 +591,10 @@ static void roundtrip_file(const sinew_clip_set *set, const char *path, const si
 	CHECK_EQ(back->clip_count, set->clip_count);
 	for (uint32_t c = 0; c < set->clip_count; ++c) {
 		char why[256];
-		saved_samples saved = play_at_key_times(set->clips[c]);
+		test_saved_samples saved = test_play_at_key_times(set->clips[c]);
 		const char *problem =
 		    compare_clips(set->clips[c], back->clips[c], !options || !options->source_path, why, sizeof why);
-		restore_samples(set->clips[c], saved);
+		test_restore_samples(set->clips[c], saved);
 		CHECK_MSG(!problem, "%s clip %u: %s", path, c, problem);
 		// STEP comes back as floor rounding on the head joint (or on the whole clip when every joint uses it)
 		const sinew_clip *got = back->clips[c];
@@ -875,13 +801,13 @@ static void test_export_morph_weights_with_source(void) {
 				CHECK(c ? interp && strcmp(interp, "STEP") == 0 : !interp);
 				const unsigned char *w = accessor_data(&d, member_uint(sampler, "output", 99), &count, &comps);
 				CHECK(w && comps == 1 && count == clip->sample_count * 2);
-				saved_samples saved = play_at_key_times(set->clips[c]);
+				test_saved_samples saved = test_play_at_key_times(set->clips[c]);
 				for (uint32_t k = 0; k < clip->sample_count; ++k) {
 					CHECK(float_at(w, k * 2) == clip->scalar_tracks[0].values[k]);
 					// target 1 has no track in clip "half": the mesh's default weight fills it
 					CHECK(float_at(w, k * 2 + 1) == (c ? 0.5f : clip->scalar_tracks[1].values[k]));
 				}
-				restore_samples(set->clips[c], saved);
+				test_restore_samples(set->clips[c], saved);
 			}
 			CHECK(found);
 		}
@@ -896,9 +822,9 @@ static void test_export_morph_weights_with_source(void) {
 		CHECK_MSG(r == SINEW_RESULT_OK, "%s", err.message);
 		CHECK_EQ(back->clip_count, 2);
 		char why[256];
-		saved_samples saved = play_at_key_times(set->clips[0]);
+		test_saved_samples saved = test_play_at_key_times(set->clips[0]);
 		const char *problem = compare_clips(set->clips[0], back->clips[0], false, why, sizeof why);
-		restore_samples(set->clips[0], saved);
+		test_restore_samples(set->clips[0], saved);
 		CHECK_MSG(!problem, "morph round trip: %s", problem);
 		sinew_clip_set_free(back);
 	}
@@ -1150,9 +1076,9 @@ static void corpus_roundtrip(const char *relative, const char *out_name, bool wi
 	uint64_t frames = 0;
 	uint32_t bad = 0;
 	for (uint32_t c = 0; ok && c < set->clip_count; ++c) {
-		saved_samples saved = play_at_key_times(set->clips[c]);
+		test_saved_samples saved = test_play_at_key_times(set->clips[c]);
 		const char *problem = compare_clips(set->clips[c], back->clips[c], !with_source, why, sizeof why);
-		restore_samples(set->clips[c], saved);
+		test_restore_samples(set->clips[c], saved);
 		if (problem) {
 			ok = false;
 			bad = c;

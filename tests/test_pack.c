@@ -149,7 +149,11 @@ static void pack_roundtrip(const char *source, const char *packed_name, const ch
 			break;
 		}
 		sinew_error_stats st;
-		if (sinew_measure_error(ref, got, NULL, NULL, &st, &err) != SINEW_RESULT_OK) {
+		// the unpacked keys sit at float32 times and hold what the blob plays there (not at k / rate)
+		test_saved_samples saved = test_play_at_key_times(set->clips[c]);
+		sinew_result measured = sinew_measure_error(ref, got, NULL, NULL, &st, &err);
+		test_restore_samples(set->clips[c], saved);
+		if (measured != SINEW_RESULT_OK) {
 			snprintf(why, sizeof why, "clip %u: %.200s", c, err.message);
 			ok = false;
 			break;

@@ -3,6 +3,7 @@
 // Shared test helpers: a counting allocator, file helpers for the export and pack tests.
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -106,4 +107,72 @@ bool test_reorder_joints(const sinew_clip *ref, sinew_clip *got, bool by_index, 
 	}
 	free(from), free(inverse), free(joints), free(pose);
 	return ok;
+}
+
+// What the exporter writes at key k (export_gltf.c key_value): the clip as it plays at the key's float32
+// time f32(k / rate), which is up to half an ulp off k / rate. Interpolating joints and scalar tracks are
+// blended in place (lerp, nlerp on the shortest arc), so re-imported keys compare with what was written.
+static uint8_t own_rounding(uint8_t r, const sinew_clip *clip) {
+	return r == SINEW_ROUNDING_CLIP ? clip->rounding : r;
+}
+
+test_saved_samples test_play_at_key_times(sinew_clip *clip) {
+	const uint32_t n = clip->sample_count, nj = clip->joint_count;
+	test_saved_samples saved = {(sinew_qvv *)malloc((size_t)n * nj * sizeof(sinew_qvv) + 1),
+	                       (float **)calloc(clip->scalar_track_count + 1, sizeof(float *))};
+	if (!saved.transforms || !saved.scalars) {
+		test_fail(__FILE__, __LINE__, "out of memory");
+		return saved;
+	}
+	const sinew_qvv *t = saved.transforms;
+	memcpy(saved.transforms, clip->transforms, (size_t)n * nj * sizeof *t);
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+		size_t bytes = (size_t)n * clip->scalar_tracks[i].components * sizeof(float);
+		saved.scalars[i] = (float *)malloc(bytes + 1);
+		if (!saved.scalars[i]) test_fail(__FILE__, __LINE__, "out of memory");
+		else memcpy(saved.scalars[i], clip->scalar_tracks[i].values, bytes);
+	}
+	for (uint32_t k = 0; k < n; ++k) {
+		double u = (double)(float)((double)k / clip->sample_rate) * clip->sample_rate - k;
+		uint32_t k0 = k;
+		if (u < 0.0 && k > 0) k0 = k - 1, u += 1.0;
+		if (!(u > 0.0 && u < 1.0) || k0 + 1 >= n) continue;
+		for (uint32_t j = 0; j < nj; ++j) {
+			if (own_rounding(clip->joints[j].rounding, clip) != SINEW_ROUNDING_NONE) continue;
+			const sinew_qvv *a = &t[(size_t)k0 * nj + j], *b = a + nj;
+			sinew_qvv *o = &clip->transforms[(size_t)k * nj + j];
+			double dot = 0.0, q[4], n2 = 0.0;
+			for (int c = 0; c < 4; ++c) dot += (double)a->rotation[c] * b->rotation[c];
+			for (int c = 0; c < 4; ++c)
+				q[c] = (1.0 - u) * a->rotation[c] + (dot < 0.0 ? -u : u) * b->rotation[c], n2 += q[c] * q[c];
+			for (int c = 0; c < 4; ++c) o->rotation[c] = (float)(q[c] / sqrt(n2));
+			for (int c = 0; c < 3; ++c) {
+				o->translation[c] = (float)((1.0 - u) * a->translation[c] + u * b->translation[c]);
+				o->scale[c] = (float)((1.0 - u) * a->scale[c] + u * b->scale[c]);
+			}
+		}
+		for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+			sinew_scalar_track *track = &clip->scalar_tracks[i];
+			if (!saved.scalars[i] || own_rounding(track->rounding, clip) != SINEW_ROUNDING_NONE) continue;
+			for (uint32_t c = 0; c < track->components; ++c) {
+				const float *a = &saved.scalars[i][(size_t)k0 * track->components + c];
+				track->values[(size_t)k * track->components + c] =
+				    (float)((1.0 - u) * a[0] + u * a[track->components]);
+			}
+		}
+	}
+	return saved;
+}
+
+void test_restore_samples(sinew_clip *clip, test_saved_samples saved) {
+	if (saved.transforms)
+		memcpy(clip->transforms, saved.transforms, (size_t)clip->sample_count * clip->joint_count * sizeof(sinew_qvv));
+	for (uint32_t i = 0; saved.scalars && i < clip->scalar_track_count; ++i) {
+		if (saved.scalars[i])
+			memcpy(clip->scalar_tracks[i].values, saved.scalars[i],
+			       (size_t)clip->sample_count * clip->scalar_tracks[i].components * sizeof(float));
+		free(saved.scalars[i]);
+	}
+	free(saved.scalars);
+	free(saved.transforms);
 }
