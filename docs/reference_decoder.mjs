@@ -85,7 +85,8 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
     if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
     const flags = u32(at(4));
-    if (flags & ~(v2 ? 0xff : 0x1f)) fail('reserved clip flags');
+    if (flags & ~(v2 ? 0x1ff : 0x1f)) fail('reserved clip flags');
+    const halfRanges = (flags & 256) !== 0; // §Clip ranges: binary16 values
     const paged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0, tiered = (flags & 128) !== 0;
     if (tiered && !paged) fail('Tiered without Paged');
     if (paged !== (resident !== 0)) fail('Paged flag does not match the blob');
@@ -154,6 +155,13 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     if (constantsOffset % 4 || constantsOffset < descEnd || constantsOffset - descEnd >= 4) fail('Constants_offset');
     let q = at(constantsOffset);
     const readFloat = () => { const v = f32(q); if (!isFinite(v)) fail('non-finite constant'); q += 4; return v; };
+    // a 16-bit range value: the high half of an f32 (its low 16 bits zero)
+    const readHalf = () => {
+      const v = new Float32Array(new Uint32Array([u16(q) * 65536]).buffer)[0];
+      if (!isFinite(v)) fail('non-finite range');
+      q += 2;
+      return v;
+    };
     for (const joint of joints) {
       joint.kinds.forEach((kind, sub) => {
         if (kind !== 1 && kind !== 2) return;
@@ -167,8 +175,9 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     for (const t of tracks) {
       const r = t.type === 0 ? (lone ? 3 : 4) : t.components; // §Clip ranges, lone segment
       t.min = []; t.extent = [];
-      for (let i = 0; i < r; ++i) t.min.push(readFloat());
-      for (let i = 0; i < r; ++i) t.extent.push(readFloat());
+      const read = halfRanges ? readHalf : readFloat;
+      for (let i = 0; i < r; ++i) t.min.push(read());
+      for (let i = 0; i < r; ++i) t.extent.push(read());
     }
     if (v2) segmentsOffset = q - start;
     if (q !== at(segmentsOffset)) fail('Segments_offset');

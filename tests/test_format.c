@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "core/bits.h"
+#include "core/format_layout.h"
 #include "core/hash.h"
+#include "format/format_read.h"
 
 // Hashes of the version-1 decoder's samples of the golden blobs (golden_sample_hash).
 #define GOLDEN_ACL_09_02 0x86d55cb93e348c0dull
@@ -59,7 +61,7 @@ static void test_format_validates_and_describes(void) {
 	CHECK(make_blob(&blob, &size));
 	sinew_error err = {0};
 	CHECK_OK(sinew_validate(blob, size, &err), &err);
-	CHECK(size % 16 == 0);
+	CHECK(size % 4 == 0); // Total_size is a multiple of 4 (docs/format.md, blob header)
 	CHECK(memcmp(blob, "SNEW", 4) == 0);
 	CHECK_EQ(sinewi_rd16(blob + 4), 2);
 	CHECK_EQ(sinew_blob_clip_count(blob, size), 1);
@@ -323,7 +325,67 @@ static void test_format_size_breakdown(void) {
 	sinew_blob_free(blob, size, NULL);
 }
 
+// Half_ranges (16-bit clip range values): a short clip takes them, a long one whose ranges would widen
+// a lot (a small motion far from 0) keeps f32; both meet the bound through the decoder, and a 16-bit
+// range value that is not finite is refused.
+static sinew_clip_set *chain_clip(uint32_t samples, float wobble) {
+	sinew_clip_set *set = NULL;
+	if (sinew_clip_set_create(&set, NULL) != SINEW_RESULT_OK) return NULL;
+	sinew_clip_desc desc = {"chain", 30, samples, 4, 0, NULL};
+	sinew_clip *c = NULL;
+	if (sinew_clip_set_add_clip(set, &desc, &c) != SINEW_RESULT_OK) return NULL;
+	c->unit_scale = 100;
+	for (uint32_t j = 0; j < 4; ++j) c->joints[j].parent = (int32_t)j - 1;
+	for (uint32_t s = 0; s < samples; ++s)
+		for (uint32_t j = 0; j < 4; ++j) {
+			sinew_qvv *x = &c->transforms[s * 4 + j];
+			double a = 0.5 * sin(0.1 * s + j);
+			x->rotation[2] = (float)sin(a / 2), x->rotation[3] = (float)cos(a / 2);
+			x->translation[0] = 30.0f + wobble * (float)sin(0.05 * s); // 30 cm bones
+		}
+	return set;
+}
+
+static void test_format_half_ranges(void) {
+	const struct {
+		uint32_t samples;
+		float wobble;
+		bool half;
+	} cases[] = {{8, 2.0f, true}, {6000, 0.05f, false}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		sinew_clip_set *set = chain_clip(cases[i].samples, cases[i].wobble);
+		CHECK(set != NULL);
+		void *b = NULL;
+		size_t size = 0;
+		sinew_error err = {0};
+		CHECK_OK(sinew_compress(set, NULL, NULL, &b, &size, &err), &err);
+		unsigned char *blob = (unsigned char *)b;
+		sinewi_clip_view v;
+		CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+		CHECK_MSG(((v.flags & SINEW_FMT_FLAG_HALF_RANGES) != 0) == cases[i].half, "%u samples: flags %x",
+		          cases[i].samples, v.flags);
+		sinew_error_stats st;
+		CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
+		CHECK_EQ(st.samples_over_threshold, 0);
+		if (cases[i].half) {
+			// the first range value: exponent all ones (bits 7-14 of the 16-bit value) is not finite
+			size_t at = (size_t)(v.ranges - blob);
+			unsigned char keep[2] = {blob[at], blob[at + 1]};
+			blob[at] |= 0x80, blob[at + 1] |= 0x7F;
+			refresh_checksum(blob, size);
+			CHECK_RESULT(sinew_validate(blob, size, &err), SINEW_RESULT_CORRUPT, &err);
+			CHECK_MSG(strstr(err.message, "non-finite range"), "%s", err.message);
+			blob[at] = keep[0], blob[at + 1] = keep[1];
+			refresh_checksum(blob, size);
+			CHECK_OK(sinew_validate(blob, size, &err), &err);
+		}
+		sinew_blob_free(b, size, NULL);
+		sinew_clip_set_free(set);
+	}
+}
+
 void suite_format(void) {
+	RUN(test_format_half_ranges);
 	RUN(test_format_size_breakdown);
 	RUN(test_format_validates_and_describes);
 	RUN(test_format_rejects_every_truncation);

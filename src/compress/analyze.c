@@ -2,6 +2,7 @@
 // Clip analysis: prepares samples (continuous rotations, loop wrap), computes each joint's
 // dominant shell and error budget, classifies sub-tracks as identity/default/constant/animated
 // with the object-space error model, computes clip ranges, then runs the segment search.
+#include "../core/bits.h"
 #include "../core/codec_math.h"
 #include "compress_work.h"
 
@@ -359,6 +360,64 @@ static void clip_ranges(sinewi_work *w) {
 	}
 }
 
+// Clip ranges as 16-bit values (docs/format.md, Half_ranges: the high half of an f32, bfloat16) halve
+// their bytes; the range widens a little (minimum rounded down, extent up until it covers the maximum
+// in float arithmetic), which can cost knot bits, so the clip uses them when the estimate of those bits
+// (log2 of the widening per knot of each component, a component that was exactly constant paying 8
+// bits per knot) is below the 32 bits saved per stored minimum and extent.
+static float bits_float(uint32_t u) {
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+// The 16-bit value next to x in the direction of +infinity (up) or -infinity (down), x itself when it
+// is one; false when that is not finite.
+static bool short_round(float x, bool up, float *out) {
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	if (x == 0.0f) u = 0; // -0 and +0 are the same range value
+	bool away = (u & 0xFFFFu) && (up == !(u >> 31)); // magnitude up: positive up, negative down
+	u = (u & 0xFFFF0000u) + (away ? 0x10000u : 0u);
+	*out = bits_float(u);
+	return isfinite(*out);
+}
+
+// The 16-bit range covering [lo, lo + ext]; false when it would not be finite.
+static bool half_range(float lo, float ext, float *out_lo, float *out_ext) {
+	const float hi = lo + ext;
+	float flo, fext;
+	if (!short_round(lo, false, &flo) || !short_round((float)((double)hi - (double)flo), true, &fext)) return false;
+	if (fext < 0.0f) fext = 0.0f;
+	while (flo + fext < hi)
+		if (!short_round(nextafterf(fext, INFINITY), true, &fext)) return false;
+	*out_lo = flo, *out_ext = fext;
+	return true;
+}
+
+static void choose_half_ranges(sinewi_work *w) {
+	sinewi_enc_clip *enc = w->enc;
+	enc->half_ranges = 0;
+	double cost = 0.0, saved = 0.0;
+	const double knots = enc->stored_sample_count;
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		const sinewi_enc_track *t = &enc->tracks[i];
+		for (uint32_t c = 0; c < t->range_components; ++c) {
+			float flo, fext;
+			if (!half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext)) return;
+			if (t->clip_ext[c] > 0.0f) cost += knots * log2((double)fext / (double)t->clip_ext[c]);
+			else if (fext > 0.0f || flo != t->clip_min[c]) cost += knots * 8.0;
+			saved += 32.0;
+		}
+	}
+	if (!(cost < saved)) return;
+	enc->half_ranges = 1;
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		sinewi_enc_track *t = &enc->tracks[i];
+		for (uint32_t c = 0; c < t->range_components; ++c) half_range(t->clip_min[c], t->clip_ext[c], &t->clip_min[c], &t->clip_ext[c]);
+	}
+}
+
 static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 	const sinew_clip *clip = w->clip;
 	sinewi_arena *a = w->arena;
@@ -512,6 +571,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 		for (uint32_t i = 0; i < enc->track_count; ++i)
 			if (enc->tracks[i].type == SINEWI_TRACK_ROTATION) choose_dropped(&w, i, enc->tracks[i].index);
 		clip_ranges(&w);
+		choose_half_ranges(&w);
 		bool ok = true;
 		for (uint32_t s = 0; s < enc->segment_count && ok; ++s) ok = sinewi_search_segment(&w, s, error);
 		if (ok) {

@@ -51,6 +51,7 @@ typedef struct sinewi_enc_clip {
 	uint32_t segment_length;
 	uint32_t segment_count;
 	uint8_t looping;
+	uint8_t half_ranges;    // clip ranges stored as binary16 (Half_ranges): clip_min/clip_ext hold those values
 	uint8_t *joint_kinds;   // [joint_count * 3] rotation, translation, scale
 	uint8_t *scalar_kinds;  // [scalar_track_count]
 	sinew_qvv *constants;   // [joint_count] values of DEFAULT/CONSTANT sub-tracks (as decoded)

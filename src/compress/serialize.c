@@ -48,6 +48,13 @@ static void buffer_align(buffer *b, size_t alignment) {
 	if (pad) buffer_reserve(b, pad);
 }
 
+// The 16-bit range value of f, whose low 16 bits are zero (choose_half_ranges rounded the ranges).
+static uint32_t float_to_half(float f) {
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u >> 16;
+}
+
 static uint32_t effective_rounding_nibble(uint8_t rounding) {
 	return rounding == SINEW_ROUNDING_CLIP ? SINEW_FMT_ROUNDING_CLIP : rounding;
 }
@@ -264,12 +271,17 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 			}
 		}
 		const uint32_t n = dropped < 4 ? 3u : t->range_components;
-		size_t at = buffer_reserve(b, (size_t)n * 8);
+		size_t at = buffer_reserve(b, (size_t)n * (enc->half_ranges ? 4u : 8u));
 		if (b->failed) return;
 		for (uint32_t c = 0, k = 0; c < t->range_components; ++c) {
 			if (c == dropped) continue;
-			sinewi_wrf32(b->data + at + 4 * k, t->clip_min[c]);
-			sinewi_wrf32(b->data + at + 4 * (n + k), t->clip_ext[c]);
+			if (enc->half_ranges) { // the values are binary16 values already (choose_half_ranges)
+				sinewi_wr16(b->data + at + 2 * k, float_to_half(t->clip_min[c]));
+				sinewi_wr16(b->data + at + 2 * (n + k), float_to_half(t->clip_ext[c]));
+			} else {
+				sinewi_wrf32(b->data + at + 4 * k, t->clip_min[c]);
+				sinewi_wrf32(b->data + at + 4 * (n + k), t->clip_ext[c]);
+			}
 			k++;
 		}
 	}
@@ -321,7 +333,7 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	}
 	unsigned char *h = b->data + start;
 	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST ? clip->rounding : 0;
-	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
+	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (enc->half_ranges ? SINEW_FMT_FLAG_HALF_RANGES : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
 	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
 	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
 	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |

@@ -7,11 +7,24 @@
 #include <stdint.h>
 #include <string.h>
 
+// wasm is little-endian and loads unaligned: one load instead of four (the decoder module counts bytes).
 static inline uint16_t sinewi_rd16(const unsigned char *p) {
+#ifdef __wasm__
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+#else
 	return (uint16_t)(p[0] | (p[1] << 8));
+#endif
 }
 static inline uint32_t sinewi_rd32(const unsigned char *p) {
+#ifdef __wasm__
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+#else
 	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
 }
 static inline uint64_t sinewi_rd64(const unsigned char *p) {
 	return (uint64_t)sinewi_rd32(p) | ((uint64_t)sinewi_rd32(p + 4) << 32);

@@ -138,7 +138,8 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 		for (uint32_t k = 0; k < n; ++k) {
 			uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
 			float lo, ext;
-			sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
+			sinewi_segment_range(sinewi_range_value(clip_ranges, comp, v->half_ranges),
+			                     sinewi_range_value(clip_ranges, range_components + comp, v->half_ranges),
 			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k] : 0u,
 			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k + 1] : 255u, &lo, &ext);
 			float step = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
@@ -277,7 +278,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 				t->batch = sub == 0 ? rotations++ : vectors++;
 				(sub == 0 ? ctx->rot_track : ctx->vec_track)[t->batch] = track;
 				(sub == 0 ? ctx->rot_out : ctx->vec_out)[t->batch] = j * 10u + (sub == 0 ? 0u : sub == 1 ? 4u : 7u);
-				ranges += sub == 0 ? 8u * v.rotation_range_components : 24u;
+				ranges += (8u >> v.half_ranges) * (sub == 0 ? v.rotation_range_components : 3u);
 				seg_ranges += 6;
 				e->track[sub] = (int32_t)track++;
 			}
@@ -310,7 +311,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			t->batch = vectors++;
 			ctx->vec_track[t->batch] = track;
 			ctx->vec_out[t->batch] = e->output;
-			ranges += 8u * e->components;
+			ranges += (8u >> v.half_ranges) * e->components;
 			seg_ranges += 2u * e->components;
 			e->track = (int32_t)track++;
 		}

@@ -130,7 +130,8 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 		uint32_t w = (desc >> (5 * c)) & 31u;
 		uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(c, dropped) : c; // range slot
 		float lo, ext;
-		sinewi_segment_range(sinewi_rdf32(clip_ranges + 4 * comp), sinewi_rdf32(clip_ranges + 4 * (range_components + comp)),
+		sinewi_segment_range(sinewi_range_value(clip_ranges, comp, ctx->view.half_ranges),
+		                     sinewi_range_value(clip_ranges, range_components + comp, ctx->view.half_ranges),
 		                     ranges_stored ? ranges[2 * c] : 0u, ranges_stored ? ranges[2 * c + 1] : 255u, &lo, &ext);
 		uint32_t bits = sinewi_width_bits(w);
 		uint32_t q0 = bits ? sinewi_read_bits(sk->data, p0, bits) : 0, q1 = bits ? sinewi_read_bits(sk->data, p1, bits) : 0;

@@ -70,6 +70,15 @@ sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool che
 	return SINEW_RESULT_OK;
 }
 
+float sinewi_range_value(const unsigned char *ranges, uint32_t i, uint32_t half) {
+	// a 16-bit value is the low half of the 32 bits read at it (the range table is followed by the
+	// segment or page table, so the read stays in the clip), shifted into an f32's high half
+	uint32_t u = sinewi_rd32(ranges + (i << (2u - half))) << (half << 4);
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
 static bool finite_f32(const unsigned char *p) {
 	return isfinite(sinewi_rdf32(p));
 }
@@ -303,6 +312,8 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	uint32_t tracks = 0;
 	// version 2, lone segment: a rotation's clip range leaves out the component the segment drops
 	const uint32_t rotation_ranges = v2 && v->segment_count == 1 ? 3u : 4u;
+	v->half_ranges = (v->flags & SINEW_FMT_FLAG_HALF_RANGES) ? 1u : 0u;
+	const uint32_t value_bytes = 4u >> v->half_ranges; // per clip range value
 	v->rotation_range_components = rotation_ranges;
 	// track types/components in track order, for the segment checks (bounded by 3*joints+scalars)
 	uint8_t types_small[512], comps_small[512];
@@ -332,7 +343,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 			if (kind == 1 || kind == 2) constant_bytes += 12;
 			if (kind == 3) {
 				types[tracks] = (uint8_t)sub, comps[tracks] = 3;
-				range_bytes += sub == 0 ? 8u * rotation_ranges : 24u;
+				range_bytes += 2u * value_bytes * (sub == 0 ? rotation_ranges : 3u);
 				v->stored_components += 3;
 				tracks++;
 			}
@@ -351,7 +362,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		if (kind == 1 || kind == 2) constant_bytes += 4 * n;
 		if (kind == 3) {
 			types[tracks] = 3, comps[tracks] = (uint8_t)n;
-			range_bytes += 8 * n;
+			range_bytes += 2u * value_bytes * n;
 			v->stored_components += n;
 			tracks++;
 		}
@@ -408,8 +419,12 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		for (uint64_t b = 0; b < constant_bytes && r == SINEW_RESULT_OK; b += 4)
 			if (!finite_f32(v->constants + b))
 				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite constant", index);
-		for (uint64_t b = 0; b < range_bytes && r == SINEW_RESULT_OK; b += 4)
-			if (!finite_f32(v->ranges + b)) r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite range", index);
+		// exponent all ones: infinity or NaN (bits 7-14 of a 16-bit value, 23-30 of an f32; the bytes
+		// after a range value are in the clip: the segment or page table follows)
+		const uint32_t shift = v->half_ranges ? 7u : 23u;
+		for (uint64_t b = 0; b < range_bytes && r == SINEW_RESULT_OK; b += value_bytes)
+			if (((sinewi_rd32(v->ranges + b) >> shift) & 255u) == 255u)
+				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite range", index);
 	}
 	uint32_t seg_end = (uint32_t)(segments_off + table_bytes);
 #if SINEWI_PAGES

@@ -17,6 +17,7 @@ typedef struct sinewi_clip_view {
 	uint32_t segment_range_bytes; // bytes of segment ranges per segment (version 2 stores none for a lone segment)
 	uint32_t rotation_range_components; // clip range components of a rotation: 4, or 3 (version 2, lone segment:
 	                                    // the components other than the segment's Dropped, in order)
+	uint32_t half_ranges;       // 1: clip range values are binary16 (Half_ranges), 0: f32
 	uint32_t page_count;        // paged clips: pages of every tier (else 0)
 	uint32_t tier_count;        // quality tiers: 1, or 2.. for a tiered clip
 	const unsigned char *tier_table; // tiered clips: the first tier entry (first page, bound, measured error)
@@ -33,6 +34,10 @@ typedef struct sinewi_clip_view {
 	uint32_t scalar_components; // sum of components over scalar tracks
 	const unsigned char *descriptors, *constants, *ranges, *segment_table, *metadata;
 } sinewi_clip_view;
+
+// Value i of a clip range table: f32, or (`half`, Half_ranges) the high 16 bits of one (bfloat16).
+// Out of line: it is read when a segment is entered, not per sample, and the wasm decoder counts bytes.
+float sinewi_range_value(const unsigned char *ranges, uint32_t i, uint32_t half);
 
 // Paged clips (format 2) can be compiled out where size matters more (the wasm decoder: -DSINEW_NO_PAGES);
 // such a build rejects paged blobs with UNSUPPORTED.

@@ -30,16 +30,17 @@ export function participation(bytes) {
 				const L = dv.getUint16(clip + 32, true), stored = dv.getUint32(clip + 24, true) + (flags & 1);
 				const segments = stored === 1 ? 1 : Math.ceil((stored - 1) / L);
 				let at = (36 + (J + S) * (flags & 64 ? 2 : 1) + 3) & ~3;
+				const value = flags & 256 ? 2 : 4; // bytes per clip range value (Half_ranges: binary16)
 				for (let j = 0; j < J; j++)
 					for (let k = 0; k < 3; k++) {
 						const kind = (bytes[desc + j] >> (2 * k)) & 3;
 						if (kind === 1 || kind === 2) at += 12;
-						if (kind === 3) at += k === 0 && segments > 1 ? 32 : 24;
+						if (kind === 3) at += 2 * value * (k === 0 && segments > 1 ? 4 : 3);
 					}
 				for (let k = 0; k < S; k++) {
 					const d = bytes[desc + J + k], n = ((d >> 2) & 3) + 1;
 					if ((d & 3) === 1 || (d & 3) === 2) at += 4 * n;
-					if ((d & 3) === 3) at += 8 * n;
+					if ((d & 3) === 3) at += 2 * value * n;
 				}
 				let end;
 				if (flags & 32) {
