@@ -136,8 +136,17 @@ typedef struct world_matrices {
 	uint32_t world;   // 12: float[16 * joints]: output
 	uint32_t skins;   // 16: world_skin * (a list)
 	uint32_t anchor_count; // 20
-	uint32_t reserved[2];  // 24
+	uint32_t inverses;     // 24: world_inverses * or 0
+	uint32_t reserved;     // 28
 } world_matrices;
+
+// Joints whose world matrix is also wanted inverted (three.js: a skinned mesh's bindMatrixInverse).
+typedef struct world_inverses {
+	uint32_t count;  // 0
+	uint32_t joints; // 4: uint32_t[count]: player joints
+	uint32_t out;    // 8: float[16 * count]: inverse(world[joint])
+	uint32_t reserved;
+} world_inverses;
 
 typedef struct world_skin {
 	uint32_t bone_count; // 0
@@ -624,7 +633,20 @@ static void mat_compose(float *m, const float *v) {
 	m[12] = v[4]; m[13] = v[5]; m[14] = v[6]; m[15] = 1;
 }
 
-// World matrices of a player's joints (parent or anchor times local), then its skins' bone matrices.
+// o = inverse of the affine a (last row 0 0 0 1: compose and anchors keep it): the 3x3 part by
+// cofactors, then -inverse * translation; zeros when a is singular (as three's Matrix4.invert).
+__attribute__((minsize, noinline)) static void mat_invert_affine(float *o, const float *a) {
+	const float c0 = a[5] * a[10] - a[6] * a[9], c1 = a[6] * a[8] - a[4] * a[10], c2 = a[4] * a[9] - a[5] * a[8];
+	const float det = a[0] * c0 + a[1] * c1 + a[2] * c2, d = det == 0 ? 0 : 1 / det;
+	o[0] = c0 * d; o[1] = (a[2] * a[9] - a[1] * a[10]) * d; o[2] = (a[1] * a[6] - a[2] * a[5]) * d;
+	o[4] = c1 * d; o[5] = (a[0] * a[10] - a[2] * a[8]) * d; o[6] = (a[2] * a[4] - a[0] * a[6]) * d;
+	o[8] = c2 * d; o[9] = (a[1] * a[8] - a[0] * a[9]) * d; o[10] = (a[0] * a[5] - a[1] * a[4]) * d;
+	for (int r = 0; r < 3; ++r) o[12 + r] = -(o[r] * a[12] + o[4 + r] * a[13] + o[8 + r] * a[14]), o[4 * r + 3] = 0;
+	o[15] = d == 0 ? 0 : 1;
+}
+
+// World matrices of a player's joints (parent or anchor times local), then its skins' bone matrices
+// and the inverted joints.
 static void player_matrices(const world_player *p) {
 	const world_matrices *m = (const world_matrices *)(uintptr_t)p->matrices;
 	const int32_t *parent = (const int32_t *)(uintptr_t)m->parent;
@@ -648,6 +670,12 @@ static void player_matrices(const world_player *p) {
 		for (uint32_t b = 0; b < s->bone_count; ++b)
 			if (joints[b] < J) mat_mul(out + 16 * b, world + 16 * joints[b], inverse + 16 * b);
 	}
+	const world_inverses *v = (const world_inverses *)(uintptr_t)m->inverses;
+	if (!v) return;
+	const uint32_t *joints = (const uint32_t *)(uintptr_t)v->joints;
+	float *out = (float *)(uintptr_t)v->out;
+	for (uint32_t i = 0; i < v->count; ++i)
+		if (joints[i] < J) mat_invert_affine(out + 16 * i, world + 16 * joints[i]);
 }
 
 // THE per-frame call: advances every active player's layers by dt seconds (time, loop mode,

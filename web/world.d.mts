@@ -117,6 +117,8 @@ export interface MatrixOptions {
 	/** Anchor matrices (default 1), written by JS each frame through anchorMatrix(k); identity until then. */
 	anchors?: number;
 	skins?: readonly SkinDescription[];
+	/** Joints whose world matrix update() also writes inverted (three.js: a skinned mesh's bindMatrixInverse). */
+	inverses?: readonly number[];
 }
 
 export interface AddPlayerOptions {
@@ -157,6 +159,8 @@ export declare class WorldPlayer {
 	/** Skin i's bone matrices (world x inverse bind), `capacity` floats, a wasm heap view. */
 	skinMatrices(i?: number): Float32Array;
 	readonly skinCount: number;
+	/** 16 floats per `inverses` joint, in that order: the inverses of their world matrices (a wasm heap view). */
+	readonly inverseMatrices: Float32Array;
 }
 
 export interface LoadWorldBlobOptions {

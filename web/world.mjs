@@ -25,7 +25,7 @@ export const LayerEvent = Object.freeze({ LOOP: 1, FINISHED: 2, FADED_OUT: 4, FA
 const SNAPSHOT_MAGIC = 0x57574e53; // "SNWW"
 const SNAPSHOT_VERSION = 1;
 const PORTABLE_MAGIC = 0x50574e53; // "SNWP": the portable snapshot (web/README.md §Portable snapshots)
-const PORTABLE_VERSION = 1;
+const PORTABLE_VERSION = 2; // 2 adds the inverted joints of matrix outputs; 1 is read too
 
 const moduleCache = new Map(); // variant -> Promise<{ module, id }>
 
@@ -414,8 +414,10 @@ export class WorldPlayer {
 		const skins = [];
 		for (let s = dv.getUint32(m + 16, true); s; s = dv.getUint32(s + 16, true))
 			skins.push({ bones: dv.getUint32(s, true), out: dv.getUint32(s + 12, true), capacity: dv.getUint32(s + 20, true) });
+		const inv = dv.getUint32(m + 24, true); // world_inverses { count, joints, out }
 		this._matrices = { ptr: m, world: dv.getUint32(m + 12, true), anchors: dv.getUint32(m + 8, true), anchorCount: dv.getUint32(m + 20, true),
-			parent: dv.getUint32(m, true), skins, buffer: null, views: null };
+			parent: dv.getUint32(m, true), skins, inverses: inv ? { count: dv.getUint32(inv, true), joints: dv.getUint32(inv + 4, true), out: dv.getUint32(inv + 8, true) } : null,
+			buffer: null, views: null };
 	}
 
 	/**
@@ -425,9 +427,11 @@ export class WorldPlayer {
 	 * writes into anchorMatrices(k) each frame, identity until then) and every skin's bones by their
 	 * inverse bind matrices: skins[i] = { joints (player joint of each bone), inverses (16 floats per
 	 * bone, column-major), capacity (floats to allocate, >= 16 * bones, e.g. a bone texture's size) }.
-	 * Column-major float32 4x4, Matrix4.elements order. All inside the same one wasm call.
+	 * inverses: joints whose world matrix is also written inverted (three.js: a skinned mesh's
+	 * bindMatrixInverse), read through inverseMatrices. Column-major float32 4x4, Matrix4.elements
+	 * order. All inside the same one wasm call.
 	 */
-	setMatrices({ parents, anchors = 1, skins = [] } = {}) {
+	setMatrices({ parents, anchors = 1, skins = [], inverses = [] } = {}) {
 		if (this._matrices) throw new Error('sinew world: setMatrices() once per player');
 		const J = this.jointCount, w = this.world;
 		if (!parents || parents.length !== J) throw new RangeError(`sinew world: setMatrices needs ${J} parents`);
@@ -450,11 +454,13 @@ export class WorldPlayer {
 			if (s.inverses.length !== 16 * s.joints.length) throw new RangeError('sinew world: setMatrices: 16 inverse floats per bone');
 			if ((s.capacity ?? 0) > 0 && s.capacity < 16 * s.joints.length) throw new RangeError('sinew world: setMatrices: skin capacity too small');
 		}
+		if (!Array.isArray(inverses) || inverses.some((j) => !(Number.isInteger(j) && j >= 0 && j < J))) throw new RangeError('sinew world: setMatrices: an inverse is not a player joint');
 		const m = w._alloc(32), par = w._alloc(4 * J + 4), ord = w._alloc(4 * J + 4), anc = w._alloc(64 * anchors), world = w._alloc(64 * J + 4);
 		const skinPtrs = skins.map((s) => {
 			const n = s.joints.length, cap = Math.max(s.capacity ?? 0, 16 * n);
 			return { rec: w._alloc(32), joints: w._alloc(4 * n + 4), inverse: w._alloc(64 * n + 4), out: w._alloc(4 * cap + 4), n, cap };
 		});
+		const nInv = inverses.length, inv = nInv ? { rec: w._alloc(16), joints: w._alloc(4 * nInv), out: w._alloc(64 * nInv) } : null;
 		const b = w.memory.buffer, dv = w._view();
 		new Int32Array(b, par, J).set(parents);
 		new Uint32Array(b, ord, J).set(order);
@@ -470,6 +476,12 @@ export class WorldPlayer {
 			dv.setUint32(p.rec + 20, p.cap, true);
 		});
 		for (let j = 0; j < J; j++) new Float32Array(b, world + 64 * j, 16).set(id);
+		if (inv) {
+			new Uint32Array(b, inv.joints, nInv).set(inverses);
+			for (let k = 0; k < nInv; k++) new Float32Array(b, inv.out + 64 * k, 16).set(id);
+			dv.setUint32(inv.rec, nInv, true); dv.setUint32(inv.rec + 4, inv.joints, true); dv.setUint32(inv.rec + 8, inv.out, true);
+			dv.setUint32(m + 24, inv.rec, true);
+		}
 		dv.setUint32(m, par, true); dv.setUint32(m + 4, ord, true); dv.setUint32(m + 8, anc, true); dv.setUint32(m + 12, world, true);
 		dv.setUint32(m + 16, skinPtrs.length ? skinPtrs[0].rec : 0, true); dv.setUint32(m + 20, anchors, true);
 		dv.setUint32(this.ptr + P_MATRICES, m, true); // last: the frame call starts using the record
@@ -484,7 +496,8 @@ export class WorldPlayer {
 		if (m.buffer !== b) {
 			m.buffer = b;
 			m.views = { world: new Float32Array(b, m.world, 16 * this.jointCount), anchors: new Float32Array(b, m.anchors, 16 * m.anchorCount),
-				skins: m.skins.map((s) => new Float32Array(b, s.out, s.capacity)) };
+				skins: m.skins.map((s) => new Float32Array(b, s.out, s.capacity)),
+				inverses: new Float32Array(b, m.inverses ? m.inverses.out : 0, m.inverses ? 16 * m.inverses.count : 0) };
 		}
 		return m.views;
 	}
@@ -495,6 +508,8 @@ export class WorldPlayer {
 	/** Skin i's bone matrices (world × inverse bind, 16 floats per bone, then the capacity's padding). A wasm heap view. */
 	skinMatrices(i = 0) { const v = this._matrixViews().skins[i]; if (!v) throw new RangeError(`sinew world: skin ${i}`); return v; }
 	get skinCount() { return this._matrices ? this._matrices.skins.length : 0; }
+	/** Inverses of the world matrices of setMatrices' `inverses` joints, in that order (16 floats each). A wasm heap view. */
+	get inverseMatrices() { return this._matrixViews().inverses; }
 	layer(i) {
 		const l = this.layers[i];
 		if (!l) throw new RangeError(`sinew world: layer ${i} out of range (${this.layerCount} layers)`);
@@ -717,6 +732,9 @@ SinewWorld.prototype._savePortable = function () {
 			w.f32s(new Float32Array(buf, dv.getUint32(s + 8, true), 16 * bones));
 			w.f32s(new Float32Array(buf, dv.getUint32(s + 12, true), cap));
 		}
+		const inv = m.inverses;
+		w.u32(inv ? inv.count : 0);
+		if (inv) { w.u32s(new Uint32Array(buf, inv.joints, inv.count)); w.f32s(new Float32Array(buf, inv.out, 16 * inv.count)); }
 	}
 	const out = w.finish();
 	const odv = new DataView(out.buffer);
@@ -763,7 +781,7 @@ function readPortable(data) {
 	const r = new Reader(data);
 	if (r.u32() !== PORTABLE_MAGIC) throw bad('bad magic');
 	const version = r.u32();
-	if (version !== PORTABLE_VERSION) throw bad(`portable version ${version} (this runtime reads ${PORTABLE_VERSION})`);
+	if (version !== PORTABLE_VERSION && version !== 1) throw bad(`portable version ${version} (this runtime reads 1 and ${PORTABLE_VERSION})`);
 	const size = r.u32(), sum = r.u32();
 	if (size !== data.byteLength) throw new SinewError(10, `world snapshot: ${data.byteLength} bytes, the header says ${size}`);
 	if (fnv1a(data.subarray(16)) !== sum) throw new SinewError(21, 'world snapshot: checksum mismatch');
@@ -811,6 +829,10 @@ function readPortable(data) {
 				if (bones > LIMIT || capacity > 16 * LIMIT || capacity < 16 * bones) throw bad(`player ${i} skin ${s}: ${bones} bones, capacity ${capacity}`);
 				m.skins.push({ joints: Array.from(r.u32s(bones)), inverses: r.f32s(16 * bones), capacity, out: r.f32s(capacity) });
 			}
+			const inverted = version >= 2 ? r.u32() : 0;
+			if (inverted > LIMIT) throw bad(`player ${i}: ${inverted} inverted joints`);
+			m.inverses = Array.from(r.u32s(inverted));
+			m.inverseOut = r.f32s(16 * inverted);
 			p.matrices = m;
 		}
 		players.push(p);
@@ -862,7 +884,8 @@ async function restorePortable(data, options) {
 		});
 		if (sp.matrices) {
 			const m = sp.matrices;
-			try { p.setMatrices({ parents: m.parents, anchors: m.anchors, skins: m.skins }); } catch (e) { throw bad(`player ${i}: ${e.message}`); }
+			try { p.setMatrices({ parents: m.parents, anchors: m.anchors, skins: m.skins, inverses: m.inverses }); } catch (e) { throw bad(`player ${i}: ${e.message}`); }
+			p.inverseMatrices.set(m.inverseOut);
 			p.worldMatrices.set(m.world);
 			for (let a = 0; a < m.anchors; a++) p.anchorMatrix(a).set(m.anchorMatrices.subarray(16 * a, 16 * a + 16));
 			m.skins.forEach((s, k) => p.skinMatrices(k).set(s.out));

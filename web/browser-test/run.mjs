@@ -150,11 +150,13 @@ function checkControls(label, r, failures) {
 	for (const [phase, s] of Object.entries(r.stats)) if (!(s.posCm <= CONTROLS_TOLERANCE_CM && s.shellCm <= CONTROLS_TOLERANCE_CM)) failures.push(`${label} ${phase}: ${s.posCm.toFixed(4)} / ${s.shellCm.toFixed(4)} cm > ${CONTROLS_TOLERANCE_CM}`);
 	if (!(r.worstMatrix <= MATRIX_TOLERANCE)) failures.push(`${label}: matrix mode matrixWorld differs by ${r.worstMatrix}`);
 	if (r.matrixSkins > 0 && !(r.worstSkin <= MATRIX_TOLERANCE)) failures.push(`${label}: matrix mode boneMatrices differ by ${r.worstSkin}`);
+	if (!(r.attachments === 2 && r.worstAttachment <= MATRIX_TOLERANCE)) failures.push(`${label}: matrix mode attachments (${r.attachments}) differ by ${r.worstAttachment}`);
+	if (!(r.worstBindInverse <= MATRIX_TOLERANCE)) failures.push(`${label}: matrix mode bindMatrixInverse differs by ${r.worstBindInverse}`);
 	if (!r.rendered) failures.push(`${label}: no render (${r.renderError})`);
 	else if (r.matrixSkins > 0 && !(r.renderDiff.covered > 100 && r.renderDiff.differ <= 0.01 * r.renderDiff.covered)) failures.push(`${label}: rendered matrix mode differs: ${JSON.stringify(r.renderDiff)}`);
 	console.log(`${label.padEnd(40)} clips ${r.clips.join('/')}, finished at frames ${r.aFinished} (repeat x2, warped) and ${r.bFinished} (ping-pong x3); `
 		+ Object.entries(r.stats).map(([p, s]) => `${p} ${s.posCm.toFixed(4)}/${s.shellCm.toFixed(4)} cm`).join('; ')
-		+ `; events ${r.events.sinew.length}; matrix mode: ${r.matrixSkins} skins, matrixWorld ${r.worstMatrix.toExponential(2)}, boneMatrices ${r.worstSkin.toExponential(2)} relative`
+		+ `; events ${r.events.sinew.length}; matrix mode: ${r.matrixSkins} skins, matrixWorld ${r.worstMatrix.toExponential(2)}, boneMatrices ${r.worstSkin.toExponential(2)}, attachments ${r.worstAttachment.toExponential(2)}, ${r.skinnedMeshes} bindMatrixInverse ${r.worstBindInverse.toExponential(2)} relative`
 		+ (r.rendered ? `, render ${r.renderDiff.differ} of ${r.renderDiff.covered} pixels differ` : ''));
 }
 // SINEW_BROWSER_ONLY=world runs only the world-adapter scenarios, =adapters only the single-clip ones,

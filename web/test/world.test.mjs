@@ -242,7 +242,9 @@ for (const build of BUILDS) {
 		// a skin over a permutation of the joints with arbitrary inverse bind matrices
 		const bones = Array.from({ length: J }, (_, k) => (k * 7) % J);
 		const inverses = new Float32Array(16 * J).map((_, i) => (i % 16 === 15 ? 1 : (i % 16) % 4 === 3 ? 0 : Math.sin(i * 0.37)));
-		players[0].setMatrices({ parents, skins: [{ joints: bones, inverses, capacity: 16 * J + 64 }] });
+		const inverted = [0, J - 1, 3]; // joints whose world matrix is also wanted inverted
+		players[0].setMatrices({ parents, skins: [{ joints: bones, inverses, capacity: 16 * J + 64 }], inverses: inverted });
+		assert.throws(() => players[2].setMatrices({ parents, inverses: [J] }), RangeError);
 		players[1].setMatrices({ parents: parents.map((q, j) => (q < 0 ? -2 : q)), anchors: 2 });
 		assert.throws(() => players[2].setMatrices({ parents: parents.map((q, j) => (j === 0 ? 3 : q)) }), RangeError); // a cycle
 		assert.equal(players[2].hasMatrices, false);
@@ -279,6 +281,15 @@ for (const build of BUILDS) {
 						const w = mul(worldOf(bones[b]), Array.from(inverses.subarray(16 * b, 16 * b + 16)));
 						for (let i = 0; i < 16; i++) assert.ok(Math.abs(skin[16 * b + i] - w[i]) / Math.max(1, Math.abs(w[i])) <= 2e-6, `skin bone ${b} element ${i}`);
 					}
+					// inverted joints: inverse * (float64 world) is the identity
+					const inv = p.inverseMatrices;
+					assert.equal(inv.length, 16 * inverted.length);
+					inverted.forEach((j, k) => {
+						const e = mul(Array.from(inv.subarray(16 * k, 16 * k + 16)), worldOf(j));
+						let size = 1;
+						for (let i = 0; i < 16; i++) size = Math.max(size, Math.abs(worldOf(j)[i]));
+						for (let i = 0; i < 16; i++) assert.ok(Math.abs(e[i] - (i % 5 === 0 ? 1 : 0)) <= 4e-6 * size, `inverse of joint ${j} element ${i}: ${e[i]}`);
+					});
 				}
 			}
 		}
@@ -288,6 +299,7 @@ for (const build of BUILDS) {
 		again.update(1 / 30); world.update(1 / 30);
 		assert.deepEqual(Array.from(again.players[0].skinMatrices(0)), Array.from(players[0].skinMatrices(0)));
 		assert.deepEqual(Array.from(again.players[1].worldMatrices), Array.from(players[1].worldMatrices));
+		assert.deepEqual(Array.from(again.players[0].inverseMatrices), Array.from(players[0].inverseMatrices));
 	});
 
 	test(`${build.name}: ranges (from/to) in every loop mode; stopAtEnd drops a finished layer in the same frame`, async () => {
@@ -555,7 +567,7 @@ test('portable snapshots: saved by one build, restored into the other at another
 		a.layer(2).play(jump, { loop: 'repeat', additive: 'first', weight: 0.4, jointMap: jump.joints.map((_, j) => j) });
 		a.layer(2).warp(1, 2.5, 1.5);
 		a.setMatrices({ parents: walk.joints.map((j) => j.parent), anchors: 2,
-			skins: [{ joints: [3, 1, 2, 0], inverses: new Float32Array(64).map((_, i) => (i % 5 === 0 ? 1 : 0.1)), capacity: 128 }] });
+			skins: [{ joints: [3, 1, 2, 0], inverses: new Float32Array(64).map((_, i) => (i % 5 === 0 ? 1 : 0.1)), capacity: 128 }], inverses: [2, 0] });
 		a.anchorMatrix(0).set([1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 2, 3, 4, 1]);
 		const b = world.addPlayer({ clip: cmu.clip(0), layers: 1 });
 		b.layer(0).play(cmu.clip(0), { loop: 'pingpong', speed: 3 });
@@ -572,7 +584,7 @@ test('portable snapshots: saved by one build, restored into the other at another
 		assert.equal(copy.players[2].active, false);
 		assert.equal(copy.blobs[0].clip('walk').participation[5], 0);
 		const viaText = await restoreWorld(world.save({ portable: true, encoding: 'base64' }), { simd: to });
-		const views = (w, k) => { const p = w.players[k]; return [p.pose, ...(p.hasMatrices ? [p.worldMatrices, p.skinMatrices(0)] : [])]; };
+		const views = (w, k) => { const p = w.players[k]; return [p.pose, ...(p.hasMatrices ? [p.worldMatrices, p.skinMatrices(0), p.inverseMatrices] : [])]; };
 		for (let f = 0; f < 150; f++) {
 			for (const w of [world, copy, viaText]) w.update(f % 7 === 0 ? 0.1 : 1 / 60);
 			for (const k of [0, 1, 2]) {
@@ -638,4 +650,25 @@ test('corpus: RobotExpressive (morph weights) and Fox blended in one world again
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+});
+
+test('portable snapshots of version 1 (before inverted joints) still restore; an unknown version is refused', async () => {
+	const world = await createWorld({ simd: false });
+	const walk = world.load(GODOT).clip('walk');
+	const p = world.addPlayer({ clip: walk, layers: 1 });
+	p.layer(0).play(walk, { loop: 'repeat' });
+	p.setMatrices({ parents: walk.joints.map((j) => j.parent) });
+	world.update(0.1);
+	const v2 = world.save({ portable: true });
+	// version 2 adds one u32 after each matrix section (0: no inverted joints); here it is the last field
+	assert.equal(new DataView(v2.buffer, v2.byteOffset).getUint32(4, true), 2);
+	assert.equal(new DataView(v2.buffer, v2.byteOffset).getUint32(v2.length - 4, true), 0);
+	const v1 = v2.slice(0, v2.length - 4), dv = new DataView(v1.buffer);
+	dv.setUint32(4, 1, true); dv.setUint32(8, v1.length, true); dv.setUint32(12, fnvOf(v1.subarray(16)), true);
+	const copy = await restoreWorld(v1, { simd: true });
+	copy.update(0.1); world.update(0.1);
+	assert.deepEqual(Array.from(copy.players[0].worldMatrices), Array.from(p.worldMatrices));
+	assert.equal(copy.players[0].inverseMatrices.length, 0);
+	dv.setUint32(4, 3, true); dv.setUint32(12, fnvOf(v1.subarray(16)), true);
+	await assert.rejects(restoreWorld(v1), SinewError);
 });

@@ -399,11 +399,19 @@ export async function runWorldThreeControls(spec) {
 	const callsPerFrame = [];
 	const pointsOf = threeShellPoints(THREE);
 	const mapped = mb._binding.nodes.filter((n) => nodesA.has(n));
-	const skeletonsB = [], skeletonsM = [];
-	B.scene.traverse((o) => { if (o.isSkinnedMesh) skeletonsB.push(o.skeleton); });
-	M.scene.traverse((o) => { if (o.isSkinnedMesh) skeletonsM.push(o.skeleton); });
+	const skeletonsB = [], skeletonsM = [], meshesB = [], meshesM = [];
+	B.scene.traverse((o) => { if (o.isSkinnedMesh) skeletonsB.push(o.skeleton), meshesB.push(o); });
+	M.scene.traverse((o) => { if (o.isSkinnedMesh) skeletonsM.push(o.skeleton), meshesM.push(o); });
 	const limit = Math.ceil((2 * durA / 1.5 + 1) / DTC) + Math.ceil((3 * durB / 1.7 + 1) / DTC) + 60;
+	// attachments (a sword in a hand) on a skinned joint of B and M, one before the first frame and one
+	// added at frame 5 (the adapter prunes three's traversal below joints: they must still follow)
+	const bones = skeletonsB[0]?.bones.map((b) => mb._binding.nodes.find((n) => nodesB.get(n) === b)).filter((n) => n !== undefined);
+	const hands = bones?.length ? bones : mb._binding.nodes.filter((n) => nodesM.has(n));
+	const attach = (n) => [nodesB, nodesM].map((m) => { const o = new THREE.Object3D(); o.position.set(0.1, 0.2, 0.3); o.rotation.set(0.3, 0.2, 0.1); m.get(n).add(o); return o; });
+	const attachments = [attach(hands.at(-1))];
+	let worstAttachment = 0, worstBindInverse = 0;
 	for (frame = 0; frame < limit; frame++) {
+		if (frame === 5) attachments.push(attach(hands[Math.floor(hands.length / 2)]));
 		if (frame === 0) for (const [x, clamp, loop] of [[a3, true, THREE.LoopRepeat], [as, true, W.LoopRepeat], [am, true, W.LoopRepeat]]) { x.setLoop(loop, 2); x.clampWhenFinished = clamp; x.play(); }
 		if (frame === 10) for (const x of [a3, as, am]) x.warp(1, 2.5, 0.6);
 		if (aFinished >= 0 && frame === aFinished + 20) {
@@ -431,6 +439,18 @@ export async function runWorldThreeControls(spec) {
 			let scale = 1; // relative to the matrix's largest element (RobotExpressive's armature is scaled 100)
 			for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(eb[i]));
 			for (let i = 0; i < 16; i++) worstMatrix = Math.max(worstMatrix, Math.abs(eb[i] - em[i]) / scale);
+		}
+		meshesB.forEach((mesh, k) => { // bindMatrixInverse: three's inversion vs the world's (matrix mode)
+			const eb = mesh.bindMatrixInverse.elements, em = meshesM[k].bindMatrixInverse.elements;
+			let scale = 1;
+			for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(eb[i]));
+			for (let i = 0; i < 16; i++) worstBindInverse = Math.max(worstBindInverse, Math.abs(eb[i] - em[i]) / scale);
+		});
+		for (const [ob, om] of attachments) {
+			const eb = ob.matrixWorld.elements, em = om.matrixWorld.elements;
+			let scale = 1;
+			for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(eb[i]));
+			for (let i = 0; i < 16; i++) worstAttachment = Math.max(worstAttachment, Math.abs(eb[i] - em[i]) / scale);
 		}
 		skeletonsB.forEach((sk, k) => {
 			const a = sk.boneMatrices, b = skeletonsM[k].boneMatrices;
@@ -472,7 +492,7 @@ export async function runWorldThreeControls(spec) {
 		rendered = true;
 		renderer.dispose();
 	} catch (e) { renderError = String(e); }
-	return { engine: 'three', clips: [A.animations[ia].name, A.animations[ib].name], stats, events, callsPerFrame, worstMatrix, worstSkin, skinFloats: skins,
+	return { engine: 'three', clips: [A.animations[ia].name, A.animations[ib].name], stats, events, callsPerFrame, worstMatrix, worstSkin, worstAttachment, attachments: attachments.length, worstBindInverse, skinnedMeshes: meshesM.length, skinFloats: skins,
 		aFinished, bFinished, frames: frame, matrixSkins: mm.player.skinCount, rendered, renderDiff, renderError,
 		speeds: { three: a3.timeScale, sinew: as.timeScale } };
 }
