@@ -85,8 +85,9 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
     if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
     const flags = u32(at(4));
-    if (flags & ~(v2 ? 0x1ff : 0x1f)) fail('reserved clip flags');
+    if (flags & ~(v2 ? 0x3ff : 0x1f)) fail('reserved clip flags');
     const halfRanges = (flags & 256) !== 0; // §Clip ranges: binary16 values
+    const shortConstants = (flags & 512) !== 0; // §Constants: a constant's values in 3 bytes
     const paged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0, tiered = (flags & 128) !== 0;
     if (tiered && !paged) fail('Tiered without Paged');
     if (paged !== (resident !== 0)) fail('Paged flag does not match the blob');
@@ -162,14 +163,23 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
       q += 2;
       return v;
     };
+    // a 24-bit constant (Short_constants): the high 3 bytes of an f32
+    const readShort = () => {
+      const v = new Float32Array(new Uint32Array([(bytes[q] << 8 | bytes[q + 1] << 16 | bytes[q + 2] << 24) >>> 0]).buffer)[0];
+      if (!isFinite(v)) fail('non-finite constant');
+      q += 3;
+      return v;
+    };
+    const readConstant = (kind) => (kind === 2 && shortConstants ? readShort : readFloat);
     for (const joint of joints) {
       joint.kinds.forEach((kind, sub) => {
         if (kind !== 1 && kind !== 2) return;
-        const three = [readFloat(), readFloat(), readFloat()];
+        const read = readConstant(kind), three = [read(), read(), read()];
         joint.constants[sub] = sub === 0 ? rebuild(three, joint.dropped) : three;
       });
     }
-    for (const sc of scalars) if (sc.kind === 1 || sc.kind === 2) sc.constant = Array.from({ length: sc.components }, readFloat);
+    for (const sc of scalars) if (sc.kind === 1 || sc.kind === 2) sc.constant = Array.from({ length: sc.components }, readConstant(sc.kind));
+    for (; (q - start) % 4; q++) if (bytes[q] !== 0) fail('constants padding'); // to 4 bytes
     if (v2) rangesOffset = q - start;
     if (q !== at(rangesOffset)) fail('Ranges_offset');
     for (const t of tracks) {

@@ -384,7 +384,78 @@ static void test_format_half_ranges(void) {
 	}
 }
 
+// Short_constants (24-bit constants): a one-sample clip of 30 cm bones takes them, one whose joints sit
+// 100 m from their parents keeps f32 (24 bits would move each by up to 0.125 cm: they would have to be
+// animated tracks, which costs more than the bytes saved); both meet the bound through the
+// decoder, defaults stay f32, and a 24-bit constant that is not finite or a non-zero padding byte is
+// refused.
+static sinew_clip_set *still_clip(uint32_t samples, float far_cm) {
+	sinew_clip_set *set = chain_clip(samples, 0.0f);
+	if (!set) return NULL;
+	sinew_clip *c = set->clips[0];
+	for (uint32_t s = 0; s < samples; ++s)
+		for (uint32_t j = 0; j < 3; ++j) c->transforms[s * 4 + j].translation[1] = far_cm;
+	c->joints[3].default_pose = c->transforms[3]; // joint 3 sits at its default pose (rotation too: samples > 1 vary it)
+	return set;
+}
+
+static void test_format_short_constants(void) {
+	const struct {
+		uint32_t samples;
+		float far_cm;
+		bool short_constants;
+	} cases[] = {{1, 7.3f, true}, {1, 10000.3f, false}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		sinew_clip_set *set = still_clip(cases[i].samples, cases[i].far_cm);
+		CHECK(set != NULL);
+		void *b = NULL;
+		size_t size = 0;
+		sinew_error err = {0};
+		sinew_compress_options options = {0};
+		options.strip_metadata = 1;
+		CHECK_OK(sinew_compress(set, &options, NULL, &b, &size, &err), &err);
+		unsigned char *blob = (unsigned char *)b;
+		sinewi_clip_view v;
+		CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+		CHECK_MSG(((v.flags & SINEW_FMT_FLAG_SHORT_CONSTANTS) != 0) == cases[i].short_constants, "case %zu: flags %x", i,
+		          v.flags);
+		sinew_error_stats st;
+		CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
+		CHECK_EQ(st.samples_over_threshold, 0);
+		if (cases[i].short_constants) {
+			CHECK(st.max_error > 0.0); // the 24-bit constants are not exact
+			// joint 3 is at its default pose (kind 1: f32, the exact value); joints 0-2 hold constants (kind 2):
+			// joint 0's translation, joints 1 and 2's rotation and translation
+			CHECK_EQ(v.descriptors[3] & 15u, 5u);
+			CHECK_EQ(v.descriptors[0] & 15u, 8u);
+			CHECK_EQ(v.descriptors[1] & 15u, 10u);
+			// the first constant (joint 0's translation x): exponent all ones (bits 15-22 of the 24-bit value)
+			size_t at = (size_t)(v.constants - blob);
+			unsigned char keep[3] = {blob[at], blob[at + 1], blob[at + 2]};
+			blob[at + 1] |= 0x80, blob[at + 2] |= 0x7F;
+			refresh_checksum(blob, size);
+			CHECK_RESULT(sinew_validate(blob, size, &err), SINEW_RESULT_CORRUPT, &err);
+			CHECK_MSG(strstr(err.message, "non-finite constant"), "%s", err.message);
+			memcpy(blob + at, keep, 3);
+			refresh_checksum(blob, size);
+			CHECK_OK(sinew_validate(blob, size, &err), &err);
+			// 5 constants of 9 bytes, 2 defaults of 12, then 3 padding bytes
+			size_t pad = (size_t)(v.ranges - blob) - 1;
+			CHECK_EQ((size_t)(v.ranges - v.constants), 5u * 9 + 2 * 12 + 3);
+			blob[pad] = 1;
+			refresh_checksum(blob, size);
+			CHECK_RESULT(sinew_validate(blob, size, &err), SINEW_RESULT_CORRUPT, &err);
+			blob[pad] = 0;
+			refresh_checksum(blob, size);
+			CHECK_OK(sinew_validate(blob, size, &err), &err);
+		}
+		sinew_blob_free(b, size, NULL);
+		sinew_clip_set_free(set);
+	}
+}
+
 void suite_format(void) {
+	RUN(test_format_short_constants);
 	RUN(test_format_half_ranges);
 	RUN(test_format_size_breakdown);
 	RUN(test_format_validates_and_describes);

@@ -218,15 +218,16 @@ export function readMetadata(data) {
 				const k = u8(descriptors + j);
 				for (let sub = 0; sub < 3; sub++) {
 					const kind = (k >> (2 * sub)) & 3;
-					if (kind === 1 || kind === 2) at += 12;
+					if (kind === 1 || kind === 2) at += kind === 2 && flags & 512 ? 9 : 12; // (Short_constants: 3 bytes a value)
 					if (kind === 3) ranges += sub === 0 && segments > 1 ? 32 : 24;
 				}
 			}
 			for (let i = 0; i < scalarCount; i++) {
 				const k = u8(descriptors + jointCount + i), n = ((k >> 2) & 3) + 1;
-				if ((k & 3) === 1 || (k & 3) === 2) at += 4 * n;
+				if ((k & 3) === 1 || (k & 3) === 2) at += ((k & 3) === 2 && flags & 512 ? 3 : 4) * n;
 				if ((k & 3) === 3) ranges += 8 * n;
 			}
+			at = (at + 3) & ~3; // the constants end on 4 bytes
 			at += flags & 256 ? ranges / 2 : ranges; // (Half_ranges: binary16) the segment table, or a paged clip's page table
 			let end = flags & 32 ? at + 4 + 20 * u32(start + at) : u32(start + at + 4 * segments);
 			if (flags & 128) end += 4 + 12 * u32(start + end); // the tier table after the page table

@@ -210,7 +210,7 @@ int sinew_world_validate(const void *blob, uint32_t size) {
 // and prepares every clip: a sampling context (random access unless options bit 0: the same cost
 // at any time, so players at different times share one context) and its pose at t = 0. On
 // failure every allocation since the reserve is zeroed and given back and the state restored.
-int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
+SINEWI_WASM_SMALL int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
 	if (!W.mark) W.mark = (uint32_t)(uintptr_t)sinewi_web_heap_mark();
 	world_state saved = W;
 	sinew_result r = sinew_validate(blob, size, &E);
@@ -318,7 +318,7 @@ uint32_t sinew_world_clip(uint32_t blob, uint32_t clip) {
 
 // A player of `joints` joints and `scalar_floats` scalar floats with `layers` empty layers; its
 // rest pose starts as identity (JS writes the real one). Returns its address, 0 when out of memory.
-uint32_t sinew_world_add_player(uint32_t joints, uint32_t scalar_floats, uint32_t layers) {
+SINEWI_WASM_SMALL uint32_t sinew_world_add_player(uint32_t joints, uint32_t scalar_floats, uint32_t layers) {
 	if (joints > (1u << 20) || scalar_floats > (1u << 20) || layers > 1024 || layers == 0) return 0;
 	world_state saved = W;
 	uint32_t mark = (uint32_t)(uintptr_t)sinewi_web_heap_mark();

@@ -75,6 +75,7 @@ static void prepare_samples(sinewi_work *w) {
 	const uint32_t nj = clip->joint_count, n = clip->sample_count;
 	sinewi_enc_clip *enc = w->enc;
 	enc->looping = clip->looping ? 1 : 0;
+	enc->short_constants = w->settings->short_constants ? 1 : 0;
 	enc->sample_count = n;
 	enc->stored_sample_count = n;
 	if (clip->looping) {
@@ -198,15 +199,36 @@ static void mean_rotation(const sinewi_work *w, uint32_t j, float out[4]) {
 	for (int c = 0; c < 4; ++c) out[c] = (float)acc[c];
 }
 
-// A constant rotation is stored as its three smallest components; returns the index of the
-// largest (rebuilt by the decoder) and replaces q by exactly what the decoder will produce.
-static uint8_t compact_rotation(float q[4]) {
+// Short_constants (docs/format.md): x rounded to the nearest value whose low 8 bits are zero, so its
+// high 3 bytes hold it exactly (relative error at most 2^-16); x cut instead when rounding up would
+// overflow.
+static float short_constant(float x) {
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	float f;
+	uint32_t r = (u + 0x80u) & 0xFFFFFF00u;
+	memcpy(&f, &r, 4);
+	if (isfinite(f)) return f;
+	r = u & 0xFFFFFF00u;
+	memcpy(&f, &r, 4);
+	return f;
+}
+
+static void short_constants(float *v, uint32_t n, bool on) {
+	for (uint32_t c = 0; on && c < n; ++c) v[c] = short_constant(v[c]);
+}
+
+// A constant rotation is stored as its three smallest components (rounded to 24 bits with `short_values`);
+// returns the index of the largest (rebuilt by the decoder) and replaces q by exactly what the
+// decoder will produce.
+static uint8_t compact_rotation(float q[4], bool short_values) {
 	uint32_t big = 0;
 	for (uint32_t c = 1; c < 4; ++c)
 		if (fabsf(q[c]) > fabsf(q[big])) big = c;
 	float sign = q[big] < 0.0f ? -1.0f : 1.0f, stored[3];
 	for (uint32_t c = 0, k = 0; c < 4; ++c)
 		if (c != big) stored[k++] = q[c] * sign;
+	short_constants(stored, 3, short_values);
 	sinewi_quat_from_three(stored, big, q);
 	return (uint8_t)big;
 }
@@ -226,9 +248,14 @@ static void classify_joints(sinewi_work *w) {
 			sinewi_qvv_identity(&identity);
 			sinewi_quat_normalize(def.rotation);
 			mean_rotation(w, j, constant.rotation);
-			uint8_t drop_def = compact_rotation(def.rotation), drop_const = compact_rotation(constant.rotation);
+			// Short_constants rounds constants to 24 bits; defaults stay f32 (the default pose exactly: a
+			// decoder may skip them)
+			const bool short_values = w->settings->short_constants;
+			uint8_t drop_def = compact_rotation(def.rotation, false);
+			uint8_t drop_const = compact_rotation(constant.rotation, short_values);
 			midrange(w, j, SINEWI_TRACK_TRANSLATION, constant.translation);
 			midrange(w, j, SINEWI_TRACK_SCALE, constant.scale);
+			short_constants(constant.translation, 3, short_values), short_constants(constant.scale, 3, short_values);
 			double e_id = replace_error(w, j, sub, &identity);
 			double e_def = replace_error(w, j, sub, &def);
 			double e_const = replace_error(w, j, sub, &constant);
@@ -269,6 +296,7 @@ static void classify_scalars(sinewi_work *w) {
 				if (v == 0.0f) has_zero[c] = true;
 			}
 		for (uint32_t c = 0; c < nc; ++c) mid[c] = (float)(((double)lo[c] + (double)hi[c]) * 0.5);
+		short_constants(mid, nc, w->settings->short_constants); // Short_constants: constants (not defaults) in 24 bits
 		// A candidate value fits when every sample is within precision and exact zeros stay zero.
 		const float *candidates[3] = {zero, t->default_value, mid};
 		uint8_t kinds[3] = {SINEWI_KIND_IDENTITY, SINEWI_KIND_DEFAULT, SINEWI_KIND_CONSTANT};

@@ -49,19 +49,27 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	static const uint32_t lengths[] = {32, 24, 16, 48};
 	const bool search_lengths = settings.level >= SINEW_LEVEL_HIGH && !(options && options->segment_length);
 	const size_t tries = settings.level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
+	// Each encoding is also tried with 24-bit constants (Short_constants) when they could save 1 % of it:
+	// they save a byte per value but spend some of the error budget, which can cost knot bits elsewhere
+	// (long clips, whose constants are a small share, are not encoded twice).
 	for (uint32_t i = 0; i < set->clip_count; ++i) {
 		size_t best_size = SIZE_MAX;
 		for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
-			sinewi_compress_settings s = settings;
-			if (search_lengths) s.segment_length = lengths[l];
-			sinewi_enc_clip *enc = NULL;
-			sinew_result r = sinewi_compress_clip(set->clips[i], &s, &arena, &enc, error);
-			if (r != SINEW_RESULT_OK) {
-				sinewi_arena_free(&arena);
-				return r;
+			for (int short_constants = 0; short_constants < 2; ++short_constants) {
+				sinewi_compress_settings s = settings;
+				if (search_lengths) s.segment_length = lengths[l];
+				s.short_constants = short_constants != 0;
+				sinewi_enc_clip *enc = NULL;
+				sinew_result r = sinewi_compress_clip(set->clips[i], &s, &arena, &enc, error);
+				if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
+				if (r != SINEW_RESULT_OK) {
+					sinewi_arena_free(&arena);
+					return r;
+				}
+				size_t size = sinewi_serialized_clip_size(enc, metadata, allocator);
+				if (size < best_size) best_size = size, encoded[i] = enc;
+				if ((uint64_t)sinewi_enc_constant_count(enc) * 100 < size) break;
 			}
-			size_t size = search_lengths ? sinewi_serialized_clip_size(enc, metadata, allocator) : 0;
-			if (size < best_size) best_size = size, encoded[i] = enc;
 		}
 	}
 	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)

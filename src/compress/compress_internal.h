@@ -52,6 +52,7 @@ typedef struct sinewi_enc_clip {
 	uint32_t segment_count;
 	uint8_t looping;
 	uint8_t half_ranges;    // clip ranges stored as binary16 (Half_ranges): clip_min/clip_ext hold those values
+	uint8_t short_constants; // constants stored as their high 24 bits (Short_constants): the values are such
 	uint8_t *joint_kinds;   // [joint_count * 3] rotation, translation, scale
 	uint8_t *scalar_kinds;  // [scalar_track_count]
 	sinew_qvv *constants;   // [joint_count] values of DEFAULT/CONSTANT sub-tracks (as decoded)
@@ -80,6 +81,7 @@ typedef struct sinewi_compress_settings {
 	int max_decimation;
 	uint32_t tier_count;        // 1 = no tiers
 	double tier_factor[8];      // tier k's bound / the clip threshold (>= 1; the last is 1)
+	bool short_constants;       // round constants to 24 bits (Short_constants; compress.c tries both)
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);
@@ -88,6 +90,8 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
                                   sinewi_enc_clip **out, sinew_error *error);
 
+// Values of the clip's constant (not default) sub-tracks and scalar tracks: what Short_constants shortens.
+uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc);
 // Bytes of one clip block as serialize writes it without pages (for choosing between encodings).
 size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator);
 // Writes the blob of `clip_count` encoded clips (docs/format.md), paged when `page_target` > 0

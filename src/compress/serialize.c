@@ -55,6 +55,14 @@ static uint32_t float_to_half(float f) {
 	return u >> 16;
 }
 
+// A constant value: f32, or (size 3, Short_constants) the high 3 bytes of one, little-endian.
+static void write_constant(unsigned char *p, float f, size_t size) {
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	if (size == 4) sinewi_wr32(p, u);
+	else p[0] = (unsigned char)(u >> 8), p[1] = (unsigned char)(u >> 16), p[2] = (unsigned char)(u >> 24);
+}
+
 static uint32_t effective_rounding_nibble(uint8_t rounding) {
 	return rounding == SINEW_ROUNDING_CLIP ? SINEW_FMT_ROUNDING_CLIP : rounding;
 }
@@ -230,28 +238,33 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 		b->data[desc + nj + i] = (unsigned char)(enc->scalar_kinds[i] | ((clip->scalar_tracks[i].components - 1) << 2));
 		if (rounding) b->data[desc + 2 * (size_t)nj + ns + i] = (unsigned char)effective_rounding_nibble(clip->scalar_tracks[i].rounding);
 	}
-	// constants
+	// constants: f32; with Short_constants a constant (not a default) takes the high 3 bytes of its
+	// f32 (classification rounded it to such a value); padded to 4 bytes
 	buffer_align(b, 4);
+	const size_t constants_start = b->size;
 	for (uint32_t j = 0; j < nj; ++j) {
 		const uint8_t *kinds = &enc->joint_kinds[(size_t)j * 3];
 		const sinew_qvv *v = &enc->constants[j];
 		for (int sub = 0; sub < 3; ++sub) {
 			if (kinds[sub] != SINEWI_KIND_DEFAULT && kinds[sub] != SINEWI_KIND_CONSTANT) continue;
 			const float *src = sub == 0 ? v->rotation : (sub == 1 ? v->translation : v->scale);
-			size_t at = buffer_reserve(b, 12);
+			const size_t vs = enc->short_constants && kinds[sub] == SINEWI_KIND_CONSTANT ? 3u : 4u;
+			size_t at = buffer_reserve(b, 3 * vs);
 			if (b->failed) return;
 			// rotations: the three components other than the rebuilt one, in order
 			for (uint32_t c = 0, k = 0; c < (sub == 0 ? 4u : 3u); ++c)
-				if (sub != 0 || c != enc->constant_dropped[j]) sinewi_wrf32(b->data + at + 4 * k++, src[c]);
+				if (sub != 0 || c != enc->constant_dropped[j]) write_constant(b->data + at + vs * k++, src[c], vs);
 		}
 	}
 	for (uint32_t i = 0; i < ns; ++i) {
 		if (enc->scalar_kinds[i] != SINEWI_KIND_DEFAULT && enc->scalar_kinds[i] != SINEWI_KIND_CONSTANT) continue;
 		uint32_t n = clip->scalar_tracks[i].components;
-		size_t at = buffer_reserve(b, (size_t)n * 4);
+		const size_t vs = enc->short_constants && enc->scalar_kinds[i] == SINEWI_KIND_CONSTANT ? 3u : 4u;
+		size_t at = buffer_reserve(b, (size_t)n * vs);
 		if (b->failed) return;
-		for (uint32_t c = 0; c < n; ++c) sinewi_wrf32(b->data + at + 4 * c, enc->scalar_constants[i][c]);
+		for (uint32_t c = 0; c < n; ++c) write_constant(b->data + at + vs * c, enc->scalar_constants[i][c], vs);
 	}
+	if ((b->size - constants_start) % 4) buffer_reserve(b, 4 - (b->size - constants_start) % 4);
 	// clip ranges; with a lone segment a rotation's range leaves out the component it drops
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		const sinewi_enc_track *t = &enc->tracks[i];
@@ -333,7 +346,8 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	}
 	unsigned char *h = b->data + start;
 	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST ? clip->rounding : 0;
-	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (enc->half_ranges ? SINEW_FMT_FLAG_HALF_RANGES : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
+	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (enc->half_ranges ? SINEW_FMT_FLAG_HALF_RANGES : 0u) |
+	                 (enc->short_constants ? SINEW_FMT_FLAG_SHORT_CONSTANTS : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
 	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
 	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
 	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |
@@ -369,6 +383,15 @@ static void write_pages(buffer *b, clip_pages *cp, uint32_t segment_count) {
 		sinewi_wr32(e + 12, (uint32_t)size);
 		sinewi_wr32(e + 16, sinewi_xxh32(page, size, p));
 	}
+}
+
+uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc) {
+	const sinew_clip *clip = enc->source;
+	uint32_t n = 0;
+	for (size_t k = 0; k < (size_t)clip->joint_count * 3; ++k) n += enc->joint_kinds[k] == SINEWI_KIND_CONSTANT ? 3u : 0u;
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i)
+		if (enc->scalar_kinds[i] == SINEWI_KIND_CONSTANT) n += clip->scalar_tracks[i].components;
+	return n;
 }
 
 size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator) {

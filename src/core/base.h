@@ -22,6 +22,14 @@
 #define SINEWI_NOINLINE
 #endif
 
+// The wasm decoder counts bytes (32 KB): its slow paths (single tracks, raw knots, single joints)
+// are compiled for size there.
+#if defined(__wasm__) && defined(__clang__)
+#define SINEWI_WASM_SMALL __attribute__((minsize, noinline))
+#else
+#define SINEWI_WASM_SMALL
+#endif
+
 // Fills `error` (may be NULL) and returns `code`, so callers can `return sinewi_fail(...)`.
 sinew_result sinewi_fail(sinew_error *error, sinew_result code, const char *fmt, ...) SINEWI_PRINTF(3, 4);
 

@@ -45,7 +45,8 @@
 #define SINEW_FMT_FLAG_TRACK_ROUNDING 0x40u // version 2: a rounding byte per joint and scalar track follows the descriptors
 #define SINEW_FMT_FLAG_TIERED 0x80u         // version 2, paged: quality tiers, each with its own pages (tier table)
 #define SINEW_FMT_FLAG_HALF_RANGES 0x100u   // version 2: clip range values are 16-bit (the high half of an f32)
-#define SINEW_FMT_FLAGS_KNOWN_V2 0x1FFu
+#define SINEW_FMT_FLAG_SHORT_CONSTANTS 0x200u // version 2: constant values are 24-bit (the high 3 bytes of an f32)
+#define SINEW_FMT_FLAGS_KNOWN_V2 0x3FFu
 #define SINEW_FMT_TIER_ENTRY_SIZE 12u       // first page, bound, measured error
 #define SINEW_FMT_MAX_TIERS 8u
 

@@ -64,8 +64,12 @@ static uint8_t resolve_rounding(uint32_t nibble, uint32_t clip_rounding) {
 	return (uint8_t)(nibble == SINEW_FMT_ROUNDING_CLIP ? clip_rounding : nibble);
 }
 
-static void read_floats(const unsigned char *p, float *out, uint32_t n) {
-	for (uint32_t i = 0; i < n; ++i) out[i] = sinewi_rdf32(p + 4 * i);
+// n values of a kind-1/2 sub-track at byte offset `at` of the clip: f32, or 3 bytes each for a constant
+// with Short_constants; returns their size
+static uint32_t read_constants(const sinewi_clip_view *v, uint32_t at, uint32_t kind, float *out, uint32_t n) {
+	const uint32_t size = kind == 1 ? 4u : v->constant_size;
+	for (uint32_t i = 0; i < n; ++i) out[i] = sinewi_constant_value(v->clip + at, i, size);
+	return n * size;
 }
 
 // Carves `bytes` (16-byte aligned) from the context memory.
@@ -260,12 +264,11 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			if (kind == 1 || kind == 2) {
 				if (sub == 0) {
 					float stored[3];
-					read_floats(v.clip + constants, stored, 3);
+					constants += read_constants(&v, constants, kind, stored, 3);
 					sinewi_quat_from_three(stored, e->dropped, dst[0]);
 				} else {
-					read_floats(v.clip + constants, dst[sub], 3);
+					constants += read_constants(&v, constants, kind, dst[sub], 3);
 				}
-				constants += 12;
 			}
 			if (kind == 3) {
 				sinewi_track_entry *t = &ctx->tracks[track];
@@ -296,8 +299,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 		e->output = output;
 		e->track = -1;
 		if (e->kind == 1 || e->kind == 2) {
-			read_floats(v.clip + constants, ctx->base_scalars + output, e->components);
-			constants += 4u * e->components;
+			constants += read_constants(&v, constants, e->kind, ctx->base_scalars + output, e->components);
 		}
 		output += e->components;
 		if (e->kind == 3) {

@@ -97,7 +97,8 @@ static uint32_t knot_bits(uint32_t descriptor, uint32_t type, uint32_t component
 }
 
 // Decodes track `ti` whose bit stream starts at `bitpos`; returns the track's size in bits.
-static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32_t ti, uint64_t bitpos, float out[4]) {
+SINEWI_WASM_SMALL static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32_t ti, uint64_t bitpos,
+                                                float out[4]) {
 	const sinewi_track_entry *t = &ctx->tracks[ti];
 	const seek_mode *sk = &seeks->m[t->rounding];
 	const unsigned char *clip = ctx->view.clip;
@@ -144,10 +145,6 @@ static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32
 	else
 		sinewi_interp_values(a, b, n, alpha, out);
 	return (uint64_t)knots * per_knot;
-}
-
-static void read_floats(const unsigned char *p, float *out, uint32_t n) {
-	for (uint32_t i = 0; i < n; ++i) out[i] = sinewi_rdf32(p + 4 * i);
 }
 
 // Non-animated parts of joint j from the constant pose; with skip_defaults, identity and
@@ -205,7 +202,7 @@ static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, ui
 }
 
 // Every track located on its own (tracks whose rounding modes land in different segments).
-static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pose, const uint32_t *remap,
+SINEWI_WASM_SMALL static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pose, const uint32_t *remap,
                           float *out_scalars, bool animated_only) {
 	const sinewi_clip_view *v = &ctx->view;
 	for (uint32_t j = 0; out_pose && !animated_only && j < v->joint_count; ++j) {
@@ -336,7 +333,7 @@ static void scatter(const sinew_context *ctx, sinew_qvv *out_pose, const uint32_
 }
 
 // A track with raw float32 components, decoded and written on its own.
-static void decode_raw(const sinew_context *ctx, const seek *sk, uint32_t ti, uint64_t bitpos, sinew_qvv *out_pose,
+SINEWI_WASM_SMALL static void decode_raw(const sinew_context *ctx, const seek *sk, uint32_t ti, uint64_t bitpos, sinew_qvv *out_pose,
                        const uint32_t *remap, float *out_scalars) {
 	float value[4];
 	decode_track(ctx, sk, ti, bitpos, value);
@@ -441,7 +438,8 @@ sinew_result sinew_sample_scalar(sinew_context *context, double t, uint32_t trac
 	} else if (e->kind == 0) {
 		memset(out, 0, e->components * sizeof(float));
 	} else {
-		read_floats(context->view.clip + e->constants, out, e->components);
+		for (uint32_t c = 0; c < e->components; ++c)
+			out[c] = sinewi_constant_value(context->view.clip + e->constants, c, e->kind == 1 ? 4u : context->view.constant_size);
 	}
 	return SINEW_RESULT_OK;
 }

@@ -70,13 +70,31 @@ sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool che
 	return SINEW_RESULT_OK;
 }
 
-float sinewi_range_value(const unsigned char *ranges, uint32_t i, uint32_t half) {
-	// a 16-bit value is the low half of the 32 bits read at it (the range table is followed by the
-	// segment or page table, so the read stays in the clip), shifted into an f32's high half
-	uint32_t u = sinewi_rd32(ranges + (i << (2u - half))) << (half << 4);
+float sinewi_constant_value(const unsigned char *values, uint32_t i, uint32_t size) {
+	// a 2- or 3-byte value is the high 16 or 24 bits of an f32 (little-endian): the low bytes of the 32
+	// bits read at it (constants are followed by the ranges, ranges by the segment or page table, so
+	// the read stays in the clip), shifted up
+	uint32_t u = sinewi_rd32(values + (size_t)i * size) << (8u * (4u - size));
 	float f;
 	memcpy(&f, &u, 4);
 	return f;
+}
+
+float sinewi_range_value(const unsigned char *ranges, uint32_t i, uint32_t half) {
+	return sinewi_constant_value(ranges, i, 4u >> half);
+}
+
+// Advances *bytes over the n values of a kind-1/2 sub-track (f32; a constant's are `short_size` bytes)
+// and tells whether they are finite (values beyond the clip are left to the offset checks).
+static bool constants_finite(const unsigned char *clip, uint64_t constants_at, uint64_t *bytes, uint32_t n, uint32_t kind,
+                             uint32_t short_size, uint32_t clip_size) {
+	const uint32_t size = kind == 1 ? 4u : short_size;
+	bool finite = true;
+	for (uint32_t i = 0; i < n; ++i, *bytes += size) {
+		uint64_t at = constants_at + *bytes;
+		finite &= at + 4 > clip_size || isfinite(sinewi_constant_value(clip + at, 0, size));
+	}
+	return finite;
 }
 
 static bool finite_f32(const unsigned char *p) {
@@ -313,7 +331,11 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	// version 2, lone segment: a rotation's clip range leaves out the component the segment drops
 	const uint32_t rotation_ranges = v2 && v->segment_count == 1 ? 3u : 4u;
 	v->half_ranges = (v->flags & SINEW_FMT_FLAG_HALF_RANGES) ? 1u : 0u;
+	v->constant_size = (v->flags & SINEW_FMT_FLAG_SHORT_CONSTANTS) ? 3u : 4u;
 	const uint32_t value_bytes = 4u >> v->half_ranges; // per clip range value
+	const uint32_t short_size = v->constant_size; // a kind-2 value's bytes (kind 1: 4)
+	const uint64_t constants_at = (desc_end + 3) & ~(uint64_t)3;
+	bool finite = true; // every constant value (those inside the clip: the offset checks catch the others)
 	v->rotation_range_components = rotation_ranges;
 	// track types/components in track order, for the segment checks (bounded by 3*joints+scalars)
 	uint8_t types_small[512], comps_small[512];
@@ -340,7 +362,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		}
 		for (uint32_t sub = 0; sub < 3; ++sub) {
 			uint32_t kind = (k >> (2 * sub)) & 3u;
-			if (kind == 1 || kind == 2) constant_bytes += 12;
+			if (kind == 1 || kind == 2) finite &= constants_finite(c, constants_at, &constant_bytes, 3, kind, short_size, v->size);
 			if (kind == 3) {
 				types[tracks] = (uint8_t)sub, comps[tracks] = 3;
 				range_bytes += 2u * value_bytes * (sub == 0 ? rotation_ranges : 3u);
@@ -359,7 +381,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		}
 		uint32_t kind = k & 3u, n = ((k >> 2) & 3u) + 1;
 		v->scalar_components += n;
-		if (kind == 1 || kind == 2) constant_bytes += 4 * n;
+		if (kind == 1 || kind == 2) finite &= constants_finite(c, constants_at, &constant_bytes, n, kind, short_size, v->size);
 		if (kind == 3) {
 			types[tracks] = 3, comps[tracks] = (uint8_t)n;
 			range_bytes += 2u * value_bytes * n;
@@ -368,6 +390,8 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		}
 	}
 	if (v2) v->track_count = tracks;
+	const uint64_t constant_end = constant_bytes; // then zeros to a multiple of 4 (Short_constants)
+	constant_bytes = (constant_bytes + 3) & ~(uint64_t)3;
 	if (r == SINEW_RESULT_OK && tracks != v->track_count)
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: %u animated tracks declared, descriptors give %u", index,
 		                v->track_count, tracks);
@@ -375,7 +399,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	v->segment_range_bytes = v2 && v->segment_count == 1 ? 0u : 2u * v->stored_components;
 	const bool paged = SINEWI_PAGES && (v->flags & SINEW_FMT_FLAG_PAGED) != 0;
 	// the section offsets follow from the layout (version 1 stores them: they must be those values)
-	const uint64_t constants_at = (desc_end + 3) & ~(uint64_t)3, ranges_at = constants_at + constant_bytes;
+	const uint64_t ranges_at = constants_at + constant_bytes;
 	const uint64_t segments_at = ranges_at + range_bytes;
 	if (r == SINEW_RESULT_OK && (segments_at > v->size || (!v2 && (offsets[0] != constants_at || offsets[1] != ranges_at ||
 	                                                                offsets[2] != segments_at))))
@@ -416,9 +440,8 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		v->ranges = c + ranges_off;
 		if (paged) v->page_table = c + segments_off + 4;
 		else v->segment_table = c + segments_off;
-		for (uint64_t b = 0; b < constant_bytes && r == SINEW_RESULT_OK; b += 4)
-			if (!finite_f32(v->constants + b))
-				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite constant", index);
+		for (uint64_t b = constant_end; b < constant_bytes; ++b) finite &= v->constants[b] == 0; // the padding
+		if (!finite) r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite constant (or non-zero padding)", index);
 		// exponent all ones: infinity or NaN (bits 7-14 of a 16-bit value, 23-30 of an f32; the bytes
 		// after a range value are in the clip: the segment or page table follows)
 		const uint32_t shift = v->half_ranges ? 7u : 23u;

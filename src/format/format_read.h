@@ -18,6 +18,8 @@ typedef struct sinewi_clip_view {
 	uint32_t rotation_range_components; // clip range components of a rotation: 4, or 3 (version 2, lone segment:
 	                                    // the components other than the segment's Dropped, in order)
 	uint32_t half_ranges;       // 1: clip range values are binary16 (Half_ranges), 0: f32
+	uint32_t constant_size;     // bytes per value of a constant (kind 2): 4 (f32), or 3 (Short_constants: the
+	                            // high 24 bits of one); a default's values are always f32
 	uint32_t page_count;        // paged clips: pages of every tier (else 0)
 	uint32_t tier_count;        // quality tiers: 1, or 2.. for a tiered clip
 	const unsigned char *tier_table; // tiered clips: the first tier entry (first page, bound, measured error)
@@ -34,6 +36,10 @@ typedef struct sinewi_clip_view {
 	uint32_t scalar_components; // sum of components over scalar tracks
 	const unsigned char *descriptors, *constants, *ranges, *segment_table, *metadata;
 } sinewi_clip_view;
+
+// Value i of constants or clip ranges: f32 (`size` 4) or the high 24 or 16 bits of one (`size` 3:
+// Short_constants; 2: Half_ranges).
+float sinewi_constant_value(const unsigned char *constants, uint32_t i, uint32_t size);
 
 // Value i of a clip range table: f32, or (`half`, Half_ranges) the high 16 bits of one (bfloat16).
 // Out of line: it is read when a segment is entered, not per sample, and the wasm decoder counts bytes.

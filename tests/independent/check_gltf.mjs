@@ -50,6 +50,8 @@ const USAGE = `usage: node tests/independent/check_gltf.mjs [options] FILE...
   --plus-only       shell points at +d only (3 + origin, like sinew's C metric) instead of ±d
   --max-times N     per clip, subsample evenly above N check times (default ${DEFAULT_MAX_TIMES})
   --compare REF TEST  compare two glTF files directly (no CLI): TEST's clips and nodes against REF's
+  --match-names     with --compare: pair nodes by their (unique) names, not their indices (for a TEST
+                    written by a tool that renumbers nodes, e.g. gltfpack -kn); unpaired ones are missing
   --convert-only    compare each glTF with 'sinew convert' of itself (no compression)
   --float32-floor   compare each glTF with itself after rounding every node's rest TRS to float32
                     (quaternions normalized first), as a float32 writer must: measures the slack
@@ -87,6 +89,7 @@ function parseArgs(argv) {
 			case '--subdiv': o.subdiv = Math.max(2, num(next(), a) | 0); break;
 			case '--max-times': o.maxTimes = num(next(), a); break;
 			case '--compare': { const ref = next(), test = next(); o.files.push({ path: ref, against: test, importArgs }); break; }
+			case '--match-names': o.matchNames = true; break;
 			case '--convert-only': o.convertOnly = true; break;
 			case '--float32-floor': o.float32Floor = true; break;
 			case '--jobs': o.jobs = Math.max(1, num(next(), a) | 0); break;
@@ -119,7 +122,18 @@ class Comparison {
 		this.ref = ref;
 		this.test = test;
 		this.o = o;
-		this.pair = ref.indices.map((n) => test.slot.get(n) ?? -1);
+		if (o.matchNames) { // a tool that renumbers nodes: skin joints by their place in the skins, the rest by unique name
+			const byNode = new Map(), rs = ref.json.skins ?? [], ts = test.json.skins ?? [];
+			if (rs.length === ts.length && rs.every((s, i) => s.joints.length === ts[i].joints.length))
+				rs.forEach((s, i) => s.joints.forEach((n, k) => byNode.set(n, ts[i].joints[k])));
+			const unique = (s) => { const m = new Map(); s.indices.forEach((n) => { const name = s.json.nodes?.[n]?.name; if (name) m.set(name, m.has(name) ? -1 : n); }); return m; };
+			const rn = unique(ref), tn = unique(test);
+			this.pair = ref.indices.map((n) => {
+				const name = ref.json.nodes?.[n]?.name;
+				const t = byNode.get(n) ?? (name && rn.get(name) >= 0 ? tn.get(name) : undefined);
+				return t === undefined || t < 0 ? -1 : test.slot.get(t) ?? -1;
+			});
+		} else this.pair = ref.indices.map((n) => test.slot.get(n) ?? -1);
 		this.missing = ref.indices.filter((n, k) => this.pair[k] < 0);
 		this.thr = o.errorCm / 100;
 		this.max = 0; this.maxKey = 0; this.maxMid = 0;

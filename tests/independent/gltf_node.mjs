@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import { GLTFLoader } from '../../web/browser-test/node_modules/three/examples/jsm/loaders/GLTFLoader.js';
+// EXT_meshopt_compression (gltfpack -cc output, bench/gltf_sizes.mjs): three's own decoder
+import { MeshoptDecoder } from '../../web/browser-test/node_modules/three/examples/jsm/libs/meshopt_decoder.module.js';
 
 // three's FileLoader (used for data: URI buffers) reports progress with ProgressEvent, which node
 // 20 does not define.
@@ -113,6 +115,8 @@ export async function loadGltf(path) {
 	const clean = sanitize(json, dirname(resolve(path)));
 	const data = makeGlb(clean, bin);
 	const loader = new GLTFLoader();
+	await MeshoptDecoder.ready;
+	loader.setMeshoptDecoder(MeshoptDecoder);
 	const warnings = [];
 	const warn = console.warn;
 	console.warn = (...args) => warnings.push(args.map(String).join(' '));

@@ -34,14 +34,16 @@ export function participation(bytes) {
 				for (let j = 0; j < J; j++)
 					for (let k = 0; k < 3; k++) {
 						const kind = (bytes[desc + j] >> (2 * k)) & 3;
-						if (kind === 1 || kind === 2) at += 12;
-						if (kind === 3) at += 2 * value * (k === 0 && segments > 1 ? 4 : 3);
+						if (kind === 1 || kind === 2) at += kind === 2 && flags & 512 ? 9 : 12; // (Short_constants: 3 bytes a value)
 					}
 				for (let k = 0; k < S; k++) {
 					const d = bytes[desc + J + k], n = ((d >> 2) & 3) + 1;
-					if ((d & 3) === 1 || (d & 3) === 2) at += 4 * n;
-					if ((d & 3) === 3) at += 2 * value * n;
+					if ((d & 3) === 1 || (d & 3) === 2) at += ((d & 3) === 2 && flags & 512 ? 3 : 4) * n;
 				}
+				at = (at + 3) & ~3; // the constants end on 4 bytes, then the clip ranges
+				for (let j = 0; j < J; j++)
+					for (let k = 0; k < 3; k++) if (((bytes[desc + j] >> (2 * k)) & 3) === 3) at += 2 * value * (k === 0 && segments > 1 ? 4 : 3);
+				for (let k = 0; k < S; k++) if ((bytes[desc + J + k] & 3) === 3) at += 2 * value * (((bytes[desc + J + k] >> 2) & 3) + 1);
 				let end;
 				if (flags & 32) {
 					end = at + 4 + 20 * dv.getUint32(clip + at, true);
