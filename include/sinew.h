@@ -341,7 +341,8 @@ SINEW_API sinew_result sinew_import_memory(const void *data, size_t size, const 
 
 typedef enum sinew_level {
 	SINEW_LEVEL_FAST = 1,    /* no decimation search, no refinement pass: about 3x faster, larger */
-	SINEW_LEVEL_DEFAULT = 2, /* decimation search and the object-space refinement pass */
+	SINEW_LEVEL_DEFAULT = 2, /* decimation search and the object-space refinement pass; clips of at most
+	                            65 samples are compressed as SINEW_LEVEL_HIGH does (they cost little) */
 	SINEW_LEVEL_HIGH = 3,    /* + tries 2 segment lengths per clip (about 2x the time) */
 	SINEW_LEVEL_HIGHEST = 4  /* + tries 4 segment lengths per clip (about 4x the time) */
 } sinew_level;

@@ -45,18 +45,23 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
 	}
 	// Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per
-	// clip and keep the smallest result; fast and default use one.
+	// clip and keep the smallest result; fast and default use one. The default level compresses a clip
+	// of at most two default segments (65 samples) as the high level does: such clips cost little, and
+	// their fixed costs and single segments leave the bit-rate search more to gain.
 	static const uint32_t lengths[] = {32, 24, 16, 48};
-	const bool search_lengths = settings.level >= SINEW_LEVEL_HIGH && !(options && options->segment_length);
+	const bool explicit_length = options && options->segment_length;
 	const size_t tries = settings.level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
 	// Each encoding is also tried with 24-bit constants (Short_constants) when they could save 1 % of it:
 	// they save a byte per value but spend some of the error budget, which can cost knot bits elsewhere
 	// (long clips, whose constants are a small share, are not encoded twice).
 	for (uint32_t i = 0; i < set->clip_count; ++i) {
+		sinewi_compress_settings clip_settings = settings;
+		if (settings.level == SINEW_LEVEL_DEFAULT && set->clips[i]->sample_count <= 65) clip_settings.level = SINEW_LEVEL_HIGH;
+		const bool search_lengths = !explicit_length && clip_settings.level >= SINEW_LEVEL_HIGH;
 		size_t best_size = SIZE_MAX;
 		for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
 			for (int short_constants = 0; short_constants < 2; ++short_constants) {
-				sinewi_compress_settings s = settings;
+				sinewi_compress_settings s = clip_settings;
 				if (search_lengths) s.segment_length = lengths[l];
 				s.short_constants = short_constants != 0;
 				sinewi_enc_clip *enc = NULL;
