@@ -346,6 +346,24 @@ static sinew_clip_set *chain_clip(uint32_t samples, float wobble) {
 	return set;
 }
 
+// ORs `bits` into the n bytes at blob + at (checksum refreshed): sinew_validate must refuse the blob as
+// CORRUPT with `message` in its text; the bytes are then put back and the blob validates again.
+static void check_refused(unsigned char *blob, size_t size, size_t at, const unsigned char *bits, size_t n,
+                          const char *message) {
+	unsigned char keep[8];
+	CHECK(n <= sizeof keep);
+	memcpy(keep, blob + at, n);
+	for (size_t i = 0; i < n; ++i) blob[at + i] |= bits[i];
+	refresh_checksum(blob, size);
+	sinew_error err = {0};
+	sinew_result r = sinew_validate(blob, size, &err);
+	memcpy(blob + at, keep, n);
+	refresh_checksum(blob, size);
+	CHECK_RESULT(r, SINEW_RESULT_CORRUPT, &err);
+	CHECK_MSG(strstr(err.message, message), "%s", err.message);
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+}
+
 static void test_format_half_ranges(void) {
 	const struct {
 		uint32_t samples;
@@ -369,15 +387,8 @@ static void test_format_half_ranges(void) {
 		CHECK_EQ(st.samples_over_threshold, 0);
 		if (cases[i].half) {
 			// the first range value: exponent all ones (bits 7-14 of the 16-bit value) is not finite
-			size_t at = (size_t)(v.ranges - blob);
-			unsigned char keep[2] = {blob[at], blob[at + 1]};
-			blob[at] |= 0x80, blob[at + 1] |= 0x7F;
-			refresh_checksum(blob, size);
-			CHECK_RESULT(sinew_validate(blob, size, &err), SINEW_RESULT_CORRUPT, &err);
-			CHECK_MSG(strstr(err.message, "non-finite range"), "%s", err.message);
-			blob[at] = keep[0], blob[at + 1] = keep[1];
-			refresh_checksum(blob, size);
-			CHECK_OK(sinew_validate(blob, size, &err), &err);
+			static const unsigned char exponent[2] = {0x80, 0x7F};
+			check_refused(blob, size, (size_t)(v.ranges - blob), exponent, 2, "non-finite range");
 		}
 		sinew_blob_free(b, size, NULL);
 		sinew_clip_set_free(set);
@@ -430,24 +441,11 @@ static void test_format_short_constants(void) {
 			CHECK_EQ(v.descriptors[0] & 15u, 8u);
 			CHECK_EQ(v.descriptors[1] & 15u, 10u);
 			// the first constant (joint 0's translation x): exponent all ones (bits 15-22 of the 24-bit value)
-			size_t at = (size_t)(v.constants - blob);
-			unsigned char keep[3] = {blob[at], blob[at + 1], blob[at + 2]};
-			blob[at + 1] |= 0x80, blob[at + 2] |= 0x7F;
-			refresh_checksum(blob, size);
-			CHECK_RESULT(sinew_validate(blob, size, &err), SINEW_RESULT_CORRUPT, &err);
-			CHECK_MSG(strstr(err.message, "non-finite constant"), "%s", err.message);
-			memcpy(blob + at, keep, 3);
-			refresh_checksum(blob, size);
-			CHECK_OK(sinew_validate(blob, size, &err), &err);
-			// 5 constants of 9 bytes, 2 defaults of 12, then 3 padding bytes
-			size_t pad = (size_t)(v.ranges - blob) - 1;
+			static const unsigned char exponent[3] = {0x00, 0x80, 0x7F}, one = 1;
+			check_refused(blob, size, (size_t)(v.constants - blob), exponent, 3, "non-finite constant");
+			// 5 constants of 9 bytes, 2 defaults of 12, then 3 padding bytes (the last must be zero)
 			CHECK_EQ((size_t)(v.ranges - v.constants), 5u * 9 + 2 * 12 + 3);
-			blob[pad] = 1;
-			refresh_checksum(blob, size);
-			CHECK_RESULT(sinew_validate(blob, size, &err), SINEW_RESULT_CORRUPT, &err);
-			blob[pad] = 0;
-			refresh_checksum(blob, size);
-			CHECK_OK(sinew_validate(blob, size, &err), &err);
+			check_refused(blob, size, (size_t)(v.ranges - blob) - 1, &one, 1, "padding");
 		}
 		sinew_blob_free(b, size, NULL);
 		sinew_clip_set_free(set);
