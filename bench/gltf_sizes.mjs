@@ -10,7 +10,7 @@
 //             the named nodes; three.js plays both files), and sinew is run again at that error.
 // usage: node bench/gltf_sizes.mjs [--cli build/sinew] [--error-cm 0.01]
 // Prints a markdown table and totals; files gltfpack or sinew refuse show '-'.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -86,13 +86,11 @@ try {
 			execFileSync('node', [gltfpack, '-i', f, '-o', join(tmp, 'out.glb'), '-cc'], { stdio: 'ignore' });
 			pack = packedBytes(readJson(join(tmp, 'out.glb')));
 			execFileSync('node', [gltfpack, '-i', f, '-o', join(tmp, 'named.glb'), '-cc', '-kn'], { stdio: 'ignore' });
-			const judged = execFileSync('node', [join(repo, 'tests/independent/check_gltf.mjs'), '--json', '--match-names', '--compare', f, join(tmp, 'named.glb')],
-				{ stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 }).toString();
-			void judged;
-		} catch (e) { // the judge exits 1 when the error is over its threshold: its JSON is still the answer
-			const text = e.stdout?.toString() ?? '';
-			try { const j = JSON.parse(text); packError = j.files[0].max_error_cm; } catch { /* no measure */ }
-		}
+			// the judge's JSON, whether it passed (exit 0) or found the error over its threshold (exit 1)
+			const judged = spawnSync('node', [join(repo, 'tests/independent/check_gltf.mjs'), '--json', '--match-names', '--compare', f, join(tmp, 'named.glb')],
+				{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
+			packError = JSON.parse(judged.stdout).files[0].max_error_cm ?? null;
+		} catch { /* gltfpack refused the file, or the judge could not measure it: '-' */ }
 		if (packError > 0) same = compress(Math.max(Number(errorCm), packError));
 		rows.push({ label, raw, sinew: s.bytes, sinewError: s.error, pack, packError, same });
 		if (s.bytes !== null && pack !== null) { total.raw += raw; total.sinew += s.bytes; total.pack += pack; }
