@@ -517,14 +517,17 @@ typedef struct sinew_size_breakdown {
 	uint64_t clip_ranges;         /* per animated track: minima and extents over the clip */
 	uint64_t segment_table;       /* 4 bytes per segment + 4; paged clips: the page table (4 + 20 per page) and
 	                                 each page's segment offsets (4 per segment + 4) */
-	uint64_t segment_descriptors; /* 3 bytes per animated track per segment (widths, decimation) */
+	uint64_t segment_descriptors; /* 3 bytes per animated track per segment (widths, decimation); 5 with
+	                                 midpoint knots (+ a 4-bit residual shift per component) */
 	uint64_t segment_ranges;      /* 2 bytes per stored component per segment (none for a lone segment) */
 	uint64_t group_offsets;       /* 4 bytes per 8 animated tracks per segment */
-	uint64_t bits_rotation, bits_translation, bits_scale, bits_scalar; /* knot bits by sub-track kind */
+	uint64_t bits_rotation, bits_translation, bits_scale, bits_scalar; /* knot bits by sub-track kind
+	                                 (plain knots and midpoint residuals) */
 	uint64_t bit_padding;         /* bits rounding each segment's stream up to a byte */
 	uint64_t metadata;            /* names, hierarchy, default poses, shells */
 	uint64_t padding;             /* alignment: before the metadata, between clips, the 8-byte tails (blob, pages) */
 	uint32_t segments, animated_tracks, knots;
+	uint32_t predicted_knots;     /* of `knots`, those stored as residuals from their neighbours' midpoint */
 } sinew_size_breakdown;
 #define SINEW_ALL_CLIPS 0xFFFFFFFFu
 /* Fills `out` for clip `clip` of a blob (a paged clip's pages included: the whole blob is needed,

@@ -308,7 +308,10 @@ static void test_format_size_breakdown(void) {
 	CHECK_EQ(c.descriptors, 8); // 5 + 1, then 4-byte alignment
 	CHECK_EQ(c.segments, 2);
 	CHECK_EQ(c.segment_table, 12);
-	CHECK_EQ(c.segment_descriptors, 2ull * 3 * c.animated_tracks);
+	// 3 bytes per track and segment, 5 with midpoint knots (clip flag bit 10)
+	const uint32_t flags = sinewi_rd32(blob + sinewi_rd32(blob + 32) + 4);
+	CHECK_EQ(c.segment_descriptors, 2ull * ((flags & 0x400u) ? 5 : 3) * c.animated_tracks);
+	CHECK(c.predicted_knots <= c.knots / 2);
 	CHECK(c.group_offsets == 2ull * 4 * ((c.animated_tracks + 7) / 8));
 	CHECK(c.bits_rotation > 0 && c.bits_translation > 0 && c.bits_scalar > 0 && c.bits_scale == 0);
 	CHECK(c.bit_padding < 2 * 8);

@@ -102,11 +102,12 @@ static void print_sizes(cli_json *j, const cli_options *o, const char *label, co
 		cli_json_uint(j, "segments", b->segments);
 		cli_json_uint(j, "animated_tracks", b->animated_tracks);
 		cli_json_uint(j, "knots", b->knots);
+		cli_json_uint(j, "predicted_knots", b->predicted_knots);
 		cli_json_end(j, '}');
 		return;
 	}
-	printf("    %s: %llu bytes, %u segments, %u animated tracks, %u knots\n", label, (unsigned long long)b->total,
-	       b->segments, b->animated_tracks, b->knots);
+	printf("    %s: %llu bytes, %u segments, %u animated tracks, %u knots (%u predicted)\n", label,
+	       (unsigned long long)b->total, b->segments, b->animated_tracks, b->knots, b->predicted_knots);
 	for (int i = 0; i < n; ++i)
 		if (bytes[i] > 0)
 			printf("      %-20s %12.1f  %5.1f %%\n", names[i], bytes[i], 100.0 * bytes[i] / (double)(b->total ? b->total : 1));

@@ -604,6 +604,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 		for (uint32_t s = 0; s < enc->segment_count && ok; ++s) ok = sinewi_search_segment(&w, s, error);
 		if (ok) {
 			SINEWI_TRY(encode_tiers(&w, error));
+			sinewi_choose_midpoint(enc);
 			*out = enc;
 			return SINEW_RESULT_OK;
 		}

@@ -34,6 +34,7 @@ typedef struct sinewi_enc_seg_track {
 	uint8_t dropped;    // rotations: component rebuilt from the other three (0 when raw)
 	uint8_t chosen_dropped; // the segment's choice for quantized rotations
 	uint8_t range_min[4], range_ext[4]; // 8-bit fractions of the clip range per stored component
+	uint8_t shift[4];   // Midpoint_knots: residual bits saved per stored component (all 0: plain knots)
 	uint32_t knot_count;
 	uint32_t *knots;    // [knot_count * components] quantized values
 } sinewi_enc_seg_track;
@@ -53,6 +54,7 @@ typedef struct sinewi_enc_clip {
 	uint8_t looping;
 	uint8_t half_ranges;    // clip ranges stored as binary16 (Half_ranges): clip_min/clip_ext hold those values
 	uint8_t short_constants; // constants stored as their high 24 bits (Short_constants): the values are such
+	uint8_t midpoint;       // 5-byte track descriptors, predicted knots as midpoint residuals (Midpoint_knots)
 	uint8_t *joint_kinds;   // [joint_count * 3] rotation, translation, scale
 	uint8_t *scalar_kinds;  // [scalar_track_count]
 	sinew_qvv *constants;   // [joint_count] values of DEFAULT/CONSTANT sub-tracks (as decoded)
@@ -89,6 +91,11 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 // Compresses one validated clip. Memory comes from `arena` (freed by the caller with it).
 sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
                                   sinewi_enc_clip **out, sinew_error *error);
+
+// Midpoint knots (docs/format.md): sets each segment track's shifts where residuals from the
+// neighbours' midpoint take fewer bits, and `midpoint` when the clip is smaller that way. Lossless:
+// the quantized knots, and so the error, do not change.
+void sinewi_choose_midpoint(sinewi_enc_clip *enc);
 
 // Values of the clip's constant (not default) sub-tracks and scalar tracks: what Short_constants shortens.
 uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc);

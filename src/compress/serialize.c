@@ -139,26 +139,35 @@ static uint32_t knot_bits(const sinewi_enc_track *t, const sinewi_enc_seg_track 
 	return bits;
 }
 
+// Bits per predicted knot's residual (= knot_bits for a plain track).
+static uint32_t residual_bits(const sinewi_enc_track *t, const sinewi_enc_seg_track *st) {
+	uint32_t bits = knot_bits(t, st);
+	for (uint32_t c = 0; c < t->components && bits != 128; ++c) bits -= st->shift[c];
+	return bits;
+}
+
 // One segment; a lone segment stores no segment ranges (the encoder quantized it over the whole
-// clip range, docs/format.md §segment).
+// clip range, docs/format.md §segment). With Midpoint_knots, a track with shifts stores its plain
+// knots, then the residuals of its predicted knots.
 static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_enc_segment *seg) {
 	const uint32_t nt = enc->track_count;
+	const uint32_t ds = enc->midpoint ? SINEW_FMT_TRACK_DESCRIPTOR_SIZE_MIDPOINT : SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
 	const bool with_ranges = enc->segment_count > 1;
 	uint32_t stored_components = 0;
 	for (uint32_t i = 0; i < nt; ++i) stored_components += enc->tracks[i].components;
 	const uint32_t range_bytes = with_ranges ? stored_components * 2 : 0u;
 	const uint32_t groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	size_t header = (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + (size_t)range_bytes + (size_t)groups * 4;
+	size_t header = (size_t)nt * ds + (size_t)range_bytes + (size_t)groups * 4;
 	uint64_t bits = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
 		const sinewi_enc_seg_track *st = &seg->tracks[i];
-		bits += (uint64_t)st->knot_count * knot_bits(&enc->tracks[i], st);
+		bits += sinewi_track_bits(st->knot_count, knot_bits(&enc->tracks[i], st), residual_bits(&enc->tracks[i], st));
 	}
 	if (header + (bits + 7) / 8 == 0) return; // no animated track: an empty segment
 	size_t at = buffer_reserve(b, header + (size_t)((bits + 7) / 8));
 	if (b->failed) return;
 	unsigned char *p = b->data + at;
-	unsigned char *ranges = p + (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+	unsigned char *ranges = p + (size_t)nt * ds;
 	unsigned char *group_offsets = ranges + range_bytes;
 	unsigned char *data = p + header;
 	uint64_t pos = 0;
@@ -168,8 +177,12 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 		uint32_t field3 = t->type == SINEWI_TRACK_ROTATION ? st->dropped : st->width[3];
 		uint32_t d = (uint32_t)st->width[0] | ((uint32_t)st->width[1] << 5) | ((uint32_t)st->width[2] << 10) |
 		             (field3 << 15) | ((uint32_t)st->decimation << 20);
-		unsigned char *dp = p + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+		unsigned char *dp = p + (size_t)i * ds;
 		dp[0] = (unsigned char)d, dp[1] = (unsigned char)(d >> 8), dp[2] = (unsigned char)(d >> 16);
+		if (ds == SINEW_FMT_TRACK_DESCRIPTOR_SIZE_MIDPOINT) {
+			dp[3] = (unsigned char)(st->shift[0] | (st->shift[1] << 4));
+			dp[4] = (unsigned char)(st->shift[2] | (st->shift[3] << 4));
+		}
 		for (uint32_t c = 0; c < t->components && with_ranges; ++c) {
 			*ranges++ = st->range_min[c];
 			*ranges++ = st->range_ext[c];
@@ -177,9 +190,19 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 		if (i % SINEW_FMT_GROUP_TRACKS == 0) sinewi_wr32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS), (uint32_t)pos);
 		bool raw_rotation = t->type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW;
 		uint32_t n = raw_rotation ? 4u : t->components;
-		for (uint32_t k = 0; k < st->knot_count; ++k)
-			for (uint32_t c = 0; c < n; ++c)
-				sinewi_write_bits(data, &pos, st->knots[k * n + c], sinewi_width_bits(raw_rotation ? SINEWI_WIDTH_RAW : st->width[c]));
+		const bool predicted = residual_bits(t, st) != knot_bits(t, st);
+		const uint32_t last = st->knot_count - 1u;
+		for (uint32_t k = 0; k < st->knot_count; ++k) // plain knots: all, or the even ones and the last
+			if (!predicted || k % 2 == 0 || k == last)
+				for (uint32_t c = 0; c < n; ++c)
+					sinewi_write_bits(data, &pos, st->knots[k * n + c],
+					                  sinewi_width_bits(raw_rotation ? SINEWI_WIDTH_RAW : st->width[c]));
+		for (uint32_t k = 1; predicted && k < last; k += 2) // residuals: q - midpoint + 2^(rw - 1), rw bits
+			for (uint32_t c = 0; c < n; ++c) {
+				const uint32_t rw = st->width[c] - st->shift[c];
+				const uint32_t mid = (st->knots[(k - 1) * n + c] + st->knots[(k + 1) * n + c] + 1u) >> 1;
+				sinewi_write_bits(data, &pos, st->knots[k * n + c] - mid + (rw ? 1u << (rw - 1u) : 0u), rw);
+			}
 	}
 }
 
@@ -347,7 +370,8 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	unsigned char *h = b->data + start;
 	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST ? clip->rounding : 0;
 	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (enc->half_ranges ? SINEW_FMT_FLAG_HALF_RANGES : 0u) |
-	                 (enc->short_constants ? SINEW_FMT_FLAG_SHORT_CONSTANTS : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
+	                 (enc->short_constants ? SINEW_FMT_FLAG_SHORT_CONSTANTS : 0u) |
+	                 (enc->midpoint ? SINEW_FMT_FLAG_MIDPOINT_KNOTS : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
 	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
 	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
 	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |

@@ -84,6 +84,33 @@ static inline uint32_t sinewi_knot_count(uint32_t length, uint32_t d) {
 	return (length + stride - 1u) / stride + 1u;
 }
 
+// Midpoint knots (docs/format.md §midpoint knots). Of a track's K knots, the odd ones before the
+// last, floor((K - 1) / 2) of them, are *predicted*: stored as residuals from the midpoint of their
+// two neighbours when the track's descriptor has a non-zero Shift; the others are *plain*. A plain
+// track has residual bits = knot bits, so the bit count below holds for both.
+static inline uint32_t sinewi_predicted_knots(uint32_t knots) {
+	return (knots - 1u) / 2u;
+}
+static inline uint64_t sinewi_track_bits(uint32_t knots, uint32_t knot_bits, uint32_t residual_bits) {
+	uint32_t p = sinewi_predicted_knots(knots);
+	return (uint64_t)(knots - p) * knot_bits + (uint64_t)p * residual_bits;
+}
+// Plain slot of plain knot i (even, or the last): (i + 1) / 2; predicted knot 2g + 1 has residual slot g
+// between plain slots g and g + 1.
+static inline uint32_t sinewi_plain_slot(uint32_t knot) {
+	return (knot + 1u) >> 1;
+}
+// A predicted component: the rounded-up midpoint of its neighbours' quantized values plus the residual
+// `r` of `rw` bits, biased by 2^(rw - 1) (rw = width - Shift). Unsigned arithmetic: values of a hostile
+// blob wrap, which only gives other finite floats.
+static inline uint32_t sinewi_midpoint_value(uint32_t a, uint32_t b, uint32_t r, uint32_t rw) {
+	return ((a + b + 1u) >> 1) + r - (rw ? 1u << (rw - 1u) : 0u);
+}
+// Shift of stored slot k in a 40-bit track descriptor (0 in a 24-bit one).
+static inline uint32_t sinewi_descriptor_shift(uint64_t descriptor, uint32_t k) {
+	return (uint32_t)(descriptor >> (24u + 4u * k)) & 15u;
+}
+
 // Sampling semantics step 1 (docs/format.md): a key this close to a sample (relative to the sample's
 // index) is that sample. Interpolating tracks snap only what double rounding of t = k / rate leaves
 // (1e-12), since every wider snap moves them in time: 1e-6 of 60 s is 60 us, 0.03 cm for a hand at

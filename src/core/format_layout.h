@@ -46,7 +46,8 @@
 #define SINEW_FMT_FLAG_TIERED 0x80u         // version 2, paged: quality tiers, each with its own pages (tier table)
 #define SINEW_FMT_FLAG_HALF_RANGES 0x100u   // version 2: clip range values are 16-bit (the high half of an f32)
 #define SINEW_FMT_FLAG_SHORT_CONSTANTS 0x200u // version 2: constant values are 24-bit (the high 3 bytes of an f32)
-#define SINEW_FMT_FLAGS_KNOWN_V2 0x3FFu
+#define SINEW_FMT_FLAG_MIDPOINT_KNOTS 0x400u // version 2: 5-byte track descriptors; odd knots may be midpoint residuals
+#define SINEW_FMT_FLAGS_KNOWN_V2 0x7FFu
 #define SINEW_FMT_TIER_ENTRY_SIZE 12u       // first page, bound, measured error
 #define SINEW_FMT_MAX_TIERS 8u
 
@@ -63,6 +64,7 @@
 
 #define SINEW_FMT_DESCRIPTOR_SIZE 2u      // per joint and per scalar track
 #define SINEW_FMT_TRACK_DESCRIPTOR_SIZE 3u // per animated track per segment
+#define SINEW_FMT_TRACK_DESCRIPTOR_SIZE_MIDPOINT 5u // the same with Midpoint_knots: + 4-bit Shift per slot
 #define SINEW_FMT_GROUP_TRACKS 8u          // tracks per bit-offset checkpoint
 #define SINEW_FMT_ROUNDING_CLIP 15u
 

@@ -93,6 +93,32 @@ const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s) 
 	return NULL;
 }
 
+uint64_t sinewi_cache_track(uint64_t desc, uint32_t type, uint32_t n, uint32_t rounding, uint32_t length, uint64_t bitpos,
+                            sinewi_cached_track *c, uint32_t *plain_knots) {
+	uint32_t d = (uint32_t)(desc >> 20) & 3u;
+	c->sel = (uint8_t)(rounding * 4u + d);
+	c->raw = 0;
+	c->bitpos = bitpos;
+	uint32_t bits = 0, residual = 0;
+	for (uint32_t k = 0; k < 4; ++k) {
+		c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
+		c->rwidth[k] = (uint8_t)(c->width[k] - sinewi_descriptor_shift(desc, k)); // (validated: shift <= width)
+	}
+	for (uint32_t k = 0; k < n; ++k) {
+		c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
+		bits += sinewi_width_bits(c->width[k]);
+		residual += sinewi_width_bits(c->width[k]) - (uint32_t)(c->width[k] - c->rwidth[k]);
+	}
+	if (type == 0 && c->raw) bits = residual = 128; // raw rotation: x, y, z, w as float32
+	c->knot_bits = (uint8_t)bits;
+	c->residual_bits = (uint8_t)(residual != bits ? residual : 0u);
+	c->predicted = residual != bits;
+	uint32_t knots = sinewi_knot_count(length, d);
+	*plain_knots = knots - (residual != bits ? sinewi_predicted_knots(knots) : 0u);
+	c->residual_pos = bitpos + (uint64_t)*plain_knots * bits;
+	return bitpos + sinewi_track_bits(knots, bits, residual);
+}
+
 // Starts filling `p` with segment s (fill_tracks then fills its tracks in order); s is present.
 static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
 	const sinewi_clip_view *v = &ctx->view;
@@ -111,31 +137,20 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
                             uint64_t bitpos, int warm, uint8_t *sink) {
 	const sinewi_clip_view *v = &ctx->view;
 	const unsigned char *segment = sinewi_segment_bytes(ctx, s);
-	const unsigned char *seg_ranges = segment + (size_t)v->track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
+	const uint32_t ds = v->track_descriptor_size;
+	const unsigned char *seg_ranges = segment + (size_t)v->track_count * ds;
 	const bool ranges_stored = v->segment_range_bytes != 0; // else the whole clip range: 0 and 255
 	const uint32_t length = p->length;
 	for (uint32_t i = from; i < to; ++i) {
 		const sinewi_track_entry *t = &ctx->tracks[i];
 		sinewi_cached_track *c = t->type == 0 ? &p->rot_tracks[t->batch] : &p->vec_tracks[t->batch];
-		const unsigned char *dp = segment + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-		uint32_t desc = (uint32_t)dp[0] | ((uint32_t)dp[1] << 8) | ((uint32_t)dp[2] << 16);
-		uint32_t n = t->components, dropped = t->type == 0 ? (desc >> 15) & 3u : 0u;
-		uint32_t d = (desc >> 20) & 3u;
-		c->sel = (uint8_t)(t->rounding * 4u + d);
-		c->raw = 0;
-		c->bitpos = bitpos;
-		uint32_t bits = 0;
-		for (uint32_t k = 0; k < 4; ++k) c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
-		for (uint32_t k = 0; k < n; ++k) {
-			c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
-			bits += sinewi_width_bits(c->width[k]);
-		}
-		if (t->type == 0 && c->raw) bits = 128; // raw rotation: x, y, z, w as float32
+		uint64_t desc = sinewi_track_descriptor(segment, i, ds);
+		uint32_t n = t->components, dropped = t->type == 0 ? (uint32_t)(desc >> 15) & 3u : 0u;
+		uint32_t plain = 0;
+		uint64_t next = sinewi_cache_track(desc, t->type, n, t->rounding, length, bitpos, c, &plain);
 		p->raw_count += c->raw;
-		c->knot_bits = (uint8_t)bits;
-		uint32_t knots = sinewi_knot_count(length, d);
-		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(knots - 1) * bits : 0u)) >> 3];
-		bitpos += (uint64_t)knots * bits;
+		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->knot_bits : 0u)) >> 3];
+		bitpos = next;
 		const unsigned char *clip_ranges = v->clip + t->ranges;
 		const uint32_t rrc = v->rotation_range_components;
 		uint32_t range_components = t->type == 0 ? rrc : n;
@@ -320,7 +335,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	}
 	for (uint32_t i = 0; i < v.track_count; ++i) ctx->modes_used |= 1u << ctx->tracks[i].rounding;
 	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	ctx->segment_header = v.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v.segment_range_bytes + groups * 4;
+	ctx->segment_header = v.track_count * v.track_descriptor_size + v.segment_range_bytes + groups * 4;
 	if (random_access)
 		for (uint32_t e = 0; e < v.segment_count; ++e)
 			if (sinewi_segment_bytes(ctx, e)) fill_segment(ctx, e, &ctx->params[e]);

@@ -38,11 +38,14 @@ typedef struct sinewi_scalar_entry {
 // unpack loops read them sequentially and without a branch on the track type.
 typedef struct sinewi_cached_track {
 	uint64_t bitpos;       // first bit of the track in the segment's stream
+	uint64_t residual_pos; // midpoint knots: first bit of the residuals (after the plain knots)
 	uint8_t width[4];      // bits per stored component
+	uint8_t rwidth[4];     // midpoint knots: bits per component of a residual (width - Shift)
 	uint8_t knot_bits;     // bits per knot (sum of widths; 128 for a raw rotation)
 	uint8_t sel;           // rounding * 4 + decimation: which knot pair and weight the track uses
 	uint8_t raw;           // some component is raw float32 (the decode_track path)
-	uint8_t reserved;
+	uint8_t residual_bits; // bits per residual (may be 0: every predicted knot is its midpoint)
+	uint8_t predicted;     // 1: some Shift is set, the odd knots but the last are midpoint residuals
 } sinewi_cached_track;
 
 // Per-track parameters of one segment: where its knots are, their widths, and the kernels'
@@ -94,6 +97,11 @@ struct sinew_context {
 	sinewi_vector_batch vec;
 };
 
+// Fills `c` from a track descriptor (type 0..3, n stored components) of a segment of `length`
+// intervals whose stream has the track at `bitpos`; returns where the next track starts, and the
+// number of plain knots (all the knots, but for a track with midpoint residuals).
+uint64_t sinewi_cache_track(uint64_t desc, uint32_t type, uint32_t n, uint32_t rounding, uint32_t length, uint64_t bitpos,
+                            sinewi_cached_track *c, uint32_t *plain_knots);
 // First byte of segment s, or NULL when it is in a page that is not loaded.
 const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s);
 // Random-access contexts: fills the parameters of segment s (present) in params[s].

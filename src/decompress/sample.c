@@ -83,17 +83,37 @@ static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 	return true;
 }
 
-static uint32_t read_descriptor(const unsigned char *segment, uint32_t track) {
-	const unsigned char *p = segment + (size_t)track * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16);
+static uint64_t read_descriptor(const sinew_context *ctx, const unsigned char *segment, uint32_t track) {
+	return sinewi_track_descriptor(segment, track, ctx->view.track_descriptor_size);
 }
 
-static uint32_t knot_bits(uint32_t descriptor, uint32_t type, uint32_t components) {
-	if (type == 0 && (descriptor & 31u) == SINEWI_WIDTH_RAW) return 128; // raw rotation: 4 x float32
-	uint32_t w = sinewi_width_bits(descriptor & 31u) + sinewi_width_bits((descriptor >> 5) & 31u) +
-	             sinewi_width_bits((descriptor >> 10) & 31u);
-	if (type == 3 && components == 4) w += sinewi_width_bits((descriptor >> 15) & 31u);
-	return w;
+// Which stored knots an interval (k0, k1) of a track with midpoint residuals needs (docs/format.md
+// §midpoint knots): plain slots j and jn, and `mid` 1 when k0 is the predicted knot (rebuilt from
+// them and residual slot j), 2 when k1 is, 0 when both are plain.
+static void midpoint_pick(uint32_t k0, uint32_t k1, uint32_t knots, uint32_t *j, uint32_t *jn, uint32_t *mid) {
+	const uint32_t last = knots - 1u;
+	if ((k0 & 1u) && k0 < last) *j = k0 >> 1, *jn = *j + 1u, *mid = 1u;      // k1 = k0 + 1 is plain
+	else if ((k1 & 1u) && k1 < last) *j = k0 >> 1, *jn = *j + 1u, *mid = 2u; // k0 = k1 - 1 is plain
+	else *j = sinewi_plain_slot(k0), *jn = sinewi_plain_slot(k1), *mid = 0u;
+}
+
+// The quantized components of plain slots j and jn (a plain track: knots j and jn) into qa and qb,
+// one read per component; with `mid`, the predicted knot replaces qa (1) or qb (2).
+static void read_pair(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint32_t j, uint32_t jn,
+                      uint32_t mid, uint32_t qa[4], uint32_t qb[4]) {
+	uint64_t p0 = c->bitpos + (uint64_t)j * c->knot_bits, p1 = c->bitpos + (uint64_t)jn * c->knot_bits;
+	uint64_t pr = c->residual_pos + (uint64_t)j * c->residual_bits;
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t w = sinewi_width_bits(c->width[k]);
+		qa[k] = w ? sinewi_read_bits(data, p0, w) : 0u, qb[k] = w ? sinewi_read_bits(data, p1, w) : 0u;
+		p0 += w, p1 += w;
+		if (mid) {
+			uint32_t rw = c->rwidth[k], m = sinewi_midpoint_value(qa[k], qb[k], rw ? sinewi_read_bits(data, pr, rw) : 0u, rw);
+			pr += rw;
+			if (mid == 1u) qa[k] = m;
+			else qb[k] = m;
+		}
+	}
 }
 
 // Decodes track `ti` whose bit stream starts at `bitpos`; returns the track's size in bits.
@@ -102,49 +122,51 @@ SINEWI_WASM_SMALL static uint64_t decode_track(const sinew_context *ctx, const s
 	const sinewi_track_entry *t = &ctx->tracks[ti];
 	const seek_mode *sk = &seeks->m[t->rounding];
 	const unsigned char *clip = ctx->view.clip;
-	uint32_t desc = read_descriptor(sk->segment, ti);
-	uint32_t n = t->components, d = (desc >> 20) & 3u;
-	uint32_t dropped = t->type == 0 ? (desc >> 15) & 3u : 0u;
-	uint32_t per_knot = knot_bits(desc, t->type, n);
+	uint64_t desc = read_descriptor(ctx, sk->segment, ti);
+	uint32_t n = t->components, d = (uint32_t)(desc >> 20) & 3u;
+	uint32_t dropped = t->type == 0 ? (uint32_t)(desc >> 15) & 3u : 0u;
+	sinewi_cached_track c;
+	uint32_t plain;
+	uint64_t end = sinewi_cache_track(desc, t->type, n, t->rounding, sk->length, bitpos, &c, &plain);
 	uint32_t knots = sinewi_knot_count(sk->length, d);
-	uint32_t k0;
+	uint32_t k0, j, jn, mid = 0;
 	float alpha;
 	sinewi_knot_locate(sk->u, sk->length, d, &k0, &alpha);
 	uint32_t k1 = k0 + 1 < knots ? k0 + 1 : k0;
-	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + t->segment_ranges;
+	if (c.predicted) midpoint_pick(k0, k1, knots, &j, &jn, &mid);
+	else j = k0, jn = k1;
+	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * ctx->view.track_descriptor_size + t->segment_ranges;
 	const bool ranges_stored = ctx->view.segment_range_bytes != 0; // else the whole clip range: 0 and 255
 	const unsigned char *clip_ranges = clip + t->ranges;
 	const uint32_t rrc = ctx->view.rotation_range_components;
 	uint32_t range_components = t->type == 0 ? rrc : n;
 	float a[4], b[4];
-	uint64_t p0 = bitpos + (uint64_t)k0 * per_knot, p1 = bitpos + (uint64_t)k1 * per_knot;
-	if (per_knot == 128 && t->type == 0) { // raw rotation
-		for (uint32_t c = 0; c < 4; ++c) {
-			a[c] = sinewi_dequantize(sinewi_read_bits(sk->data, p0 + 32 * c, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
-			b[c] = sinewi_dequantize(sinewi_read_bits(sk->data, p1 + 32 * c, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+	if (c.knot_bits == 128 && t->type == 0) { // raw rotation
+		uint64_t p0 = bitpos + (uint64_t)j * 128u, p1 = bitpos + (uint64_t)jn * 128u;
+		for (uint32_t k = 0; k < 4; ++k) {
+			a[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p0 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			b[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p1 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 		}
 		if (alpha == 0.0f) memcpy(out, a, sizeof a); // a raw knot decodes as stored (docs/format.md)
 		else sinewi_quat_nlerp(a, b, alpha, out);
-		return (uint64_t)knots * per_knot;
+		return end - bitpos;
 	}
-	for (uint32_t c = 0; c < n; ++c) {
-		uint32_t w = (desc >> (5 * c)) & 31u;
-		uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(c, dropped) : c; // range slot
+	uint32_t qa[4], qb[4];
+	read_pair(sk->data, &c, n, j, jn, mid, qa, qb);
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
 		float lo, ext;
 		sinewi_segment_range(sinewi_range_value(clip_ranges, comp, ctx->view.half_ranges),
 		                     sinewi_range_value(clip_ranges, range_components + comp, ctx->view.half_ranges),
-		                     ranges_stored ? ranges[2 * c] : 0u, ranges_stored ? ranges[2 * c + 1] : 255u, &lo, &ext);
-		uint32_t bits = sinewi_width_bits(w);
-		uint32_t q0 = bits ? sinewi_read_bits(sk->data, p0, bits) : 0, q1 = bits ? sinewi_read_bits(sk->data, p1, bits) : 0;
-		a[c] = sinewi_dequantize(q0, w, lo, ext);
-		b[c] = sinewi_dequantize(q1, w, lo, ext);
-		p0 += bits, p1 += bits;
+		                     ranges_stored ? ranges[2 * k] : 0u, ranges_stored ? ranges[2 * k + 1] : 255u, &lo, &ext);
+		a[k] = sinewi_dequantize(qa[k], c.width[k], lo, ext);
+		b[k] = sinewi_dequantize(qb[k], c.width[k], lo, ext);
 	}
 	if (t->type == 0)
 		sinewi_interp_rotation(a, b, dropped, alpha, out);
 	else
 		sinewi_interp_values(a, b, n, alpha, out);
-	return (uint64_t)knots * per_knot;
+	return end - bitpos;
 }
 
 // Non-animated parts of joint j from the constant pose; with skip_defaults, identity and
@@ -191,12 +213,14 @@ static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, ui
 	const seek_mode *sk = &seeks->m[ctx->tracks[ti].rounding];
 	uint32_t group = ti / SINEW_FMT_GROUP_TRACKS;
 	const unsigned char *offsets =
-	    sk->segment + (size_t)ctx->view.track_count * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + ctx->view.segment_range_bytes;
+	    sk->segment + (size_t)ctx->view.track_count * ctx->view.track_descriptor_size + ctx->view.segment_range_bytes;
 	uint64_t pos = sinewi_rd32(offsets + 4 * group);
 	for (uint32_t i = group * SINEW_FMT_GROUP_TRACKS; i < ti; ++i) {
-		uint32_t desc = read_descriptor(sk->segment, i);
-		pos += (uint64_t)sinewi_knot_count(sk->length, (desc >> 20) & 3u) *
-		       knot_bits(desc, ctx->tracks[i].type, ctx->tracks[i].components);
+		const sinewi_track_entry *t = &ctx->tracks[i];
+		sinewi_cached_track c;
+		uint32_t plain;
+		pos = sinewi_cache_track(read_descriptor(ctx, sk->segment, i), t->type, t->components, t->rounding, sk->length, pos,
+		                         &c, &plain);
 	}
 	return pos;
 }
@@ -217,21 +241,62 @@ SINEWI_WASM_SMALL static void sample_direct(sinew_context *ctx, const seek *sk, 
 	}
 }
 
-// The quantized components of two knots, one read each (knots wider than one word's 57 bits; rare,
-// kept out of line):
-// component k goes to a[k * stride] and b[k * stride].
-SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, uint64_t p0, uint64_t p1, const uint8_t *width, uint32_t n, float *a,
-                        float *b, size_t stride) {
-	for (uint32_t k = 0; k < n; ++k) {
-		a[k * stride] = (float)sinewi_read_bits(data, p0, width[k]), b[k * stride] = (float)sinewi_read_bits(data, p1, width[k]);
-		p0 += width[k], p1 += width[k];
+// Per rounding mode in use and decimation level, indexed like a cached track's `sel` (mode * 4 +
+// decimation): the knot pair and weight, and for tracks with midpoint residuals the plain slots and
+// which knot is predicted (midpoint_pick).
+typedef struct knot_picks {
+	uint32_t k0[16], k1[16];
+	uint32_t j[16], jn[16], mid[16];
+	float alpha[16];
+} knot_picks;
+
+// Where track c's interval starts and ends: plain slots (plain tracks: knots) and `mid`.
+static inline void pick_of(const sinewi_cached_track *c, const knot_picks *kp, uint32_t *j, uint32_t *jn, uint32_t *mid) {
+	const uint32_t sel = c->sel;
+	if (c->predicted) *j = kp->j[sel], *jn = kp->jn[sel], *mid = kp->mid[sel];
+	else *j = kp->k0[sel], *jn = kp->k1[sel], *mid = 0u;
+}
+
+// The quantized components of an interval's two knots, one read per component (knots wider than
+// one word's 57 bits; rare, kept out of line): component k goes to a[k * stride] and b[k * stride].
+SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint32_t j,
+                                        uint32_t jn, uint32_t mid, float *a, float *b, size_t stride) {
+	uint32_t qa[4], qb[4];
+	read_pair(data, c, n, j, jn, mid, qa, qb);
+	for (uint32_t k = 0; k < n; ++k) a[k * stride] = (float)qa[k], b[k * stride] = (float)qb[k];
+}
+
+// Three fields of widths w0..w2 from the low bits of a word.
+#define SPLIT3(word, w0, w1, w2, x0, x1, x2)                                                                                 \
+	do {                                                                                                                   \
+		uint64_t v_ = (word);                                                                                              \
+		x0 = (uint32_t)(v_ & ((1ull << (w0)) - 1u)), v_ >>= (w0);                                                          \
+		x1 = (uint32_t)(v_ & ((1ull << (w1)) - 1u)), v_ >>= (w1);                                                          \
+		x2 = (uint32_t)(v_ & ((1ull << (w2)) - 1u));                                                                       \
+	} while (0)
+
+// The quantized x, y, z of an interval's two knots of a 3-component track whose knots fit one word:
+// one load per plain knot, and one more for the residual of a predicted knot.
+static inline void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint32_t j, uint32_t jn, uint32_t mid,
+                           uint32_t qa[3], uint32_t qb[3]) {
+	const uint32_t w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
+	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)j * c->knot_bits), w0, w1, w2, qa[0], qa[1], qa[2]);
+	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)jn * c->knot_bits), w0, w1, w2, qb[0], qb[1], qb[2]);
+	if (mid) {
+		const uint32_t r0 = c->rwidth[0], r1 = c->rwidth[1], r2 = c->rwidth[2];
+		uint32_t r[3], m[3];
+		SPLIT3(sinewi_read_word(data, c->residual_pos + (uint64_t)j * c->residual_bits), r0, r1, r2, r[0], r[1], r[2]);
+		m[0] = sinewi_midpoint_value(qa[0], qb[0], r[0], r0);
+		m[1] = sinewi_midpoint_value(qa[1], qb[1], r[1], r1);
+		m[2] = sinewi_midpoint_value(qa[2], qb[2], r[2], r2);
+		uint32_t *dst = mid == 1u ? qa : qb;
+		dst[0] = m[0], dst[1] = m[1], dst[2] = m[2];
 	}
 }
 
 // Unpacks the two knots of every quantized rotation, as floats, into the kernel batch. One load
 // per knot when its components fit in 57 bits (nearly always), else one per component.
-static void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *seg, const uint32_t *k0, const uint32_t *k1,
-                             const float *alpha) {
+static void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp) {
 	const unsigned char *data = seg->data;
 	const sinewi_cached_track *tracks = seg->rot_tracks;
 	float *restrict qa0 = ctx->rot.qa[0], *restrict qa1 = ctx->rot.qa[1], *restrict qa2 = ctx->rot.qa[2];
@@ -241,55 +306,48 @@ static void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *se
 	const uint32_t count = ctx->rotation_count;
 	for (uint32_t b = 0; b < count; ++b) {
 		const sinewi_cached_track *c = &tracks[b];
-		uint32_t sel = c->sel, w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
-		uint64_t p0 = c->bitpos + (uint64_t)k0[sel] * c->knot_bits, p1 = c->bitpos + (uint64_t)k1[sel] * c->knot_bits;
-		out_alpha[b] = alpha[sel];
+		uint32_t j, jn, mid;
+		pick_of(c, kp, &j, &jn, &mid);
+		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
-			uint64_t a = sinewi_read_word(data, p0), z = sinewi_read_word(data, p1);
-			uint64_t m0 = (1ull << w0) - 1u, m1 = (1ull << w1) - 1u, m2 = (1ull << w2) - 1u;
-			qa0[b] = (float)(uint32_t)(a & m0), qb0[b] = (float)(uint32_t)(z & m0);
-			a >>= w0, z >>= w0;
-			qa1[b] = (float)(uint32_t)(a & m1), qb1[b] = (float)(uint32_t)(z & m1);
-			a >>= w1, z >>= w1;
-			qa2[b] = (float)(uint32_t)(a & m2), qb2[b] = (float)(uint32_t)(z & m2);
+			uint32_t qa[3], qb[3];
+			unpack3(data, c, j, jn, mid, qa, qb);
+			qa0[b] = (float)qa[0], qa1[b] = (float)qa[1], qa2[b] = (float)qa[2];
+			qb0[b] = (float)qb[0], qb1[b] = (float)qb[1], qb2[b] = (float)qb[2];
 		} else if (!c->raw) {
-			unpack_wide(data, p0, p1, c->width, 3, qa0 + b, qb0 + b, stride);
+			unpack_wide(data, c, 3, j, jn, mid, qa0 + b, qb0 + b, stride);
 		}
 	}
 }
 
 // Same for translations and scales (3 components) and scalar tracks (4; missing ones have width
 // 0), which follow the joints' vectors in the batch.
-static void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg, const uint32_t *k0, const uint32_t *k1,
-                           const float *alpha) {
+static void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp) {
 	const unsigned char *data = seg->data;
 	const sinewi_cached_track *tracks = seg->vec_tracks;
 	float *restrict qa = ctx->vec.qa, *restrict qb = ctx->vec.qb, *restrict out_alpha = ctx->vec.alpha;
 	const uint32_t count = ctx->vector_count, joint_vectors = ctx->joint_vector_count;
 	for (uint32_t b = 0; b < joint_vectors; ++b) {
 		const sinewi_cached_track *c = &tracks[b];
-		uint32_t sel = c->sel, w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
-		uint64_t p0 = c->bitpos + (uint64_t)k0[sel] * c->knot_bits, p1 = c->bitpos + (uint64_t)k1[sel] * c->knot_bits;
+		uint32_t j, jn, mid;
+		pick_of(c, kp, &j, &jn, &mid);
 		float *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
-		out_alpha[b] = alpha[sel];
+		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) {
-			uint64_t a = sinewi_read_word(data, p0), z = sinewi_read_word(data, p1);
-			uint64_t m0 = (1ull << w0) - 1u, m1 = (1ull << w1) - 1u, m2 = (1ull << w2) - 1u;
-			a4[0] = (float)(uint32_t)(a & m0), b4[0] = (float)(uint32_t)(z & m0);
-			a >>= w0, z >>= w0;
-			a4[1] = (float)(uint32_t)(a & m1), b4[1] = (float)(uint32_t)(z & m1);
-			a >>= w1, z >>= w1;
-			a4[2] = (float)(uint32_t)(a & m2), b4[2] = (float)(uint32_t)(z & m2);
+			uint32_t x[3], z[3];
+			unpack3(data, c, j, jn, mid, x, z);
+			a4[0] = (float)x[0], a4[1] = (float)x[1], a4[2] = (float)x[2];
+			b4[0] = (float)z[0], b4[1] = (float)z[1], b4[2] = (float)z[2];
 		} else if (!c->raw) {
-			unpack_wide(data, p0, p1, c->width, 3, a4, b4, 1);
+			unpack_wide(data, c, 3, j, jn, mid, a4, b4, 1);
 		}
 	}
 	for (uint32_t b = joint_vectors; b < count; ++b) {
 		const sinewi_cached_track *c = &tracks[b];
-		uint32_t sel = c->sel;
-		uint64_t p0 = c->bitpos + (uint64_t)k0[sel] * c->knot_bits, p1 = c->bitpos + (uint64_t)k1[sel] * c->knot_bits;
-		out_alpha[b] = alpha[sel];
-		if (!c->raw) unpack_wide(data, p0, p1, c->width, 4, qa + 4 * (size_t)b, qb + 4 * (size_t)b, 1);
+		uint32_t j, jn, mid;
+		pick_of(c, kp, &j, &jn, &mid);
+		out_alpha[b] = kp->alpha[c->sel];
+		if (!c->raw) unpack_wide(data, c, 4, j, jn, mid, qa + 4 * (size_t)b, qb + 4 * (size_t)b, 1);
 	}
 }
 
@@ -358,14 +416,15 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	// knot pair and weight per rounding mode in use and decimation level, indexed like a cached
 	// track's `sel` (mode * 4 + decimation)
 	_Static_assert(SINEWI_MAX_DECIMATION == 3, "sel packs the decimation in two bits");
-	uint32_t k0[16] = {0}, k1[16] = {0};
-	float alpha[16] = {0};
+	knot_picks kp;
+	memset(&kp, 0, sizeof kp);
 	for (uint32_t r = 0; r < 4; ++r)
 		if ((ctx->modes_used >> r) & 1u)
 			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d) {
 				uint32_t i = 4 * r + d, knots = sinewi_knot_count(seg->length, d);
-				sinewi_knot_locate(sk.m[r].u, seg->length, d, &k0[i], &alpha[i]);
-				k1[i] = k0[i] + 1 < knots ? k0[i] + 1 : k0[i];
+				sinewi_knot_locate(sk.m[r].u, seg->length, d, &kp.k0[i], &kp.alpha[i]);
+				kp.k1[i] = kp.k0[i] + 1 < knots ? kp.k0[i] + 1 : kp.k0[i];
+				midpoint_pick(kp.k0[i], kp.k1[i], knots, &kp.j[i], &kp.jn[i], &kp.mid[i]);
 			}
 	const bool skip = ctx->skip_defaults != 0;
 	if (out_pose && !animated_only) {
@@ -380,10 +439,10 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	}
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
 	if (out_pose) { // rotations only go to the pose
-		unpack_rotations(ctx, seg, k0, k1, alpha);
+		unpack_rotations(ctx, seg, &kp);
 		ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
 	}
-	unpack_vectors(ctx, seg, k0, k1, alpha);
+	unpack_vectors(ctx, seg, &kp);
 	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
 	scatter(ctx, out_pose, remap, out_scalars);
 	if (seg->raw_count) { // raw float32 components, the rare last resort: decoded one by one over the kernels' slots

@@ -143,25 +143,29 @@ static sinew_result check_metadata(const sinewi_clip_view *v, uint32_t meta_offs
 // Checks segment s whose `size` bytes start at `p`.
 static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const uint8_t *types, const uint8_t *comps,
                                   size_t stride, const unsigned char *p, uint32_t size, sinew_error *error) {
-	const uint32_t nt = v->track_count;
+	const uint32_t nt = v->track_count, ds = v->track_descriptor_size;
 	const uint32_t groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	uint64_t header = (uint64_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v->segment_range_bytes + (uint64_t)groups * 4;
+	uint64_t header = (uint64_t)nt * ds + v->segment_range_bytes + (uint64_t)groups * 4;
 	SINEWI_CHECK(header <= size, error, SINEW_RESULT_CORRUPT, "segment %u: header larger than the segment", s);
-	const unsigned char *group_offsets = p + (size_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + v->segment_range_bytes;
+	const unsigned char *group_offsets = p + (size_t)nt * ds + v->segment_range_bytes;
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
 	uint64_t bits = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
 		const uint32_t type = types[i * stride], ncomp = comps[i * stride];
-		const unsigned char *dp = p + (size_t)i * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-		uint32_t d = (uint32_t)dp[0] | ((uint32_t)dp[1] << 8) | ((uint32_t)dp[2] << 16);
-		SINEWI_CHECK((d >> 22) == 0, error, SINEW_RESULT_CORRUPT, "segment %u track %u: reserved descriptor bits set", s, i);
-		uint32_t per_knot = 0;
+		uint64_t d = sinewi_track_descriptor(p, i, ds);
+		SINEWI_CHECK(((d >> 22) & 3u) == 0 && (d >> 40) == 0, error, SINEW_RESULT_CORRUPT,
+		             "segment %u track %u: reserved descriptor bits set", s, i);
+		uint32_t per_knot = 0, residual = 0, shifted = 0;
 		uint32_t n = type == 0 ? 3u : ncomp;
 		uint32_t raw = 0;
 		for (uint32_t c = 0; c < 4; ++c) {
-			uint32_t w = (d >> (5 * c)) & 31u;
+			uint32_t w = (uint32_t)(d >> (5 * c)) & 31u, shift = sinewi_descriptor_shift(d, c);
+			// Midpoint_knots: a slot's Shift is at most its width; none for missing or raw components
+			SINEWI_CHECK(shift == 0 || (c < n && shift <= w && w <= SINEWI_MAX_WIDTH), error, SINEW_RESULT_CORRUPT,
+			             "segment %u track %u: shift %u for slot %u", s, i, shift, c);
+			shifted |= shift;
 			if (c == 3 && type == 0) {
 				SINEWI_CHECK(w <= 3 && (raw == 0 || w == 0), error, SINEW_RESULT_CORRUPT,
 				             "segment %u track %u: dropped component %u", s, i, w);
@@ -173,16 +177,18 @@ static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const u
 			             "segment %u track %u: width code %u", s, i, w);
 			raw += w == SINEWI_WIDTH_RAW;
 			per_knot += sinewi_width_bits(w);
+			residual += sinewi_width_bits(w) - shift;
 		}
 		// raw rotations: all three width codes raw, four float32 components per knot
 		SINEWI_CHECK(type != 0 || raw == 0 || raw == 3, error, SINEW_RESULT_CORRUPT,
 		             "segment %u track %u: rotation mixes raw and quantized components", s, i);
-		if (type == 0 && raw == 3) per_knot = 128;
-		uint32_t dec = (d >> 20) & 3u;
+		if (type == 0 && raw == 3) per_knot = residual = 128;
+		SINEWI_CHECK(!shifted || !raw, error, SINEW_RESULT_CORRUPT, "segment %u track %u: shift with raw components", s, i);
+		uint32_t dec = (uint32_t)(d >> 20) & 3u;
 		if (i % SINEW_FMT_GROUP_TRACKS == 0)
 			SINEWI_CHECK(sinewi_rd32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS)) == bits, error, SINEW_RESULT_CORRUPT,
 			             "segment %u: bit offset of track group %u is wrong", s, i / SINEW_FMT_GROUP_TRACKS);
-		bits += (uint64_t)sinewi_knot_count(length, dec) * per_knot;
+		bits += sinewi_track_bits(sinewi_knot_count(length, dec), per_knot, residual);
 	}
 	SINEWI_CHECK(header + (bits + 7) / 8 == size, error, SINEW_RESULT_CORRUPT, "segment %u: %u bytes declared, %llu needed",
 	             s, size, (unsigned long long)(header + (bits + 7) / 8));
@@ -332,6 +338,8 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	const uint32_t rotation_ranges = v2 && v->segment_count == 1 ? 3u : 4u;
 	v->half_ranges = (v->flags & SINEW_FMT_FLAG_HALF_RANGES) ? 1u : 0u;
 	v->constant_size = (v->flags & SINEW_FMT_FLAG_SHORT_CONSTANTS) ? 3u : 4u;
+	v->track_descriptor_size =
+	    (v->flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS) ? SINEW_FMT_TRACK_DESCRIPTOR_SIZE_MIDPOINT : SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
 	const uint32_t value_bytes = 4u >> v->half_ranges; // per clip range value
 	const uint32_t short_size = v->constant_size; // a kind-2 value's bytes (kind 1: 4)
 	const uint64_t constants_at = (desc_end + 3) & ~(uint64_t)3;

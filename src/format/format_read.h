@@ -20,6 +20,7 @@ typedef struct sinewi_clip_view {
 	uint32_t half_ranges;       // 1: clip range values are binary16 (Half_ranges), 0: f32
 	uint32_t constant_size;     // bytes per value of a constant (kind 2): 4 (f32), or 3 (Short_constants: the
 	                            // high 24 bits of one); a default's values are always f32
+	uint32_t track_descriptor_size; // bytes per animated track in a segment header: 3, or 5 (Midpoint_knots)
 	uint32_t page_count;        // paged clips: pages of every tier (else 0)
 	uint32_t tier_count;        // quality tiers: 1, or 2.. for a tiered clip
 	const unsigned char *tier_table; // tiered clips: the first tier entry (first page, bound, measured error)
@@ -36,6 +37,15 @@ typedef struct sinewi_clip_view {
 	uint32_t scalar_components; // sum of components over scalar tracks
 	const unsigned char *descriptors, *constants, *ranges, *segment_table, *metadata;
 } sinewi_clip_view;
+
+// Track descriptor `track` of a segment (docs/format.md §segment): 24 bits, or 40 with Midpoint_knots
+// (the four 4-bit Shift values in bits 24-39).
+static inline uint64_t sinewi_track_descriptor(const unsigned char *segment, uint32_t track, uint32_t size) {
+	const unsigned char *p = segment + (size_t)track * size;
+	uint64_t d = (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16);
+	if (size == 5) d |= ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32);
+	return d;
+}
 
 // Value i of constants or clip ranges: f32 (`size` 4) or the high 24 or 16 bits of one (`size` 3:
 // Short_constants; 2: Half_ranges).

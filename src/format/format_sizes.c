@@ -17,19 +17,23 @@ static void add(sinew_size_breakdown *to, const sinew_size_breakdown *from) {
 	to->bits_scale += from->bits_scale, to->bits_scalar += from->bits_scalar, to->bit_padding += from->bit_padding;
 	to->metadata += from->metadata, to->padding += from->padding;
 	to->segments += from->segments, to->animated_tracks += from->animated_tracks, to->knots += from->knots;
+	to->predicted_knots += from->predicted_knots;
 }
 
 // Bits of one animated track in one segment (docs/format.md §segment): type 0..2 joint sub-track, 3 scalar.
-static uint64_t track_bits(const unsigned char *seg, uint32_t t, uint32_t type, uint32_t comps, uint32_t length,
-                           uint32_t *knots) {
-	const unsigned char *p = seg + (size_t)t * SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
-	uint32_t d = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16);
-	uint32_t w[4] = {d & 31u, (d >> 5) & 31u, (d >> 10) & 31u, (d >> 15) & 31u}, knot_bits = 0;
-	if (type == 0 && w[0] == SINEWI_WIDTH_RAW) knot_bits = 128; // raw rotation: x, y, z, w
+static uint64_t track_bits(const unsigned char *seg, uint32_t descriptor_size, uint32_t t, uint32_t type, uint32_t comps,
+                           uint32_t length, uint32_t *knots, uint32_t *predicted) {
+	uint64_t d = sinewi_track_descriptor(seg, t, descriptor_size);
+	uint32_t knot_bits = 0, residual_bits = 0;
+	if (type == 0 && (d & 31u) == SINEWI_WIDTH_RAW) knot_bits = residual_bits = 128; // raw rotation: x, y, z, w
 	else
-		for (uint32_t c = 0; c < comps; ++c) knot_bits += sinewi_width_bits(w[c]);
-	*knots = sinewi_knot_count(length, (d >> 20) & 3u);
-	return (uint64_t)*knots * knot_bits;
+		for (uint32_t c = 0; c < comps; ++c) {
+			knot_bits += sinewi_width_bits((uint32_t)(d >> (5 * c)) & 31u);
+			residual_bits += sinewi_width_bits((uint32_t)(d >> (5 * c)) & 31u) - sinewi_descriptor_shift(d, c);
+		}
+	*knots = sinewi_knot_count(length, (uint32_t)(d >> 20) & 3u);
+	*predicted = residual_bits != knot_bits ? sinewi_predicted_knots(*knots) : 0u;
+	return sinewi_track_bits(*knots, knot_bits, residual_bits);
 }
 
 static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t index, sinew_size_breakdown *out,
@@ -73,24 +77,24 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 		uint32_t seg_size = sinewi_rd32(offsets + 4 * (k + 1)) - sinewi_rd32(offsets + 4 * k);
 		uint32_t first = s * v.segment_length, length = v.stored_sample_count - 1 - first;
 		if (length > v.segment_length) length = v.segment_length;
-		uint64_t head = (uint64_t)SINEW_FMT_TRACK_DESCRIPTOR_SIZE * v.track_count + v.segment_range_bytes + 4 * groups;
-		out->segment_descriptors += (uint64_t)SINEW_FMT_TRACK_DESCRIPTOR_SIZE * v.track_count;
+		uint64_t head = (uint64_t)v.track_descriptor_size * v.track_count + v.segment_range_bytes + 4 * groups;
+		out->segment_descriptors += (uint64_t)v.track_descriptor_size * v.track_count;
 		out->segment_ranges += v.segment_range_bytes;
 		out->group_offsets += 4 * groups;
 		// animated tracks in stream order: each joint's rotation, translation, scale of kind 3, then scalars
 		uint64_t seg_bits = 0;
-		uint32_t t = 0, knots = 0;
+		uint32_t t = 0, knots = 0, predicted = 0;
 		for (uint32_t j = 0; j < v.joint_count; ++j)
 			for (uint32_t sub = 0; sub < 3; ++sub) {
 				if (((sinewi_joint_kinds(&v, j) >> (2 * sub)) & 3u) != 3u) continue;
-				uint64_t b = track_bits(seg, t++, sub, 3, length, &knots);
-				*bits[sub] += b, seg_bits += b, out->knots += knots;
+				uint64_t b = track_bits(seg, v.track_descriptor_size, t++, sub, 3, length, &knots, &predicted);
+				*bits[sub] += b, seg_bits += b, out->knots += knots, out->predicted_knots += predicted;
 			}
 		for (uint32_t i = 0; i < v.scalar_count; ++i) {
 			uint32_t d = sinewi_scalar_desc(&v, i);
 			if ((d & 3u) != 3u) continue;
-			uint64_t b = track_bits(seg, t++, 3, ((d >> 2) & 3u) + 1u, length, &knots);
-			*bits[3] += b, seg_bits += b, out->knots += knots;
+			uint64_t b = track_bits(seg, v.track_descriptor_size, t++, 3, ((d >> 2) & 3u) + 1u, length, &knots, &predicted);
+			*bits[3] += b, seg_bits += b, out->knots += knots, out->predicted_knots += predicted;
 		}
 		out->bit_padding += (seg_size - head) * 8 - seg_bits; // read_clip checked seg_size = head + ceil(bits / 8)
 	}
