@@ -85,9 +85,10 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
     if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
     const flags = u32(at(4));
-    if (flags & ~(v2 ? 0x3ff : 0x1f)) fail('reserved clip flags');
+    if (flags & ~(v2 ? 0x7ff : 0x1f)) fail('reserved clip flags');
     const halfRanges = (flags & 256) !== 0; // §Clip ranges: binary16 values
     const shortConstants = (flags & 512) !== 0; // §Constants: a constant's values in 3 bytes
+    const midpoint = (flags & 1024) !== 0; // §Midpoint knots: 5-byte track descriptors with shifts
     const paged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0, tiered = (flags & 128) !== 0;
     if (tiered && !paged) fail('Tiered without Paged');
     if (paged !== (resident !== 0)) fail('Paged flag does not match the blob');
@@ -195,7 +196,8 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     // Segment table and segments, or the page table and the pages (§Pages)
     let segments = [];
     const rangeBytes = lone ? 0 : 2 * storedComponents;
-    const headerBytes = 3 * trackCount + rangeBytes + 4 * Math.ceil(trackCount / 8);
+    const descriptorBytes = midpoint ? 5 : 3;
+    const headerBytes = descriptorBytes * trackCount + rangeBytes + 4 * Math.ceil(trackCount / 8);
     let tableEnd;
     if (paged) {
       const pageCount = u32(at(segmentsOffset));
@@ -263,33 +265,49 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
       const first = s * segmentLength;
       const length = Math.min(segmentLength, storedCount - 1 - first);
       const begin = base;
-      const rangesAt = base + 3 * trackCount, groupsAt = rangesAt + rangeBytes, data = base + headerBytes;
+      const rangesAt = base + descriptorBytes * trackCount, groupsAt = rangesAt + rangeBytes, data = base + headerBytes;
       let bits = 0, slot = 0;
       const seg = { begin, end, length, tracks: [] };
       tracks.forEach((t, i) => {
-        const d = u8(base + 3 * i) | (u8(base + 3 * i + 1) << 8) | (u8(base + 3 * i + 2) << 16);
+        const dp = base + descriptorBytes * i;
+        const d = u8(dp) | (u8(dp + 1) << 8) | (u8(dp + 2) << 16);
         if (d >> 22) fail('reserved track descriptor bits');
-        const field = (k) => (d >> (5 * k)) & 31;
-        const widths = [], n = t.components;
-        let raw = 0;
-        for (let k = 0; k < (t.type === 0 ? 3 : 4); ++k) {
+        // bits 24-39 of a 5-byte descriptor: Shift_k in bits 24 + 4k (§Midpoint knots)
+        const shiftBits = midpoint ? u8(dp + 3) | (u8(dp + 4) << 8) : 0;
+        const field = (k) => (d >> (5 * k)) & 31, shift = (k) => (shiftBits >> (4 * k)) & 15;
+        const widths = [], rwidths = [], n = t.components;
+        let raw = 0, shifted = false;
+        for (let k = 0; k < 4; ++k) {
+          if (k >= n && shift(k) !== 0) fail('shift for a missing component'); // a rotation's slot 3 too
+          if (t.type === 0 && k === 3) continue; // Dropped, not a width
           const w = field(k);
           if (k >= n) { if (w !== 0) fail('width for a missing component'); continue; }
           if (w > 24 && w !== 31) fail('invalid width code');
+          if (shift(k) > (w === 31 ? 0 : w)) fail('shift exceeds the width'); // and none for a raw component
           if (w === 31) raw++;
+          if (shift(k)) shifted = true;
           widths.push(w);
+          rwidths.push((w === 31 ? 32 : w) - shift(k));
         }
         const dropped = t.type === 0 ? field(3) : 0;
         if (t.type === 0 && (dropped > 3 || (raw && (raw !== 3 || dropped !== 0)))) fail('rotation descriptor');
+        // The document does not say how a raw component of a predicted knot would be stored or
+        // rebuilt (its width_k, a midpoint of float bit patterns), so shifts and raw components
+        // never share a track here.
+        if (shifted && raw) fail('shift in a track with raw components');
         const decimation = (d >> 20) & 3;
         const knots = Math.ceil(length / (1 << decimation)) + 1;
         const rawRotation = t.type === 0 && raw === 3;
         const knotBits = rawRotation ? 128 : widths.reduce((a, w) => a + (w === 31 ? 32 : w), 0);
+        // a track with some Shift_k > 0 stores its odd knots but the last as residuals
+        const predicted = shifted ? Math.floor((knots - 1) / 2) : 0;
+        const residualBits = rwidths.reduce((a, w) => a + w, 0);
         if (i % 8 === 0 && u32(groupsAt + 4 * (i / 8)) !== bits) fail('group offset');
         const ranges = [];
         for (let k = 0; k < n; ++k, ++slot) ranges.push(lone ? [0, 255] : [u8(rangesAt + 2 * slot), u8(rangesAt + 2 * slot + 1)]);
-        seg.tracks.push({ widths, dropped, decimation, knots, knotBits, rawRotation, ranges, bitpos: bits });
-        bits += knots * knotBits;
+        seg.tracks.push({ widths, dropped, decimation, knots, knotBits, rawRotation, ranges, bitpos: bits,
+                          shifted, predicted, rwidths, residualBits });
+        bits += (knots - predicted) * knotBits + predicted * residualBits;
       });
       if (headerBytes + Math.ceil(bits / 8) !== end - begin) fail(`segment ${s} size`);
       seg.data = data;
@@ -316,21 +334,41 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
       const lo = f(t.min[c] + f(t.extent[c] * f(qmin / 255)));
       const ext = f(t.extent[c] * f(qext / 255));
       const step = w === 0 ? 0 : f(ext * f(1 / (2 ** w - 1)));
-      return f(lo + f(q * step));
+      // (float)q: exact below 2^24; a wrapped midpoint value of a hostile blob rounds to nearest
+      return f(lo + f(f(q) * step));
+    }
+
+    // The stored values of the knot in plain slot j (knot j of a plain track), slot by slot.
+    function plainCodes(seg, st, j) {
+      let bit = st.bitpos + j * st.knotBits;
+      return st.widths.map((w) => {
+        const bits = w === 31 ? 32 : w;
+        const q = readBits(seg.data, bit, bits);
+        bit += bits;
+        return q;
+      });
+    }
+
+    // §Midpoint knots: plain knots come first, in plain slot (i + 1) >> 1; predicted knot 2g + 1 is
+    // the rounded-up midpoint of plain slots g and g + 1 plus its biased residual, in uint32.
+    function knotCodes(seg, st, k) {
+      if (!st.shifted) return plainCodes(seg, st, k);
+      if (k % 2 === 0 || k === st.knots - 1) return plainCodes(seg, st, (k + 1) >> 1);
+      const g = (k - 1) / 2, a = plainCodes(seg, st, g), b = plainCodes(seg, st, g + 1);
+      let bit = st.bitpos + (st.knots - st.predicted) * st.knotBits + g * st.residualBits;
+      return st.rwidths.map((rw, slot) => {
+        const r = readBits(seg.data, bit, rw);
+        bit += rw;
+        return (((a[slot] + b[slot] + 1) >>> 1) + r - (rw > 0 ? 2 ** (rw - 1) : 0)) >>> 0;
+      });
     }
 
     function knotValues(t, seg, st, k) {
-      const pos = st.bitpos + k * st.knotBits;
       if (st.rawRotation) {
+        const pos = st.bitpos + k * st.knotBits;
         return [0, 1, 2, 3].map((i) => new Float32Array(new Uint32Array([readBits(seg.data, pos + 32 * i, 32)]).buffer)[0]);
       }
-      const out = [];
-      let bit = pos;
-      st.widths.forEach((w, slot) => {
-        const bits = w === 31 ? 32 : w;
-        out.push(dequantize(t, seg, st, slot, readBits(seg.data, bit, bits)));
-        bit += bits;
-      });
+      const out = knotCodes(seg, st, k).map((q, slot) => dequantize(t, seg, st, slot, q));
       return t.type === 0 ? rebuild(out, st.dropped) : out;
     }
 

@@ -96,6 +96,8 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 // neighbours' midpoint take fewer bits, and `midpoint` when the clip is smaller that way. Lossless:
 // the quantized knots, and so the error, do not change.
 void sinewi_choose_midpoint(sinewi_enc_clip *enc);
+// Sets the shifts of one quantized track in one segment; returns the knot bits they save.
+uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st);
 
 // Values of the clip's constant (not default) sub-tracks and scalar tracks: what Short_constants shortens.
 uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc);

@@ -17,7 +17,7 @@ static uint32_t residual_width(int64_t lo, int64_t hi) {
 }
 
 // Shifts of one track in one segment; returns the bits they save (0: the track stays plain).
-static uint64_t track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st) {
+uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st) {
 	for (uint32_t c = 0; c < 4; ++c) st->shift[c] = 0;
 	const uint32_t n = t->components, knots = st->knot_count, predicted = sinewi_predicted_knots(knots);
 	if (predicted == 0) return 0;
@@ -62,7 +62,7 @@ void sinewi_choose_midpoint(sinewi_enc_clip *enc) {
 				else
 					for (uint32_t c = 0; c < t->components; ++c) kb += sinewi_width_bits(st->width[c]);
 				bits += (uint64_t)st->knot_count * kb;
-				saved += track_shifts(t, st);
+				saved += sinewi_track_shifts(t, st);
 			}
 			plain_bytes += (uint64_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE + (bits + 7) / 8;
 			midpoint_bytes += (uint64_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE_MIDPOINT + (bits - saved + 7) / 8;

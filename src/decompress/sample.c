@@ -37,7 +37,7 @@ typedef struct seek {
 	bool one_segment; // every mode landed in the same segment (the usual case)
 } seek;
 
-static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
+SINEWI_WASM_SMALL static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t k0 = (uint32_t)key;
 	uint32_t s = k0 / v->segment_length;
@@ -90,7 +90,7 @@ static uint64_t read_descriptor(const sinew_context *ctx, const unsigned char *s
 // Which stored knots an interval (k0, k1) of a track with midpoint residuals needs (docs/format.md
 // §midpoint knots): plain slots j and jn, and `mid` 1 when k0 is the predicted knot (rebuilt from
 // them and residual slot j), 2 when k1 is, 0 when both are plain.
-static void midpoint_pick(uint32_t k0, uint32_t k1, uint32_t knots, uint32_t *j, uint32_t *jn, uint32_t *mid) {
+SINEWI_WASM_SMALL static void midpoint_pick(uint32_t k0, uint32_t k1, uint32_t knots, uint32_t *j, uint32_t *jn, uint32_t *mid) {
 	const uint32_t last = knots - 1u;
 	if ((k0 & 1u) && k0 < last) *j = k0 >> 1, *jn = *j + 1u, *mid = 1u;      // k1 = k0 + 1 is plain
 	else if ((k1 & 1u) && k1 < last) *j = k0 >> 1, *jn = *j + 1u, *mid = 2u; // k0 = k1 - 1 is plain
@@ -99,7 +99,7 @@ static void midpoint_pick(uint32_t k0, uint32_t k1, uint32_t knots, uint32_t *j,
 
 // The quantized components of plain slots j and jn (a plain track: knots j and jn) into qa and qb,
 // one read per component; with `mid`, the predicted knot replaces qa (1) or qb (2).
-static void read_pair(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint32_t j, uint32_t jn,
+SINEWI_WASM_SMALL static void read_pair(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint32_t j, uint32_t jn,
                       uint32_t mid, uint32_t qa[4], uint32_t qb[4]) {
 	uint64_t p0 = c->bitpos + (uint64_t)j * c->knot_bits, p1 = c->bitpos + (uint64_t)jn * c->knot_bits;
 	uint64_t pr = c->residual_pos + (uint64_t)j * c->residual_bits;
@@ -209,7 +209,7 @@ static void write_track(const sinew_context *ctx, uint32_t ti, const float value
 }
 
 // Bit offset of track `ti` in the segment: its group's checkpoint plus at most 7 track sizes.
-static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, uint32_t ti) {
+SINEWI_WASM_SMALL static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, uint32_t ti) {
 	const seek_mode *sk = &seeks->m[ctx->tracks[ti].rounding];
 	uint32_t group = ti / SINEW_FMT_GROUP_TRACKS;
 	const unsigned char *offsets =
@@ -245,16 +245,14 @@ SINEWI_WASM_SMALL static void sample_direct(sinew_context *ctx, const seek *sk, 
 // decimation): the knot pair and weight, and for tracks with midpoint residuals the plain slots and
 // which knot is predicted (midpoint_pick).
 typedef struct knot_picks {
-	uint32_t k0[16], k1[16];
-	uint32_t j[16], jn[16], mid[16];
+	uint32_t j[2][16], jn[2][16], mid[2][16]; // [0]: plain tracks (knots k0, k1), [1]: predicted tracks
 	float alpha[16];
 } knot_picks;
 
 // Where track c's interval starts and ends: plain slots (plain tracks: knots) and `mid`.
 static inline void pick_of(const sinewi_cached_track *c, const knot_picks *kp, uint32_t *j, uint32_t *jn, uint32_t *mid) {
-	const uint32_t sel = c->sel;
-	if (c->predicted) *j = kp->j[sel], *jn = kp->jn[sel], *mid = kp->mid[sel];
-	else *j = kp->k0[sel], *jn = kp->k1[sel], *mid = 0u;
+	const uint32_t sel = c->sel, p = c->predicted;
+	*j = kp->j[p][sel], *jn = kp->jn[p][sel], *mid = kp->mid[p][sel];
 }
 
 // The quantized components of an interval's two knots, one read per component (knots wider than
@@ -275,9 +273,15 @@ SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, const sinewi_
 		x2 = (uint32_t)(v_ & ((1ull << (w2)) - 1u));                                                                       \
 	} while (0)
 
+// (inlined in the two unpack loops natively; one out-of-line copy in the wasm decoder, which counts bytes)
+#if defined(__wasm__)
+#define UNPACK3_INLINE SINEWI_NOINLINE static
+#else
+#define UNPACK3_INLINE static inline
+#endif
 // The quantized x, y, z of an interval's two knots of a 3-component track whose knots fit one word:
 // one load per plain knot, and one more for the residual of a predicted knot.
-static inline void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint32_t j, uint32_t jn, uint32_t mid,
+UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint32_t j, uint32_t jn, uint32_t mid,
                            uint32_t qa[3], uint32_t qb[3]) {
 	const uint32_t w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
 	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)j * c->knot_bits), w0, w1, w2, qa[0], qa[1], qa[2]);
@@ -422,9 +426,9 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 		if ((ctx->modes_used >> r) & 1u)
 			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d) {
 				uint32_t i = 4 * r + d, knots = sinewi_knot_count(seg->length, d);
-				sinewi_knot_locate(sk.m[r].u, seg->length, d, &kp.k0[i], &kp.alpha[i]);
-				kp.k1[i] = kp.k0[i] + 1 < knots ? kp.k0[i] + 1 : kp.k0[i];
-				midpoint_pick(kp.k0[i], kp.k1[i], knots, &kp.j[i], &kp.jn[i], &kp.mid[i]);
+				sinewi_knot_locate(sk.m[r].u, seg->length, d, &kp.j[0][i], &kp.alpha[i]);
+				kp.jn[0][i] = kp.j[0][i] + 1 < knots ? kp.j[0][i] + 1 : kp.j[0][i];
+				midpoint_pick(kp.j[0][i], kp.jn[0][i], knots, &kp.j[1][i], &kp.jn[1][i], &kp.mid[1][i]);
 			}
 	const bool skip = ctx->skip_defaults != 0;
 	if (out_pose && !animated_only) {
@@ -468,7 +472,7 @@ sinew_result sinew_sample_pose_animated(sinew_context *context, double t, sinew_
 	return sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, true);
 }
 
-sinew_result sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out) {
+SINEWI_WASM_SMALL sinew_result sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out) {
 	if (!context || !out || joint >= context->view.joint_count) return SINEW_RESULT_INVALID_ARGUMENT;
 	seek sk;
 	if (!do_seek(context, sinewi_key_for_time(context, t), &sk)) return SINEW_RESULT_PAGE_MISSING;
@@ -485,7 +489,7 @@ sinew_result sinew_sample_joint(sinew_context *context, double t, uint32_t joint
 	return SINEW_RESULT_OK;
 }
 
-sinew_result sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out) {
+SINEWI_WASM_SMALL sinew_result sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out) {
 	if (!context || !out || track >= context->view.scalar_count) return SINEW_RESULT_INVALID_ARGUMENT;
 	const sinewi_scalar_entry *e = &context->scalars[track];
 	if (e->track >= 0) {
