@@ -3,7 +3,7 @@
 // decompress, measure with the shared metric; side by side, two baselines of ours measured in
 // the same run: raw float32 (ACL's raw-size convention) and a fixed 16-bit quantization of every
 // component over its clip range. One line per clip, totals, and --json for tooling.
-//   bench_compress [--error-cm E] [--shell-cm D] [--level L] [--unit-cm U] [--no-end-sites] [--json] FILE...
+//   bench_compress [--error-cm E] [--shell-cm D] [--level L] [--unit-cm U] [--no-end-sites] [--midpoint] [--json] FILE...
 // A file argument may be followed by ":unit_cm" (CMU BVH: data/cmu_01_01.bvh:5.644).
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -55,7 +55,7 @@ typedef struct totals {
 
 int main(int argc, char **argv) {
 	double error_cm = 0.01, shell_cm = 3.0, unit_cm = 0;
-	int level = 0, json = 0, no_end = 0;
+	int level = 0, json = 0, no_end = 0, midpoint = 0;
 	totals t = {0};
 	int files = 0;
 	if (json) printf("[");
@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
 		if (!strcmp(a, "--level") && i + 1 < argc) { level = atoi(argv[++i]); continue; }
 		if (!strcmp(a, "--unit-cm") && i + 1 < argc) { unit_cm = atof(argv[++i]); continue; }
 		if (!strcmp(a, "--no-end-sites")) { no_end = 1; continue; }
+		if (!strcmp(a, "--midpoint")) { midpoint = 1; continue; }
 		if (!strcmp(a, "--json")) { json = 1; printf("{\"clips\":["); continue; }
 		char path[4096];
 		snprintf(path, sizeof path, "%s", a);
@@ -81,7 +82,8 @@ int main(int argc, char **argv) {
 			fprintf(stderr, "bench: %s\n", err.message);
 			continue;
 		}
-		sinew_compress_options co = {.error_cm = error_cm, .shell_cm = shell_cm, .level = level, .strip_metadata = 1};
+		sinew_compress_options co = {.error_cm = error_cm, .shell_cm = shell_cm, .level = level, .strip_metadata = 1,
+		                               .midpoint_knots = midpoint};
 		for (uint32_t c = 0; c < set->clip_count; ++c) {
 			sinew_clip *clip = set->clips[c];
 			sinew_clip_set one = {1, &set->clips[c], set->internal};

@@ -1,12 +1,13 @@
 // sinew — see include/sinew.h for version and licence
 // format: hostile-blob sweeps (every truncation, every single-byte change), header fields,
-// reserved bits, version, and the golden blobs of format version 1.
+// reserved bits, version, the golden blobs of format versions 1 and 2, and the clip flags of format 2
 #include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/bits.h"
+#include "core/codec_math.h"
 #include "core/format_layout.h"
 #include "core/hash.h"
 #include "format/format_read.h"
@@ -14,6 +15,9 @@
 // Hashes of the version-1 decoder's samples of the golden blobs (golden_sample_hash).
 #define GOLDEN_ACL_09_02 0x86d55cb93e348c0dull
 #define GOLDEN_PLATFORMER 0x63245a05afef7eddull
+// The same hash of tests/golden/v2_platformer.sinew as the version-2 decoder of commit 00b832e (before
+// Midpoint_knots) sampled it.
+#define GOLDEN_V2_PLATFORMER 0x229249528786f5d9ull
 
 // A small real-shaped clip: 5-joint chain, 40 samples, one morph-like scalar track.
 static sinew_clip_set *small_set(void) {
@@ -255,31 +259,62 @@ static uint64_t golden_sample_hash(const unsigned char *blob, size_t size) {
 	return h;
 }
 
+// A golden blob of real clips written by format `version` by an earlier CLI: every later decoder must
+// sample it to exactly the values that version did (`hash`, golden_sample_hash).
+static void check_golden(const char *file, uint32_t version, uint64_t hash) {
+	char path[1024];
+	FILE *f = fopen(test_repo_path(file, path, sizeof path), "rb");
+	CHECK_MSG(f, "missing %s", path);
+	static unsigned char blob[65536];
+	size_t size = fread(blob, 1, sizeof blob, f);
+	fclose(f);
+	CHECK_MSG(size < sizeof blob, "%s: larger than the test's buffer", file);
+	sinew_error err = {0};
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	CHECK_EQ(sinewi_rd16(blob + 4), version);
+	uint64_t h = golden_sample_hash(blob, size);
+	CHECK_MSG(h == hash, "%s: samples hash to %016llx, version %u gave %016llx", file, (unsigned long long)h, version,
+	          (unsigned long long)hash);
+}
+
 // Blobs of real clips written by format version 1 (tests/golden/v1_*.sinew, from data/ by the
 // version-1 CLI): every later decoder must sample them to exactly the values version 1 did.
 static void test_format_golden_v1_real_clips_decode(void) {
-	static const struct {
-		const char *file;
-		uint64_t hash;
-	} golden[] = {
-	    {"tests/golden/v1_acl_09_02.sinew", GOLDEN_ACL_09_02},
-	    {"tests/golden/v1_platformer.sinew", GOLDEN_PLATFORMER},
-	};
-	for (size_t g = 0; g < sizeof golden / sizeof golden[0]; ++g) {
-		char path[1024];
-		FILE *f = fopen(test_repo_path(golden[g].file, path, sizeof path), "rb");
-		CHECK_MSG(f, "missing %s", path);
-		if (!f) continue;
-		static unsigned char blob[65536];
-		size_t size = fread(blob, 1, sizeof blob, f);
-		fclose(f);
-		sinew_error err = {0};
-		CHECK_OK(sinew_validate(blob, size, &err), &err);
-		CHECK_EQ(sinewi_rd16(blob + 4), 1);
-		uint64_t h = golden_sample_hash(blob, size);
-		CHECK_MSG(h == golden[g].hash, "%s: samples hash to %016llx, version 1 gave %016llx", golden[g].file,
-		          (unsigned long long)h, (unsigned long long)golden[g].hash);
+	check_golden("tests/golden/v1_acl_09_02.sinew", 1, GOLDEN_ACL_09_02);
+	if (test_failed()) return;
+	check_golden("tests/golden/v1_platformer.sinew", 1, GOLDEN_PLATFORMER);
+}
+
+// tests/golden/v2_platformer.sinew: data/godot_platformer_player.glb written by the version-2 CLI before
+// Midpoint_knots (commit 00b832e): 8 clips of 1 to 38 samples, lone and two-segment clips, Half_ranges and
+// Short_constants, 3-byte track descriptors. Version-2 decoders that know Midpoint_knots must sample the
+// layout without it exactly as before (today's encoder would set the flag on 7 of these clips).
+static void test_format_golden_v2_decodes(void) {
+	static unsigned char blob[65536];
+	char path[1024];
+	FILE *f = fopen(test_repo_path("tests/golden/v2_platformer.sinew", path, sizeof path), "rb");
+	CHECK_MSG(f, "missing %s", path);
+	size_t size = fread(blob, 1, sizeof blob, f);
+	fclose(f);
+	sinew_error err = {0};
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	CHECK_EQ(sinew_blob_clip_count(blob, size), 8);
+	uint32_t all_flags = 0, segments = 0;
+	for (uint32_t c = 0; c < 8; ++c) {
+		sinewi_clip_view v;
+		CHECK_OK(sinewi_read_clip(blob, size, c, &v, &err), &err);
+		CHECK_MSG(!(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS), "clip %u: flags %x", c, v.flags);
+		CHECK_EQ(v.track_descriptor_size, 3);
+		all_flags |= v.flags;
+		segments = v.segment_count > segments ? v.segment_count : segments;
+		sinew_size_breakdown sz;
+		CHECK_OK(sinew_blob_sizes(blob, size, c, &sz, &err), &err);
+		CHECK_EQ(sz.predicted_knots, 0);
 	}
+	// what the blob covers of the version-2 layout
+	CHECK((all_flags & SINEW_FMT_FLAG_HALF_RANGES) && (all_flags & SINEW_FMT_FLAG_SHORT_CONSTANTS));
+	CHECK(segments >= 2);
+	check_golden("tests/golden/v2_platformer.sinew", 2, GOLDEN_V2_PLATFORMER);
 }
 
 static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
@@ -455,7 +490,271 @@ static void test_format_short_constants(void) {
 	}
 }
 
+// Midpoint_knots (clip flag bit 10, docs/format.md §midpoint knots): 5-byte track descriptors with a
+// 4-bit Shift per stored slot; the odd knots of a track but the last stored as residuals from their
+// neighbours' midpoint. Smooth 120 Hz mocap (the bundled CMU 01_01) takes the flag; a 2-sample clip (no
+// predicted knots) and a clip of noise (residuals as wide as the values) do not; both ways meet the
+// bound through the decoder. Hostile shifts and reserved bits are refused with their messages, and
+// random residuals (which the validator cannot check) still sample to finite values, the same through
+// every path.
+
+// An animated track's type (0 rotation, 1 translation, 2 scale, 3 scalar) and stored components.
+typedef struct midpoint_track {
+	uint32_t type, components;
+} midpoint_track;
+
+static uint32_t midpoint_tracks(const sinewi_clip_view *v, midpoint_track *out, uint32_t max) {
+	uint32_t n = 0;
+	for (uint32_t j = 0; j < v->joint_count; ++j)
+		for (uint32_t k = 0; k < 3; ++k)
+			if (((sinewi_joint_kinds(v, j) >> (2 * k)) & 3u) == 3u && n < max) out[n].type = k, out[n++].components = 3;
+	for (uint32_t i = 0; i < v->scalar_count; ++i)
+		if ((sinewi_scalar_desc(v, i) & 3u) == 3u && n < max) out[n].type = 3, out[n++].components = (sinewi_scalar_desc(v, i) >> 2) + 1;
+	return n;
+}
+
+// Where the parts of segment s of a validated clip are: its first byte and its bit stream.
+static const unsigned char *midpoint_segment(const sinewi_clip_view *v, uint32_t s, unsigned char **stream) {
+	const unsigned char *p = v->clip + sinewi_rd32(v->segment_table + 4 * (size_t)s);
+	const uint32_t nt = v->track_count, groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	*stream = (unsigned char *)p + (size_t)nt * v->track_descriptor_size + v->segment_range_bytes + 4 * (size_t)groups;
+	return p;
+}
+
+// Track `ti` of segment s: its descriptor, its first bit in the stream, and the bits of its plain knots and
+// of its residuals (docs/format.md: (K - P) knots of Knot_bits, then P residuals of Residual_bits).
+typedef struct midpoint_layout {
+	uint64_t descriptor, bitpos, plain_bits, residual_bits;
+	uint32_t shifted;
+} midpoint_layout;
+
+static midpoint_layout midpoint_track_layout(const sinewi_clip_view *v, const midpoint_track *tracks, uint32_t s, uint32_t ti) {
+	unsigned char *stream;
+	const unsigned char *seg = midpoint_segment(v, s, &stream);
+	const uint32_t first = s * v->segment_length;
+	uint32_t length = v->stored_sample_count - 1 - first;
+	if (length > v->segment_length) length = v->segment_length;
+	midpoint_layout l = {0};
+	for (uint32_t i = 0; i <= ti; ++i) {
+		const uint64_t d = sinewi_track_descriptor(seg, i, v->track_descriptor_size);
+		const uint32_t n = tracks[i].type == 0 ? 3u : tracks[i].components;
+		uint32_t knot = 0, residual = 0, shifted = 0;
+		for (uint32_t c = 0; c < n; ++c) {
+			const uint32_t w = sinewi_width_bits((uint32_t)(d >> (5 * c)) & 31u), sh = sinewi_descriptor_shift(d, c);
+			knot += w, residual += w - sh, shifted |= sh;
+		}
+		if (tracks[i].type == 0 && (d & 31u) == SINEWI_WIDTH_RAW) knot = residual = 128;
+		const uint32_t knots = sinewi_knot_count(length, (uint32_t)(d >> 20) & 3u), p = sinewi_predicted_knots(knots);
+		if (i == ti) {
+			l.descriptor = d, l.shifted = shifted;
+			l.plain_bits = (uint64_t)(knots - p) * knot, l.residual_bits = (uint64_t)p * residual;
+		} else {
+			l.bitpos += sinewi_track_bits(knots, knot, residual);
+		}
+	}
+	return l;
+}
+
+// Samples clip 0 at quarter-sample steps through a forward context, a random-access one and the
+// single-joint path; every value must be finite and the three must agree bit for bit. Returns an FNV-1a
+// hash of the forward poses (0 on failure).
+static uint64_t midpoint_sample_all(const unsigned char *blob, size_t size) {
+	sinew_clip_info info;
+	if (sinew_blob_clip_info(blob, size, 0, &info, NULL) != SINEW_RESULT_OK) return 0;
+	const uint32_t nj = info.joint_count;
+	sinew_qvv *pose[2] = {(sinew_qvv *)calloc(nj + 1, sizeof(sinew_qvv)), (sinew_qvv *)calloc(nj + 1, sizeof(sinew_qvv))};
+	float scalars[2][64];
+	void *mem[2] = {NULL, NULL};
+	sinew_context *ctx[2] = {NULL, NULL};
+	uint64_t h = 14695981039346656037ull;
+	bool ok = info.scalar_track_count <= 16;
+	for (int k = 0; k < 2 && ok; ++k) {
+		sinew_context_options o = {0};
+		o.random_access = k;
+		size_t need = sinew_context_size_with(blob, size, 0, &o);
+		mem[k] = aligned_alloc(16, (need + 15) & ~(size_t)15);
+		ok = need && sinew_context_init(mem[k], need, blob, size, 0, &o, &ctx[k], NULL) == SINEW_RESULT_OK;
+	}
+	const uint32_t steps = (uint32_t)(info.duration * info.sample_rate * 4.0 + 0.5) + 1;
+	for (uint32_t i = 0; i <= steps && ok; ++i) {
+		const double t = (double)i / (4.0 * info.sample_rate);
+		for (int k = 0; k < 2; ++k) ok &= sinew_sample_pose(ctx[k], t, pose[k], NULL, scalars[k]) == SINEW_RESULT_OK;
+		ok &= memcmp(pose[0], pose[1], nj * sizeof(sinew_qvv)) == 0;
+		ok &= memcmp(scalars[0], scalars[1], 4 * info.scalar_track_count * sizeof(float)) == 0;
+		for (uint32_t j = 0; j < nj && ok; ++j) {
+			sinew_qvv one;
+			ok &= sinew_sample_joint(ctx[1], t, j, &one) == SINEW_RESULT_OK && memcmp(&one, &pose[0][j], sizeof one) == 0;
+			const float *x = &pose[0][j].rotation[0];
+			for (int c = 0; c < 10; ++c) ok &= isfinite(x[c]);
+		}
+		for (uint32_t c = 0; c < 4 * info.scalar_track_count; ++c) ok &= isfinite(scalars[0][c]);
+		const unsigned char *b = (const unsigned char *)pose[0];
+		for (size_t c = 0; c < nj * sizeof(sinew_qvv); ++c) h = (h ^ b[c]) * 1099511628211ull;
+	}
+	free(mem[0]), free(mem[1]), free(pose[0]), free(pose[1]);
+	return ok ? h : 0;
+}
+
+// A clip of 4 joints whose rotations and translations are noise: a predicted knot is no closer to its
+// neighbours' midpoint than to anything else, so residuals need as many bits as the values.
+static sinew_clip_set *noise_clip(uint32_t samples) {
+	sinew_clip_set *set = NULL;
+	if (sinew_clip_set_create(&set, NULL) != SINEW_RESULT_OK) return NULL;
+	sinew_clip_desc desc = {"noise", 120, samples, 4, 0, NULL};
+	sinew_clip *c = NULL;
+	if (sinew_clip_set_add_clip(set, &desc, &c) != SINEW_RESULT_OK) return NULL;
+	c->unit_scale = 100;
+	test_rng rng = {0x6d1d};
+	for (uint32_t j = 0; j < 4; ++j) c->joints[j].parent = (int32_t)j - 1;
+	for (uint32_t s = 0; s < samples; ++s)
+		for (uint32_t j = 0; j < 4; ++j) {
+			sinew_qvv *x = &c->transforms[s * 4 + j];
+			test_random_quat(&rng, x->rotation);
+			for (int k = 0; k < 3; ++k) x->translation[k] = (float)test_rand_range(&rng, -30.0, 30.0);
+		}
+	return set;
+}
+
+static void test_format_midpoint_knots(void) {
+	// 1. not taken: no predicted knots (2 samples), or residuals that do not pay (noise)
+	for (int i = 0; i < 2; ++i) {
+		sinew_clip_set *set = i == 0 ? chain_clip(2, 2.0f) : noise_clip(200);
+		CHECK(set != NULL);
+		void *b = NULL;
+		size_t size = 0;
+		sinew_error err = {0};
+		sinew_compress_options co = {0};
+		co.midpoint_knots = 1; // allowed, and still not chosen
+		CHECK_OK(sinew_compress(set, &co, NULL, &b, &size, &err), &err);
+		unsigned char *blob = (unsigned char *)b;
+		sinewi_clip_view v;
+		CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+		CHECK_MSG(!(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS), "case %d: flags %x", i, v.flags);
+		CHECK_EQ(v.track_descriptor_size, 3);
+		sinew_size_breakdown sz;
+		CHECK_OK(sinew_blob_sizes(blob, size, 0, &sz, &err), &err);
+		CHECK(sz.animated_tracks > 0);
+		CHECK_EQ(sz.predicted_knots, 0);
+		CHECK_EQ(sz.segment_descriptors, 3ull * sz.animated_tracks * sz.segments);
+		sinew_error_stats st;
+		CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
+		CHECK_EQ(st.samples_over_threshold, 0);
+		CHECK(midpoint_sample_all(blob, size) != 0);
+		sinew_blob_free(b, size, NULL);
+		sinew_clip_set_free(set);
+	}
+
+	// 2. taken: CMU 01_01 (38 joints, 2752 samples at 120 Hz)
+	char path[1024];
+	sinew_import_options io = {0};
+	io.unit_cm = 5.644; // CMU skeleton units
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_import_file(test_repo_path("data/cmu_01_01.bvh", path, sizeof path), &io, NULL, &set, &err), &err);
+	void *b = NULL;
+	size_t size = 0;
+	{ // the default leaves knots plain (whole-pose sampling stays as fast as before)
+		CHECK_OK(sinew_compress(set, NULL, NULL, &b, &size, &err), &err);
+		sinewi_clip_view plain;
+		CHECK_OK(sinewi_read_clip((const unsigned char *)b, size, 0, &plain, &err), &err);
+		CHECK(!(plain.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS));
+		sinew_blob_free(b, size, NULL);
+	}
+	sinew_compress_options co = {0};
+	co.midpoint_knots = 1;
+	CHECK_OK(sinew_compress(set, &co, NULL, &b, &size, &err), &err);
+	unsigned char *blob = (unsigned char *)b;
+	sinewi_clip_view v;
+	CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+	CHECK_MSG(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS, "flags %x", v.flags);
+	CHECK_EQ(sinewi_rd32(blob + sinewi_rd32(blob + 32) + 4) & 0x400u, 0x400u); // bit 10 of the clip header's Flags
+	CHECK_EQ(v.track_descriptor_size, 5);
+	sinew_size_breakdown sz;
+	CHECK_OK(sinew_blob_sizes(blob, size, 0, &sz, &err), &err);
+	CHECK(sz.predicted_knots > 0 && sz.predicted_knots <= sz.knots / 2);
+	CHECK_EQ(sz.segment_descriptors, 5ull * sz.animated_tracks * sz.segments);
+	CHECK_EQ(breakdown_sum(&sz), sz.total);
+	printf("    cmu_01_01: %zu bytes, %u knots, %u predicted\n", size, sz.knots, sz.predicted_knots);
+	sinew_error_stats st;
+	CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
+	CHECK_EQ(st.samples_over_threshold, 0);
+	const uint64_t clean = midpoint_sample_all(blob, size);
+	CHECK(clean != 0);
+
+	midpoint_track tracks[256];
+	const uint32_t nt = midpoint_tracks(&v, tracks, 256);
+	CHECK_EQ(nt, v.track_count);
+	CHECK_EQ(nt, sz.animated_tracks);
+	// the descriptors of segment 0: a quantized slot narrower than 15 bits, a rotation, a translation
+	unsigned char *stream;
+	unsigned char *seg0 = (unsigned char *)midpoint_segment(&v, 0, &stream);
+	size_t narrow = 0, rotation = 0, translation = 0;
+	uint32_t narrow_slot = 0;
+	bool have_narrow = false, have_rotation = false, have_translation = false;
+	uint32_t shifted_tracks = 0;
+	for (uint32_t i = 0; i < nt; ++i) {
+		const uint64_t d = sinewi_track_descriptor(seg0, i, 5);
+		const size_t at = (size_t)(seg0 - blob) + 5 * (size_t)i;
+		for (uint32_t c = 0; c < (tracks[i].type == 0 ? 3u : tracks[i].components) && !have_narrow; ++c)
+			if (((d >> (5 * c)) & 31u) < 15u) narrow = at, narrow_slot = c, have_narrow = true;
+		if (tracks[i].type == 0 && !have_rotation) rotation = at, have_rotation = true;
+		if (tracks[i].type == 1 && !have_translation) translation = at, have_translation = true;
+		shifted_tracks += (d >> 24) != 0;
+	}
+	CHECK(have_narrow && have_rotation && have_translation);
+	CHECK(shifted_tracks > 0);
+	// Shift_k is bits 24 + 4k to 27 + 4k: byte 3 + k / 2, low nibble for even k
+	const unsigned char nibble[2] = {0x0F, 0xF0}, slot3 = 0x10, bit22 = 0x40;
+	check_refused(blob, size, narrow + 3 + narrow_slot / 2, &nibble[narrow_slot & 1], 1, "bad shift"); // 15 > width
+	check_refused(blob, size, rotation + 4, &slot3, 1, "bad shift");    // a rotation's slot 3 (its Dropped)
+	check_refused(blob, size, translation + 4, &slot3, 1, "bad shift"); // a translation has no slot 3
+	check_refused(blob, size, rotation + 2, &bit22, 1, "reserved descriptor bits");
+	check_refused(blob, size, translation + 2, &bit22, 1, "reserved descriptor bits");
+	// without the flag, the same bytes read as 3-byte descriptors do not add up
+	unsigned char *copy = (unsigned char *)malloc(size);
+	memcpy(copy, blob, size);
+	sinewi_wr32(copy + sinewi_rd32(copy + 32) + 4, v.flags & ~SINEW_FMT_FLAG_MIDPOINT_KNOTS);
+	refresh_checksum(copy, size);
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
+
+	// every residual of every shifted track of every segment overwritten with random bits: the validator
+	// cannot tell (any residual is a valid field), and sampling gives other values, all finite
+	memcpy(copy, blob, size);
+	test_rng rng = {0x3141};
+	uint64_t residual_bits = 0;
+	for (uint32_t s = 0; s < v.segment_count; ++s) {
+		midpoint_segment(&v, s, &stream);
+		stream = copy + (stream - blob);
+		for (uint32_t i = 0; i < nt; ++i) {
+			const midpoint_layout l = midpoint_track_layout(&v, tracks, s, i);
+			if (!l.shifted) continue;
+			for (uint64_t k = l.bitpos + l.plain_bits; k < l.bitpos + l.plain_bits + l.residual_bits; ++k) {
+				const unsigned char m = (unsigned char)(1u << (k & 7u));
+				stream[k >> 3] = (unsigned char)((test_rand_u32(&rng) & 1u) ? stream[k >> 3] | m : stream[k >> 3] & ~m);
+			}
+			residual_bits += l.residual_bits;
+		}
+	}
+	CHECK(residual_bits > 0);
+	CHECK(memcmp(copy, blob, size) != 0);
+	refresh_checksum(copy, size);
+	CHECK_OK(sinew_validate(copy, size, &err), &err);
+	sinew_size_breakdown hostile;
+	CHECK_OK(sinew_blob_sizes(copy, size, 0, &hostile, &err), &err);
+	CHECK(memcmp(&hostile, &sz, sizeof sz) == 0);
+	const uint64_t noisy = midpoint_sample_all(copy, size);
+	CHECK_MSG(noisy != 0, "random residuals: a non-finite value, or the sampling paths disagree");
+	CHECK(noisy != clean); // the residuals are read
+	sinew_clip_set *dec = NULL;
+	CHECK_OK(sinew_decompress_clips(copy, size, NULL, &dec, &err), &err);
+	sinew_clip_set_free(dec);
+	free(copy);
+	sinew_blob_free(b, size, NULL);
+	sinew_clip_set_free(set);
+}
+
 void suite_format(void) {
+	RUN(test_format_midpoint_knots);
 	RUN(test_format_short_constants);
 	RUN(test_format_half_ranges);
 	RUN(test_format_size_breakdown);
@@ -467,6 +766,7 @@ void suite_format(void) {
 	RUN(test_format_compress_is_deterministic);
 	RUN(test_format_golden_v1_decodes);
 	RUN(test_format_golden_v1_real_clips_decode);
+	RUN(test_format_golden_v2_decodes);
 }
 
 // Writes the golden files (run once per format version: `sinew_tests --write-golden`).

@@ -50,6 +50,7 @@ static const opt_def options[] = {
     {"--repeat", OPT_UINT, OFF(repeat), 1, 1e6, "bench: repetitions per measurement (default 15)"},
     {"--json", OPT_FLAG, OFF(json), 0, 0, "print one JSON object on stdout"},
     {"--strip", OPT_FLAG, OFF(strip), 0, 0, "compress: leave out names, hierarchy and default poses"},
+    {"--midpoint", OPT_FLAG, OFF(midpoint), 0, 0, "compress: midpoint knots (smaller dense clips, slower whole-pose sampling)"},
     {"--sizes", OPT_FLAG, OFF(sizes), 0, 0, "info on a .sinew: where every byte goes (docs/format.md parts)"},
     {"--no-end-sites", OPT_FLAG, OFF(no_end_sites), 0, 0, "BVH/AMC import: drop End Site joints"},
     {"--skin-shells", OPT_FLAG, OFF(skin_shells), 0, 0, "glTF import: shells reach each joint's farthest skinned vertex"},
@@ -92,6 +93,7 @@ void cli_compress_options(const cli_options *o, sinew_compress_options *co) {
 	co->level = o->level;
 	co->segment_length = o->segment_length;
 	co->strip_metadata = o->strip;
+	co->midpoint_knots = o->midpoint;
 	co->page_bytes = o->page_bytes;
 	co->tier_count = o->tier_count;
 	for (uint32_t k = 0; k < o->tier_count; ++k) co->tier_error_cm[k] = o->tiers_cm[k];

@@ -17,6 +17,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	out->segment_length = options->segment_length ? options->segment_length : 32;
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
+	out->midpoint = options->midpoint_knots != 0;
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
 	out->tier_count = 1;
 	out->tier_factor[0] = 1.0;
@@ -604,7 +605,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 		for (uint32_t s = 0; s < enc->segment_count && ok; ++s) ok = sinewi_search_segment(&w, s, error);
 		if (ok) {
 			SINEWI_TRY(encode_tiers(&w, error));
-			sinewi_choose_midpoint(enc);
+			sinewi_choose_midpoint(enc, settings->midpoint);
 			*out = enc;
 			return SINEW_RESULT_OK;
 		}

@@ -208,13 +208,13 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 // Bits of a candidate whose knots are quantized: with midpoint residuals where they save bits
 // (sinewi_choose_midpoint decides for the whole clip later), so the search weighs decimation against
 // dense knots that predict well.
-static uint32_t candidate_cost(const sinewi_enc_track *t, sinewi_enc_seg_track *st, uint32_t length) {
+static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, sinewi_enc_seg_track *st, uint32_t length) {
 	uint32_t bits = 0;
 	if (raw_rotation(t, st)) bits = 128;
 	else
 		for (uint32_t c = 0; c < t->components; ++c) bits += sinewi_width_bits(st->width[c]);
 	st->knot_count = sinewi_knot_count(length, st->decimation);
-	return st->knot_count * bits - (uint32_t)sinewi_track_shifts(t, st);
+	return st->knot_count * bits - (w->settings->midpoint ? (uint32_t)sinewi_track_shifts(t, st) : 0u);
 }
 
 // Chooses decimation and widths for one track in one segment; returns the error reached.
@@ -244,7 +244,7 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 			}
 			widths_for_level(t, st, lo, st->width);
 			quantize_knots(w, t, seg, st);
-			uint32_t cost = candidate_cost(t, st, seg->length);
+			uint32_t cost = candidate_cost(w, t, st, seg->length);
 			if (cost < best_cost) best_cost = cost, best_k = lo, best_d = (uint32_t)d;
 		}
 	}

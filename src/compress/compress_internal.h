@@ -84,6 +84,7 @@ typedef struct sinewi_compress_settings {
 	uint32_t tier_count;        // 1 = no tiers
 	double tier_factor[8];      // tier k's bound / the clip threshold (>= 1; the last is 1)
 	bool short_constants;       // round constants to 24 bits (Short_constants; compress.c tries both)
+	bool midpoint;              // may store midpoint residuals (Midpoint_knots), the option midpoint_knots
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);
@@ -95,7 +96,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 // Midpoint knots (docs/format.md): sets each segment track's shifts where residuals from the
 // neighbours' midpoint take fewer bits, and `midpoint` when the clip is smaller that way. Lossless:
 // the quantized knots, and so the error, do not change.
-void sinewi_choose_midpoint(sinewi_enc_clip *enc);
+void sinewi_choose_midpoint(sinewi_enc_clip *enc, bool allowed);
 // Sets the shifts of one quantized track in one segment; returns the knot bits they save.
 uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st);
 

@@ -44,7 +44,7 @@ uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st
 	return (uint64_t)saved * predicted;
 }
 
-void sinewi_choose_midpoint(sinewi_enc_clip *enc) {
+void sinewi_choose_midpoint(sinewi_enc_clip *enc, bool allowed) {
 	const uint32_t tiers = enc->tier_count > 1 ? enc->tier_count : 1;
 	const uint32_t nt = enc->track_count;
 	// The flag costs 2 bytes per track descriptor; the bits saved are counted per segment stream,
@@ -68,7 +68,7 @@ void sinewi_choose_midpoint(sinewi_enc_clip *enc) {
 			midpoint_bytes += (uint64_t)nt * SINEW_FMT_TRACK_DESCRIPTOR_SIZE_MIDPOINT + (bits - saved + 7) / 8;
 		}
 	}
-	enc->midpoint = nt > 0 && midpoint_bytes < plain_bytes;
+	enc->midpoint = allowed && nt > 0 && midpoint_bytes < plain_bytes;
 	if (enc->midpoint) return;
 	for (uint32_t k = 0; k < tiers; ++k) {
 		sinewi_enc_segment *segs = tiers > 1 ? enc->tier_segments[k] : enc->segments;

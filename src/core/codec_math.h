@@ -167,8 +167,6 @@ static inline uint32_t sinewi_stored_component(uint32_t slot, uint32_t dropped) 
 	return slot + (slot >= dropped ? 1u : 0u);
 }
 
-#endif
-
 // Interpolation between two decoded knots, exactly as the decoder does it.
 #include "quat.h"
 
@@ -182,3 +180,5 @@ static inline void sinewi_interp_rotation(const float k0[3], const float k1[3], 
 static inline void sinewi_interp_values(const float *k0, const float *k1, uint32_t n, float alpha, float *out) {
 	for (uint32_t c = 0; c < n; ++c) out[c] = k0[c] + (k1[c] - k0[c]) * alpha;
 }
+
+#endif

@@ -6,6 +6,7 @@
 #include "../core/bits.h"
 #include "../core/codec_math.h"
 #include "../core/format_layout.h"
+#define SINEWI_CACHE_TRACK_HERE // the wasm decoder's one copy of sinewi_cache_track
 #include "context.h"
 
 static size_t align16(size_t n) {
@@ -93,32 +94,6 @@ const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s) 
 	return NULL;
 }
 
-uint64_t sinewi_cache_track(uint64_t desc, uint32_t type, uint32_t n, uint32_t rounding, uint32_t length, uint64_t bitpos,
-                            sinewi_cached_track *c, uint32_t *plain_knots) {
-	uint32_t d = (uint32_t)(desc >> 20) & 3u;
-	c->sel = (uint8_t)(rounding * 4u + d);
-	c->raw = 0;
-	c->bitpos = bitpos;
-	uint32_t bits = 0, residual = 0;
-	for (uint32_t k = 0; k < 4; ++k) {
-		c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
-		c->rwidth[k] = (uint8_t)(c->width[k] - sinewi_descriptor_shift(desc, k)); // (validated: shift <= width)
-	}
-	for (uint32_t k = 0; k < n; ++k) {
-		c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
-		bits += sinewi_width_bits(c->width[k]);
-		residual += sinewi_width_bits(c->width[k]) - (uint32_t)(c->width[k] - c->rwidth[k]);
-	}
-	if (type == 0 && c->raw) bits = residual = 128; // raw rotation: x, y, z, w as float32
-	c->knot_bits = (uint8_t)bits;
-	c->residual_bits = (uint8_t)(residual != bits ? residual : 0u);
-	c->predicted = residual != bits;
-	uint32_t knots = sinewi_knot_count(length, d);
-	*plain_knots = knots - (residual != bits ? sinewi_predicted_knots(knots) : 0u);
-	c->residual_pos = bitpos + (uint64_t)*plain_knots * bits;
-	return bitpos + sinewi_track_bits(knots, bits, residual);
-}
-
 // Starts filling `p` with segment s (fill_tracks then fills its tracks in order); s is present.
 static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p) {
 	const sinewi_clip_view *v = &ctx->view;
@@ -127,6 +102,7 @@ static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_p
 	p->data = sinewi_segment_bytes(ctx, s) + ctx->segment_header;
 	p->length = length > v->segment_length ? v->segment_length : length;
 	p->raw_count = 0;
+	p->predicted_count = 0;
 }
 
 // Fills tracks [from, to) of segment s into p; `bitpos` is where track `from` starts in the
@@ -149,6 +125,7 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 		uint32_t plain = 0;
 		uint64_t next = sinewi_cache_track(desc, t->type, n, t->rounding, length, bitpos, c, &plain);
 		p->raw_count += c->raw;
+		p->predicted_count += c->predicted;
 		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->knot_bits : 0u)) >> 3];
 		bitpos = next;
 		const unsigned char *clip_ranges = v->clip + t->ranges;

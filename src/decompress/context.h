@@ -6,6 +6,7 @@
 
 #include "../format/format_read.h"
 #include "kernels_api.h"
+#include "../core/codec_math.h"
 
 typedef struct sinewi_joint_entry {
 	uint8_t kinds[3];      // sub-track kinds (docs/format.md §descriptors)
@@ -54,10 +55,50 @@ typedef struct sinewi_segment_params {
 	const unsigned char *data; // bit stream start
 	uint32_t length;           // intervals in this segment
 	uint32_t raw_count;        // tracks with raw float32 components (decoded one by one)
+	uint32_t predicted_count;  // tracks with midpoint residuals (none: the plain unpack loops)
 	sinewi_cached_track *rot_tracks, *vec_tracks; // [rotation batch], [vector batch]
 	float *rot_lo[3], *rot_step[3], *rot_dropped; // [rotation batch, padded]
 	float *vec_lo, *vec_step;                      // [vector batch * 4, padded]
 } sinewi_segment_params;
+
+// Fills `c` from a track descriptor (type 0..3, n stored components) of a segment of `length`
+// intervals whose stream has the track at `bitpos`; returns where the next track starts, and the
+// number of plain knots (all the knots, but for a track with midpoint residuals).
+// Inlined where tracks are filled natively; one copy (context.c) in the wasm decoder, which counts bytes.
+#if defined(__wasm__)
+#define SINEWI_CACHE_TRACK_LINKAGE
+uint64_t sinewi_cache_track(uint64_t desc, uint32_t type, uint32_t n, uint32_t rounding, uint32_t length, uint64_t bitpos,
+                            sinewi_cached_track *c, uint32_t *plain_knots);
+#else
+#define SINEWI_CACHE_TRACK_LINKAGE static inline
+#endif
+#if !defined(__wasm__) || defined(SINEWI_CACHE_TRACK_HERE)
+SINEWI_CACHE_TRACK_LINKAGE uint64_t sinewi_cache_track(uint64_t desc, uint32_t type, uint32_t n, uint32_t rounding, uint32_t length, uint64_t bitpos,
+                            sinewi_cached_track *c, uint32_t *plain_knots) {
+	uint32_t d = (uint32_t)(desc >> 20) & 3u;
+	c->sel = (uint8_t)(rounding * 4u + d);
+	c->raw = 0;
+	c->bitpos = bitpos;
+	uint32_t bits = 0, residual = 0;
+	for (uint32_t k = 0; k < 4; ++k) {
+		c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
+		c->rwidth[k] = (uint8_t)(c->width[k] - sinewi_descriptor_shift(desc, k)); // (validated: shift <= width)
+	}
+	for (uint32_t k = 0; k < n; ++k) {
+		c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
+		bits += sinewi_width_bits(c->width[k]);
+		residual += sinewi_width_bits(c->width[k]) - (uint32_t)(c->width[k] - c->rwidth[k]);
+	}
+	if (type == 0 && c->raw) bits = residual = 128; // raw rotation: x, y, z, w as float32
+	c->knot_bits = (uint8_t)bits;
+	c->residual_bits = (uint8_t)(residual != bits ? residual : 0u);
+	c->predicted = residual != bits;
+	uint32_t knots = sinewi_knot_count(length, d);
+	*plain_knots = knots - (residual != bits ? sinewi_predicted_knots(knots) : 0u);
+	c->residual_pos = bitpos + (uint64_t)*plain_knots * bits;
+	return bitpos + sinewi_track_bits(knots, bits, residual);
+}
+#endif
 
 struct sinew_context {
 	sinewi_clip_view view;
@@ -97,11 +138,6 @@ struct sinew_context {
 	sinewi_vector_batch vec;
 };
 
-// Fills `c` from a track descriptor (type 0..3, n stored components) of a segment of `length`
-// intervals whose stream has the track at `bitpos`; returns where the next track starts, and the
-// number of plain knots (all the knots, but for a track with midpoint residuals).
-uint64_t sinewi_cache_track(uint64_t desc, uint32_t type, uint32_t n, uint32_t rounding, uint32_t length, uint64_t bitpos,
-                            sinewi_cached_track *c, uint32_t *plain_knots);
 // First byte of segment s, or NULL when it is in a page that is not loaded.
 const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s);
 // Random-access contexts: fills the parameters of segment s (present) in params[s].

@@ -279,24 +279,86 @@ SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, const sinewi_
 #else
 #define UNPACK3_INLINE static inline
 #endif
-// The quantized x, y, z of an interval's two knots of a 3-component track whose knots fit one word:
-// one load per plain knot, and one more for the residual of a predicted knot.
+// The quantized x, y, z of an interval's two knots of a 3-component track whose knots fit one word,
+// as floats: one load per plain knot, and one more for the residual of a predicted knot.
 UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint32_t j, uint32_t jn, uint32_t mid,
-                           uint32_t qa[3], uint32_t qb[3]) {
+                            float *qa0, float *qa1, float *qa2, float *qb0, float *qb1, float *qb2) {
 	const uint32_t w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
-	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)j * c->knot_bits), w0, w1, w2, qa[0], qa[1], qa[2]);
-	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)jn * c->knot_bits), w0, w1, w2, qb[0], qb[1], qb[2]);
+	uint32_t a0, a1, a2, b0, b1, b2;
+	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)j * c->knot_bits), w0, w1, w2, a0, a1, a2);
+	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)jn * c->knot_bits), w0, w1, w2, b0, b1, b2);
 	if (mid) {
 		const uint32_t r0 = c->rwidth[0], r1 = c->rwidth[1], r2 = c->rwidth[2];
-		uint32_t r[3], m[3];
-		SPLIT3(sinewi_read_word(data, c->residual_pos + (uint64_t)j * c->residual_bits), r0, r1, r2, r[0], r[1], r[2]);
-		m[0] = sinewi_midpoint_value(qa[0], qb[0], r[0], r0);
-		m[1] = sinewi_midpoint_value(qa[1], qb[1], r[1], r1);
-		m[2] = sinewi_midpoint_value(qa[2], qb[2], r[2], r2);
-		uint32_t *dst = mid == 1u ? qa : qb;
-		dst[0] = m[0], dst[1] = m[1], dst[2] = m[2];
+		uint32_t x0, x1, x2;
+		SPLIT3(sinewi_read_word(data, c->residual_pos + (uint64_t)j * c->residual_bits), r0, r1, r2, x0, x1, x2);
+		// ((a + b + 1) >> 1) + r - 2^(rw - 1), the bias written branch-free: (1 << rw) >> 1
+		const uint32_t m0 = ((a0 + b0 + 1u) >> 1) + x0 - ((1u << r0) >> 1);
+		const uint32_t m1 = ((a1 + b1 + 1u) >> 1) + x1 - ((1u << r1) >> 1);
+		const uint32_t m2 = ((a2 + b2 + 1u) >> 1) + x2 - ((1u << r2) >> 1);
+		if (mid == 1u) a0 = m0, a1 = m1, a2 = m2;
+		else b0 = m0, b1 = m1, b2 = m2;
+	}
+	*qa0 = (float)a0, *qa1 = (float)a1, *qa2 = (float)a2;
+	*qb0 = (float)b0, *qb1 = (float)b1, *qb2 = (float)b2;
+}
+
+#if !defined(__wasm__)
+// Segments without midpoint residuals (plain tracks only): the knot pair of each track read directly,
+// as before midpoint knots existed (natively; the wasm decoder keeps one set of loops, for size).
+static void unpack_rotations_plain(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp) {
+	const unsigned char *data = seg->data;
+	const sinewi_cached_track *tracks = seg->rot_tracks;
+	float *restrict qa0 = ctx->rot.qa[0], *restrict qa1 = ctx->rot.qa[1], *restrict qa2 = ctx->rot.qa[2];
+	float *restrict qb0 = ctx->rot.qb[0], *restrict qb1 = ctx->rot.qb[1], *restrict qb2 = ctx->rot.qb[2];
+	float *restrict out_alpha = ctx->rot.alpha;
+	const size_t stride = (size_t)(ctx->rot.qa[1] - ctx->rot.qa[0]);
+	const uint32_t count = ctx->rotation_count;
+	for (uint32_t b = 0; b < count; ++b) {
+		const sinewi_cached_track *c = &tracks[b];
+		uint32_t sel = c->sel, w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
+		uint32_t k0 = kp->j[0][sel], k1 = kp->jn[0][sel];
+		out_alpha[b] = kp->alpha[sel];
+		if (c->knot_bits <= 57) {
+			uint64_t a = sinewi_read_word(data, c->bitpos + (uint64_t)k0 * c->knot_bits);
+			uint64_t z = sinewi_read_word(data, c->bitpos + (uint64_t)k1 * c->knot_bits);
+			uint64_t m0 = (1ull << w0) - 1u, m1 = (1ull << w1) - 1u, m2 = (1ull << w2) - 1u;
+			qa0[b] = (float)(uint32_t)(a & m0), qb0[b] = (float)(uint32_t)(z & m0);
+			a >>= w0, z >>= w0;
+			qa1[b] = (float)(uint32_t)(a & m1), qb1[b] = (float)(uint32_t)(z & m1);
+			a >>= w1, z >>= w1;
+			qa2[b] = (float)(uint32_t)(a & m2), qb2[b] = (float)(uint32_t)(z & m2);
+		} else if (!c->raw) {
+			unpack_wide(data, c, 3, k0, k1, 0, qa0 + b, qb0 + b, stride);
+		}
 	}
 }
+
+static void unpack_vectors_plain(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp) {
+	const unsigned char *data = seg->data;
+	const sinewi_cached_track *tracks = seg->vec_tracks;
+	float *restrict qa = ctx->vec.qa, *restrict qb = ctx->vec.qb, *restrict out_alpha = ctx->vec.alpha;
+	const uint32_t count = ctx->vector_count, joint_vectors = ctx->joint_vector_count;
+	for (uint32_t b = 0; b < count; ++b) {
+		const sinewi_cached_track *c = &tracks[b];
+		uint32_t sel = c->sel, w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
+		uint32_t k0 = kp->j[0][sel], k1 = kp->jn[0][sel];
+		float *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
+		out_alpha[b] = kp->alpha[sel];
+		if (b < joint_vectors && c->knot_bits <= 57) {
+			uint64_t a = sinewi_read_word(data, c->bitpos + (uint64_t)k0 * c->knot_bits);
+			uint64_t z = sinewi_read_word(data, c->bitpos + (uint64_t)k1 * c->knot_bits);
+			uint64_t m0 = (1ull << w0) - 1u, m1 = (1ull << w1) - 1u, m2 = (1ull << w2) - 1u;
+			a4[0] = (float)(uint32_t)(a & m0), b4[0] = (float)(uint32_t)(z & m0);
+			a >>= w0, z >>= w0;
+			a4[1] = (float)(uint32_t)(a & m1), b4[1] = (float)(uint32_t)(z & m1);
+			a >>= w1, z >>= w1;
+			a4[2] = (float)(uint32_t)(a & m2), b4[2] = (float)(uint32_t)(z & m2);
+		} else if (!c->raw) {
+			unpack_wide(data, c, b < joint_vectors ? 3u : 4u, k0, k1, 0, a4, b4, 1);
+		}
+	}
+}
+#endif
 
 // Unpacks the two knots of every quantized rotation, as floats, into the kernel batch. One load
 // per knot when its components fit in 57 bits (nearly always), else one per component.
@@ -314,10 +376,7 @@ static void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *se
 		pick_of(c, kp, &j, &jn, &mid);
 		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
-			uint32_t qa[3], qb[3];
-			unpack3(data, c, j, jn, mid, qa, qb);
-			qa0[b] = (float)qa[0], qa1[b] = (float)qa[1], qa2[b] = (float)qa[2];
-			qb0[b] = (float)qb[0], qb1[b] = (float)qb[1], qb2[b] = (float)qb[2];
+			unpack3(data, c, j, jn, mid, qa0 + b, qa1 + b, qa2 + b, qb0 + b, qb1 + b, qb2 + b);
 		} else if (!c->raw) {
 			unpack_wide(data, c, 3, j, jn, mid, qa0 + b, qb0 + b, stride);
 		}
@@ -338,10 +397,7 @@ static void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg,
 		float *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
 		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) {
-			uint32_t x[3], z[3];
-			unpack3(data, c, j, jn, mid, x, z);
-			a4[0] = (float)x[0], a4[1] = (float)x[1], a4[2] = (float)x[2];
-			b4[0] = (float)z[0], b4[1] = (float)z[1], b4[2] = (float)z[2];
+			unpack3(data, c, j, jn, mid, a4, a4 + 1, a4 + 2, b4, b4 + 1, b4 + 2);
 		} else if (!c->raw) {
 			unpack_wide(data, c, 3, j, jn, mid, a4, b4, 1);
 		}
@@ -420,15 +476,15 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	// knot pair and weight per rounding mode in use and decimation level, indexed like a cached
 	// track's `sel` (mode * 4 + decimation)
 	_Static_assert(SINEWI_MAX_DECIMATION == 3, "sel packs the decimation in two bits");
-	knot_picks kp;
-	memset(&kp, 0, sizeof kp);
+	knot_picks kp; // filled for the rounding modes in use, the only ones tracks select
 	for (uint32_t r = 0; r < 4; ++r)
 		if ((ctx->modes_used >> r) & 1u)
 			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d) {
 				uint32_t i = 4 * r + d, knots = sinewi_knot_count(seg->length, d);
 				sinewi_knot_locate(sk.m[r].u, seg->length, d, &kp.j[0][i], &kp.alpha[i]);
 				kp.jn[0][i] = kp.j[0][i] + 1 < knots ? kp.j[0][i] + 1 : kp.j[0][i];
-				midpoint_pick(kp.j[0][i], kp.jn[0][i], knots, &kp.j[1][i], &kp.jn[1][i], &kp.mid[1][i]);
+				kp.mid[0][i] = 0; // plain tracks read their two knots as they are
+				if (seg->predicted_count) midpoint_pick(kp.j[0][i], kp.jn[0][i], knots, &kp.j[1][i], &kp.jn[1][i], &kp.mid[1][i]);
 			}
 	const bool skip = ctx->skip_defaults != 0;
 	if (out_pose && !animated_only) {
@@ -443,10 +499,18 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	}
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
 	if (out_pose) { // rotations only go to the pose
-		unpack_rotations(ctx, seg, &kp);
+#if !defined(__wasm__)
+		if (!seg->predicted_count) unpack_rotations_plain(ctx, seg, &kp);
+		else
+#endif
+			unpack_rotations(ctx, seg, &kp);
 		ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
 	}
-	unpack_vectors(ctx, seg, &kp);
+#if !defined(__wasm__)
+	if (!seg->predicted_count) unpack_vectors_plain(ctx, seg, &kp);
+	else
+#endif
+		unpack_vectors(ctx, seg, &kp);
 	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
 	scatter(ctx, out_pose, remap, out_scalars);
 	if (seg->raw_count) { // raw float32 components, the rare last resort: decoded one by one over the kernels' slots
