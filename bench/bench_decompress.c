@@ -3,7 +3,7 @@
 // median ns per whole pose (forward, backward, random order; warm and cold cache) and per single
 // joint, for every kernel this CPU runs, interleaved in the same run with a baseline that copies
 // the same number of raw float32 QVVs. Cold: a 32 MiB buffer is touched before each pose.
-//   bench_decompress [--reps N] [--json] FILE[:unit_cm]...
+//   bench_decompress [--reps N] [--json] [--midpoint] FILE[:unit_cm]...
 //   bench_decompress --callgrind FILE   (a fixed workload: 1000 forward poses, scalar kernel)
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -38,6 +38,8 @@ static void evict(void) {
 	for (size_t i = 0; i < EVICT_BYTES; i += 64) evict_buffer[i]++;
 }
 
+static int midpoint_knots; // --midpoint: compress with midpoint knots
+
 static bool compress_file(const char *arg, void **blob, size_t *size) {
 	char path[4096];
 	snprintf(path, sizeof path, "%s", arg);
@@ -51,6 +53,7 @@ static bool compress_file(const char *arg, void **blob, size_t *size) {
 		return false;
 	}
 	sinew_compress_options opt = {0};
+	opt.midpoint_knots = midpoint_knots;
 	bool ok = sinew_compress(set, &opt, NULL, blob, size, &err) == SINEW_RESULT_OK;
 	if (!ok) fprintf(stderr, "bench: %s\n", err.message);
 	sinew_clip_set_free(set);
@@ -67,6 +70,7 @@ int main(int argc, char **argv) {
 		if (!strcmp(argv[a], "--reps") && a + 1 < argc) { reps = atoi(argv[++a]); continue; }
 		if (!strcmp(argv[a], "--json")) { json = 1; printf("{\"clips\":["); continue; }
 		if (!strcmp(argv[a], "--callgrind")) { callgrind = 1; continue; }
+		if (!strcmp(argv[a], "--midpoint")) { midpoint_knots = 1; continue; }
 		void *blob = NULL;
 		size_t size = 0;
 		if (!compress_file(argv[a], &blob, &size)) continue;
