@@ -35,7 +35,7 @@ static const opt_def options[] = {
     {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "shell point distance from each node in cm, scene units (default 3)"},
     {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
     {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress of several files or folders: worker threads (default 1)"},
-    {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32)"},
+    {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 32; 40 with --midpoint)"},
     {"--page-bytes", OPT_UINT, OFF(page_bytes), 64, 1 << 30, "compress: paged blob, pages of whole segments under N bytes (4096, 65536)"},
     {"--tiers", OPT_STRING, OFF(tiers_text), 0, 0, "compress: quality tiers E0,E1,... in cm, coarsest first (0.1,0.01); paged"},
     {"--tier", OPT_UINT, OFF(tier), 0, 7, "decompress, sample, error: the clip as it plays with tiers 0..K"},

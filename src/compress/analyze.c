@@ -14,7 +14,10 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	if (!options) options = &defaults;
 	out->error_cm = options->error_cm > 0.0 ? options->error_cm : SINEW_DEFAULT_ERROR_CM;
 	out->shell_cm = options->shell_cm > 0.0 ? options->shell_cm : SINEW_DEFAULT_SHELL_CM;
-	out->segment_length = options->segment_length ? options->segment_length : 32;
+	// Midpoint knots make a segment's fixed cost larger (5-byte track descriptors) and its knots cheaper
+	// in a way that does not grow with the segment's range (residuals): longer segments pay then.
+	// Measured on ACL's clips (24 Hz) and CMU mocap (120 Hz): 40 beats 32 and 48 with, 32 without.
+	out->segment_length = options->segment_length ? options->segment_length : options->midpoint_knots ? 40 : 32;
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->midpoint = options->midpoint_knots != 0;

@@ -48,7 +48,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	// clip and keep the smallest result; fast and default use one. The default level compresses a clip
 	// of at most two default segments (65 samples) as the high level does: such clips cost little, and
 	// their fixed costs and single segments leave the bit-rate search more to gain.
-	static const uint32_t lengths[] = {32, 24, 16, 48};
+	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
 	const bool explicit_length = options && options->segment_length;
 	const size_t tries = settings.level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
 	// Each encoding is also tried with 24-bit constants (Short_constants) when they could save 1 % of it:
@@ -62,7 +62,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 		for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
 			for (int short_constants = 0; short_constants < 2; ++short_constants) {
 				sinewi_compress_settings s = clip_settings;
-				if (search_lengths) s.segment_length = lengths[l];
+				if (search_lengths) s.segment_length = (settings.midpoint ? midpoint_lengths : plain_lengths)[l];
 				s.short_constants = short_constants != 0;
 				sinewi_enc_clip *enc = NULL;
 				sinew_result r = sinewi_compress_clip(set->clips[i], &s, &arena, &enc, error);
