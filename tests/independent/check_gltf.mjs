@@ -38,6 +38,7 @@ const USAGE = `usage: node tests/independent/check_gltf.mjs [options] FILE...
   --packed          also check 'sinew pack' played through web/sinew.mjs (glTF only)
   --web PATH        sinew.mjs for --packed (default ${join(REPO, 'web/sinew.mjs')})
   --import-args S   extra CLI import options (e.g. "--unit-cm 5.644") for the FILEs after it
+  --compress-args S extra options for every 'sinew compress' and 'sinew pack' (e.g. "--midpoint")
   --slack-cm X      fixed float32 slack in cm (default ${DEFAULT_SLACK_CM})
   --slack-rel X     slack per cm of distance from the scene origin (default ${DEFAULT_SLACK_REL})
   --weight-precision X  morph weight precision (default ${DEFAULT_WEIGHT_PRECISION})
@@ -68,6 +69,7 @@ function parseArgs(argv) {
 		keysOnly: false, plusOnly: false, threeRaw: false, subdiv: 2, outputTimes: false, maxTimes: DEFAULT_MAX_TIMES, convertOnly: false, float32Floor: false, jobs: 1, json: false, markdown: false, verbose: false, files: [],
 	};
 	let importArgs = [];
+	o.compressArgs = [];
 	const num = (s, name) => { const v = Number(s); if (!Number.isFinite(v)) throw new Error(`${name}: not a number: ${s}`); return v; };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i], next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
@@ -78,6 +80,7 @@ function parseArgs(argv) {
 			case '--packed': o.packed = true; break;
 			case '--web': o.web = resolve(next()); break;
 			case '--import-args': importArgs = next().split(/\s+/).filter(Boolean); break;
+			case '--compress-args': o.compressArgs = next().split(/\s+/).filter(Boolean); break;
 			case '--slack-cm': o.slackCm = num(next(), a); break;
 			case '--slack-rel': o.slackRel = num(next(), a); break;
 			case '--weight-precision': o.weightPrecision = num(next(), a); break;
@@ -258,7 +261,7 @@ async function checkFile(spec, o) {
 			if (!c.ok) { res.skipped = true; res.error = `sinew convert: ${c.stderr}`; return res; }
 			refPath = path; outPath = out;
 		} else {
-			const c = runCli(o, ['compress', path, '-o', blob, '--json', '-q', ...thr, ...spec.importArgs]);
+			const c = runCli(o, ['compress', path, '-o', blob, '--json', '-q', ...thr, ...o.compressArgs, ...spec.importArgs]);
 			if (!c.ok) { res.skipped = true; res.error = `sinew compress: ${c.stderr}`; return res; }
 			reported = JSON.parse(c.stdout);
 			const d = runCli(o, ['decompress', blob, '-o', out, '-q', ...(gltf ? ['--source', path] : [])]);
@@ -271,7 +274,7 @@ async function checkFile(spec, o) {
 			}
 			outPath = out;
 			if (o.packed && gltf) {
-				const p = runCli(o, ['pack', path, '-o', packed, '-q', ...thr, ...spec.importArgs]);
+				const p = runCli(o, ['pack', path, '-o', packed, '-q', ...thr, ...o.compressArgs, ...spec.importArgs]);
 				if (!p.ok) throw new Error(`sinew pack: ${p.stderr}`);
 			}
 		}
