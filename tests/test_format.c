@@ -402,6 +402,20 @@ static void check_refused(unsigned char *blob, size_t size, size_t at, const uns
 	CHECK_OK(sinew_validate(blob, size, &err), &err);
 }
 
+// Compresses `set` with `options` (NULL: defaults) into *blob (sinew_blob_free with *size; NULL when
+// compression failed), views clip 0 and checks the bound through the decoder (errors in *st).
+static void compress_checked(const sinew_clip_set *set, const sinew_compress_options *options, unsigned char **blob,
+                             size_t *size, sinewi_clip_view *v, sinew_error_stats *st) {
+	void *b = NULL;
+	sinew_error err = {0};
+	*size = 0;
+	CHECK_OK(sinew_compress(set, options, NULL, &b, size, &err), &err);
+	*blob = (unsigned char *)b;
+	CHECK_OK(sinewi_read_clip(*blob, *size, 0, v, &err), &err);
+	CHECK_OK(sinew_measure_blob_error(set->clips[0], *blob, *size, 0, NULL, NULL, st, &err), &err);
+	CHECK_EQ(st->samples_over_threshold, 0);
+}
+
 static void test_format_half_ranges(void) {
 	const struct {
 		uint32_t samples;
@@ -411,24 +425,20 @@ static void test_format_half_ranges(void) {
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		sinew_clip_set *set = chain_clip(cases[i].samples, cases[i].wobble);
 		CHECK(set != NULL);
-		void *b = NULL;
-		size_t size = 0;
-		sinew_error err = {0};
-		CHECK_OK(sinew_compress(set, NULL, NULL, &b, &size, &err), &err);
-		unsigned char *blob = (unsigned char *)b;
+		size_t size;
 		sinewi_clip_view v;
-		CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+		sinew_error_stats st;
+		unsigned char *blob = NULL;
+		compress_checked(set, NULL, &blob, &size, &v, &st);
+		if (!blob) return;
 		CHECK_MSG(((v.flags & SINEW_FMT_FLAG_HALF_RANGES) != 0) == cases[i].half, "%u samples: flags %x",
 		          cases[i].samples, v.flags);
-		sinew_error_stats st;
-		CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
-		CHECK_EQ(st.samples_over_threshold, 0);
 		if (cases[i].half) {
 			// the first range value: exponent all ones (bits 7-14 of the 16-bit value) is not finite
 			static const unsigned char exponent[2] = {0x80, 0x7F};
 			check_refused(blob, size, (size_t)(v.ranges - blob), exponent, 2, "non-finite range");
 		}
-		sinew_blob_free(b, size, NULL);
+		sinew_blob_free(blob, size, NULL);
 		sinew_clip_set_free(set);
 	}
 }
@@ -457,20 +467,16 @@ static void test_format_short_constants(void) {
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		sinew_clip_set *set = still_clip(cases[i].samples, cases[i].far_cm);
 		CHECK(set != NULL);
-		void *b = NULL;
-		size_t size = 0;
-		sinew_error err = {0};
 		sinew_compress_options options = {0};
 		options.strip_metadata = 1;
-		CHECK_OK(sinew_compress(set, &options, NULL, &b, &size, &err), &err);
-		unsigned char *blob = (unsigned char *)b;
+		size_t size;
 		sinewi_clip_view v;
-		CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+		sinew_error_stats st;
+		unsigned char *blob = NULL;
+		compress_checked(set, &options, &blob, &size, &v, &st);
+		if (!blob) return;
 		CHECK_MSG(((v.flags & SINEW_FMT_FLAG_SHORT_CONSTANTS) != 0) == cases[i].short_constants, "case %zu: flags %x", i,
 		          v.flags);
-		sinew_error_stats st;
-		CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
-		CHECK_EQ(st.samples_over_threshold, 0);
 		if (cases[i].short_constants) {
 			CHECK(st.max_error > 0.0); // the 24-bit constants are not exact
 			// joint 3 is at its default pose (kind 1: f32, the exact value); joints 0-2 hold constants (kind 2):
@@ -485,7 +491,7 @@ static void test_format_short_constants(void) {
 			CHECK_EQ((size_t)(v.ranges - v.constants), 5u * 9 + 2 * 12 + 3);
 			check_refused(blob, size, (size_t)(v.ranges - blob) - 1, &one, 1, "padding");
 		}
-		sinew_blob_free(b, size, NULL);
+		sinew_blob_free(blob, size, NULL);
 		sinew_clip_set_free(set);
 	}
 }
@@ -620,15 +626,15 @@ static void test_format_midpoint_knots(void) {
 	for (int i = 0; i < 2; ++i) {
 		sinew_clip_set *set = i == 0 ? chain_clip(2, 2.0f) : noise_clip(200);
 		CHECK(set != NULL);
-		void *b = NULL;
-		size_t size = 0;
 		sinew_error err = {0};
 		sinew_compress_options co = {0};
 		co.midpoint_knots = 1; // allowed, and still not chosen
-		CHECK_OK(sinew_compress(set, &co, NULL, &b, &size, &err), &err);
-		unsigned char *blob = (unsigned char *)b;
+		size_t size;
 		sinewi_clip_view v;
-		CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+		sinew_error_stats st;
+		unsigned char *blob = NULL;
+		compress_checked(set, &co, &blob, &size, &v, &st);
+		if (!blob) return;
 		CHECK_MSG(!(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS), "case %d: flags %x", i, v.flags);
 		CHECK_EQ(v.track_descriptor_size, 3);
 		sinew_size_breakdown sz;
@@ -636,11 +642,8 @@ static void test_format_midpoint_knots(void) {
 		CHECK(sz.animated_tracks > 0);
 		CHECK_EQ(sz.predicted_knots, 0);
 		CHECK_EQ(sz.segment_descriptors, 3ull * sz.animated_tracks * sz.segments);
-		sinew_error_stats st;
-		CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
-		CHECK_EQ(st.samples_over_threshold, 0);
 		CHECK(midpoint_sample_all(blob, size) != 0);
-		sinew_blob_free(b, size, NULL);
+		sinew_blob_free(blob, size, NULL);
 		sinew_clip_set_free(set);
 	}
 
@@ -662,10 +665,12 @@ static void test_format_midpoint_knots(void) {
 	}
 	sinew_compress_options co = {0};
 	co.midpoint_knots = 1;
-	CHECK_OK(sinew_compress(set, &co, NULL, &b, &size, &err), &err);
-	unsigned char *blob = (unsigned char *)b;
 	sinewi_clip_view v;
-	CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+	sinew_error_stats st;
+	unsigned char *blob = NULL;
+	compress_checked(set, &co, &blob, &size, &v, &st);
+	if (!blob) return;
+	b = blob;
 	CHECK_MSG(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS, "flags %x", v.flags);
 	CHECK_EQ(sinewi_rd32(blob + sinewi_rd32(blob + 32) + 4) & 0x400u, 0x400u); // bit 10 of the clip header's Flags
 	CHECK_EQ(v.track_descriptor_size, 5);
@@ -675,9 +680,6 @@ static void test_format_midpoint_knots(void) {
 	CHECK_EQ(sz.segment_descriptors, 5ull * sz.animated_tracks * sz.segments);
 	CHECK_EQ(breakdown_sum(&sz), sz.total);
 	printf("    cmu_01_01: %zu bytes, %u knots, %u predicted\n", size, sz.knots, sz.predicted_knots);
-	sinew_error_stats st;
-	CHECK_OK(sinew_measure_blob_error(set->clips[0], blob, size, 0, NULL, NULL, &st, &err), &err);
-	CHECK_EQ(st.samples_over_threshold, 0);
 	const uint64_t clean = midpoint_sample_all(blob, size);
 	CHECK(clean != 0);
 
