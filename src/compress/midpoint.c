@@ -29,7 +29,7 @@ uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st
 		int64_t lo = 0, hi = 0;
 		for (uint32_t g = 0; g < predicted; ++g) {
 			const uint32_t a = st->knots[(2 * g) * n + c], q = st->knots[(2 * g + 1) * n + c], b = st->knots[(2 * g + 2) * n + c];
-			const int64_t r = (int64_t)q - (int64_t)((a + b + 1u) >> 1);
+			const int64_t r = (int64_t)q - (int64_t)sinewi_midpoint(a, b);
 			if (r < lo) lo = r;
 			if (r > hi) hi = r;
 		}

@@ -200,8 +200,8 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 		for (uint32_t k = 1; predicted && k < last; k += 2) // residuals: q - midpoint + 2^(rw - 1), rw bits
 			for (uint32_t c = 0; c < n; ++c) {
 				const uint32_t rw = st->width[c] - st->shift[c];
-				const uint32_t mid = (st->knots[(k - 1) * n + c] + st->knots[(k + 1) * n + c] + 1u) >> 1;
-				sinewi_write_bits(data, &pos, st->knots[k * n + c] - mid + (rw ? 1u << (rw - 1u) : 0u), rw);
+				const uint32_t mid = sinewi_midpoint(st->knots[(k - 1) * n + c], st->knots[(k + 1) * n + c]);
+				sinewi_write_bits(data, &pos, st->knots[k * n + c] - mid + sinewi_residual_bias(rw), rw);
 			}
 	}
 }

@@ -101,10 +101,16 @@ static inline uint32_t sinewi_plain_slot(uint32_t knot) {
 	return (knot + 1u) >> 1;
 }
 // A predicted component: the rounded-up midpoint of its neighbours' quantized values plus the residual
-// `r` of `rw` bits, biased by 2^(rw - 1) (rw = width - Shift). Unsigned arithmetic: values of a hostile
-// blob wrap, which only gives other finite floats.
+// `r` of `rw` bits, biased by 2^(rw - 1) (rw = width - Shift; written branch-free, 0 for rw = 0).
+// Unsigned arithmetic: values of a hostile blob wrap, which only gives other finite floats.
+static inline uint32_t sinewi_midpoint(uint32_t a, uint32_t b) {
+	return (a + b + 1u) >> 1;
+}
+static inline uint32_t sinewi_residual_bias(uint32_t rw) {
+	return (1u << rw) >> 1;
+}
 static inline uint32_t sinewi_midpoint_value(uint32_t a, uint32_t b, uint32_t r, uint32_t rw) {
-	return ((a + b + 1u) >> 1) + r - (rw ? 1u << (rw - 1u) : 0u);
+	return sinewi_midpoint(a, b) + r - sinewi_residual_bias(rw);
 }
 // Shift of stored slot k in a 40-bit track descriptor (0 in a 24-bit one).
 static inline uint32_t sinewi_descriptor_shift(uint64_t descriptor, uint32_t k) {

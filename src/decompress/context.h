@@ -79,19 +79,15 @@ SINEWI_CACHE_TRACK_LINKAGE uint64_t sinewi_cache_track(uint64_t desc, uint32_t t
 	c->sel = (uint8_t)(rounding * 4u + d);
 	c->raw = 0;
 	c->bitpos = bitpos;
-	uint32_t bits = 0, residual = 0;
 	for (uint32_t k = 0; k < 4; ++k) {
 		c->width[k] = (uint8_t)(k < n ? (desc >> (5 * k)) & 31u : 0u);
 		c->rwidth[k] = (uint8_t)(c->width[k] - sinewi_descriptor_shift(desc, k)); // (validated: shift <= width)
-	}
-	for (uint32_t k = 0; k < n; ++k) {
 		c->raw |= c->width[k] == SINEWI_WIDTH_RAW;
-		bits += sinewi_width_bits(c->width[k]);
-		residual += sinewi_width_bits(c->width[k]) - (uint32_t)(c->width[k] - c->rwidth[k]);
 	}
-	if (type == 0 && c->raw) bits = residual = 128; // raw rotation: x, y, z, w as float32
+	uint32_t bits, residual;
+	sinewi_descriptor_bits(desc, type, n, &bits, &residual);
 	c->knot_bits = (uint8_t)bits;
-	c->residual_bits = (uint8_t)(residual != bits ? residual : 0u);
+	c->residual_bits = (uint8_t)residual;
 	c->predicted = residual != bits;
 	uint32_t knots = sinewi_knot_count(length, d);
 	*plain_knots = knots - (residual != bits ? sinewi_predicted_knots(knots) : 0u);

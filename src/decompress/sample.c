@@ -297,10 +297,8 @@ UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track
 		const uint32_t r0 = c->rwidth[0], r1 = c->rwidth[1], r2 = c->rwidth[2];
 		uint32_t x0, x1, x2;
 		SPLIT3(sinewi_read_word(data, c->residual_pos + (uint64_t)j * c->residual_bits), r0, r1, r2, x0, x1, x2);
-		// ((a + b + 1) >> 1) + r - 2^(rw - 1), the bias written branch-free: (1 << rw) >> 1
-		const uint32_t m0 = ((a0 + b0 + 1u) >> 1) + x0 - ((1u << r0) >> 1);
-		const uint32_t m1 = ((a1 + b1 + 1u) >> 1) + x1 - ((1u << r1) >> 1);
-		const uint32_t m2 = ((a2 + b2 + 1u) >> 1) + x2 - ((1u << r2) >> 1);
+		const uint32_t m0 = sinewi_midpoint_value(a0, b0, x0, r0), m1 = sinewi_midpoint_value(a1, b1, x1, r1);
+		const uint32_t m2 = sinewi_midpoint_value(a2, b2, x2, r2);
 		if (mid == 1u) a0 = m0, a1 = m1, a2 = m2;
 		else b0 = m0, b1 = m1, b2 = m2;
 	}

@@ -4,6 +4,7 @@
 #define SINEW_FORMAT_READ_H
 
 #include "../core/base.h"
+#include "../core/codec_math.h"
 
 typedef struct sinewi_clip_view {
 	const unsigned char *blob;
@@ -45,6 +46,18 @@ static inline uint64_t sinewi_track_descriptor(const unsigned char *segment, uin
 	uint64_t d = (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16);
 	if (size == 5) d |= ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32);
 	return d;
+}
+
+// Bits of one knot and of one predicted knot's residual for a track descriptor (type 0..3, n stored
+// components): equal for a plain track (every Shift 0), 128 for a raw rotation.
+static inline void sinewi_descriptor_bits(uint64_t d, uint32_t type, uint32_t n, uint32_t *knot_bits, uint32_t *residual_bits) {
+	uint32_t bits = 0, residual = 0;
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t w = sinewi_width_bits((uint32_t)(d >> (5 * k)) & 31u);
+		bits += w, residual += w - sinewi_descriptor_shift(d, k);
+	}
+	if (type == 0 && (d & 31u) == SINEWI_WIDTH_RAW) bits = residual = 128; // x, y, z, w as float32
+	*knot_bits = bits, *residual_bits = residual;
 }
 
 // Value i of constants or clip ranges: f32 (`size` 4) or the high 24 or 16 bits of one (`size` 3:

@@ -24,13 +24,8 @@ static void add(sinew_size_breakdown *to, const sinew_size_breakdown *from) {
 static uint64_t track_bits(const unsigned char *seg, uint32_t descriptor_size, uint32_t t, uint32_t type, uint32_t comps,
                            uint32_t length, uint32_t *knots, uint32_t *predicted) {
 	uint64_t d = sinewi_track_descriptor(seg, t, descriptor_size);
-	uint32_t knot_bits = 0, residual_bits = 0;
-	if (type == 0 && (d & 31u) == SINEWI_WIDTH_RAW) knot_bits = residual_bits = 128; // raw rotation: x, y, z, w
-	else
-		for (uint32_t c = 0; c < comps; ++c) {
-			knot_bits += sinewi_width_bits((uint32_t)(d >> (5 * c)) & 31u);
-			residual_bits += sinewi_width_bits((uint32_t)(d >> (5 * c)) & 31u) - sinewi_descriptor_shift(d, c);
-		}
+	uint32_t knot_bits, residual_bits;
+	sinewi_descriptor_bits(d, type, comps, &knot_bits, &residual_bits);
 	*knots = sinewi_knot_count(length, (uint32_t)(d >> 20) & 3u);
 	*predicted = residual_bits != knot_bits ? sinewi_predicted_knots(*knots) : 0u;
 	return sinewi_track_bits(*knots, knot_bits, residual_bits);
