@@ -243,7 +243,7 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 					lo = mid + 1;
 			}
 			widths_for_level(t, st, lo, st->width);
-			quantize_knots(w, t, seg, st);
+			if (w->settings->midpoint) quantize_knots(w, t, seg, st); // the residuals of exactly these knots
 			uint32_t cost = candidate_cost(w, t, st, seg->length);
 			if (cost < best_cost) best_cost = cost, best_k = lo, best_d = (uint32_t)d;
 		}
