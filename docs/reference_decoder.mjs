@@ -334,8 +334,9 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
       const lo = f(t.min[c] + f(t.extent[c] * f(qmin / 255)));
       const ext = f(t.extent[c] * f(qext / 255));
       const step = w === 0 ? 0 : f(ext * f(1 / (2 ** w - 1)));
-      // (float)q: exact below 2^24; a wrapped midpoint value of a hostile blob rounds to nearest
-      return f(lo + f(f(q) * step));
+      // (float)q, q read as a signed 32-bit integer: exact below 2^24; a wrapped midpoint value of a
+      // hostile blob rounds to nearest
+      return f(lo + f(f(q | 0) * step));
     }
 
     // The stored values of the knot in plain slot j (knot j of a plain track), slot by slot.

@@ -60,7 +60,7 @@ static inline float sinewi_dequantize(uint32_t q, uint32_t width, float lo, floa
 		memcpy(&f, &q, 4);
 		return f;
 	}
-	return lo + (float)q * sinewi_quant_step(width, ext);
+	return lo + (float)(int32_t)q * sinewi_quant_step(width, ext); // (signed: a hostile predicted q, docs/format.md)
 }
 
 // Quantizes v into `width` bits over [lo, lo + ext] (round to nearest, clamped).
@@ -143,13 +143,15 @@ static inline void sinewi_knot_locate(float u, uint32_t length, uint32_t d, uint
 		return;
 	}
 	uint32_t last = sinewi_knot_count(length, d) - 2u; // index of the last interval
-	float fk = u / (float)stride;
+	// dividing by a power of two is multiplying by its exact inverse: the same float, without a division
+	static const float inverse_stride[4] = {1.0f, 0.5f, 0.25f, 0.125f};
+	const float inverse = inverse_stride[d & 3u];
+	float fk = u * inverse;
 	uint32_t i = (uint32_t)fk;
 	if (i > last) i = last;
 	float p0 = (float)(i * stride);
 	uint32_t p1i = (i + 1u) * stride;
-	float p1 = (float)(p1i < length ? p1i : length);
-	float a = (u - p0) / (p1 - p0);
+	float a = p1i <= length ? (u - p0) * inverse : (u - p0) / ((float)length - p0); // the last interval may be shorter
 	*k0 = i;
 	*alpha = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
 }

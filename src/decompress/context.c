@@ -31,13 +31,13 @@ static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32
 
 static size_t params_bytes(uint32_t rotations, uint32_t vectors) {
 	return align16((size_t)rotations * sizeof(sinewi_cached_track)) + align16((size_t)vectors * sizeof(sinewi_cached_track)) +
-	       align16((size_t)padded(rotations) * 7 * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
+	       align16((size_t)padded(rotations) * 10 * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
 }
 
 static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	uint32_t r, n;
 	count_batches(v, &r, &n);
-	size_t rot_floats = (size_t)padded(r) * 11, vec_floats = (size_t)padded(n) * 13; // qa, qb, alpha, out
+	size_t rot_floats = (size_t)padded(r) * 23, vec_floats = (size_t)padded(n) * 13; // qa, qb, qr, mid, alpha, ka, kb, out
 	size_t entries = random_access || v->segment_count < 2 ? v->segment_count : 2; // else current + prefill
 	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
 	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
@@ -103,6 +103,7 @@ static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_p
 	p->length = length > v->segment_length ? v->segment_length : length;
 	p->raw_count = 0;
 	p->predicted_count = 0;
+	p->sels = 0;
 }
 
 // Fills tracks [from, to) of segment s into p; `bitpos` is where track `from` starts in the
@@ -126,6 +127,7 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 		uint64_t next = sinewi_cache_track(desc, t->type, n, t->rounding, length, bitpos, c, &plain);
 		p->raw_count += c->raw;
 		p->predicted_count += c->predicted;
+		p->sels |= 1u << c->sel;
 		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->knot_bits : 0u)) >> 3];
 		bitpos = next;
 		const unsigned char *clip_ranges = v->clip + t->ranges;
@@ -142,6 +144,7 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 			if (t->type == 0) {
 				p->rot_lo[k][t->batch] = lo;
 				p->rot_step[k][t->batch] = step;
+				if (SINEWI_KERNEL_MIDPOINTS) p->rot_bias[k][t->batch] = sinewi_residual_bias(c->rwidth[k]);
 			} else {
 				p->vec_lo[4 * t->batch + k] = lo;
 				p->vec_step[4 * t->batch + k] = step;
@@ -188,16 +191,21 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->base_pose = (sinew_qvv *)take(&m, (size_t)v.joint_count * sizeof(sinew_qvv));
 	ctx->base_scalars = (float *)take(&m, (size_t)v.scalar_components * sizeof(float));
 	uint32_t rp = padded(ctx->rotation_count), vp = padded(ctx->vector_count);
-	float *rot = (float *)take(&m, (size_t)rp * 11 * sizeof(float));
+	float *rot = (float *)take(&m, (size_t)rp * 23 * sizeof(float));
 	float *vec = (float *)take(&m, (size_t)vp * 13 * sizeof(float));
 	for (int k = 0; k < 3; ++k) {
-		ctx->rot.qa[k] = rot + (size_t)rp * (0 + k);
-		ctx->rot.qb[k] = rot + (size_t)rp * (3 + k);
+		ctx->rot.qa[k] = (uint32_t *)(void *)(rot + (size_t)rp * (0 + k));
+		ctx->rot.qb[k] = (uint32_t *)(void *)(rot + (size_t)rp * (3 + k));
+		if (SINEWI_KERNEL_MIDPOINTS) ctx->rot.qr[k] = (uint32_t *)(void *)(rot + (size_t)rp * (6 + k));
 	}
-	ctx->rot.alpha = rot + (size_t)rp * 6;
-	for (int k = 0; k < 4; ++k) ctx->rot.out[k] = rot + (size_t)rp * (7 + k);
-	ctx->vec.qa = vec;
-	ctx->vec.qb = vec + (size_t)vp * 4;
+	if (SINEWI_KERNEL_MIDPOINTS) ctx->rot.mid = rot + (size_t)rp * 9;
+	ctx->rot.alpha = rot + (size_t)rp * 10;
+	for (int k = 0; k < 4; ++k) {
+		if (SINEWI_KERNEL_TWO_PASS) ctx->rot.ka[k] = rot + (size_t)rp * (11 + k), ctx->rot.kb[k] = rot + (size_t)rp * (15 + k);
+		ctx->rot.out[k] = rot + (size_t)rp * (19 + k);
+	}
+	ctx->vec.qa = (uint32_t *)(void *)vec;
+	ctx->vec.qb = (uint32_t *)(void *)(vec + (size_t)vp * 4);
 	ctx->vec.out = vec + (size_t)vp * 8;
 	ctx->vec.alpha = vec + (size_t)vp * 12;
 	ctx->random_access = random_access;
@@ -207,10 +215,11 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 		sinewi_segment_params *p = &ctx->params[e];
 		p->rot_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->rotation_count * sizeof(sinewi_cached_track));
 		p->vec_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->vector_count * sizeof(sinewi_cached_track));
-		float *pr = (float *)take(&m, (size_t)rp * 7 * sizeof(float));
+		float *pr = (float *)take(&m, (size_t)rp * 10 * sizeof(float));
 		float *pv = (float *)take(&m, (size_t)vp * 8 * sizeof(float));
 		for (int k = 0; k < 3; ++k) p->rot_lo[k] = pr + (size_t)rp * k, p->rot_step[k] = pr + (size_t)rp * (3 + k);
 		p->rot_dropped = pr + (size_t)rp * 6;
+		for (int k = 0; SINEWI_KERNEL_MIDPOINTS && k < 3; ++k) p->rot_bias[k] = (uint32_t *)(void *)(pr + (size_t)rp * (7 + k));
 		p->vec_lo = pv;
 		p->vec_step = pv + (size_t)vp * 4;
 	}

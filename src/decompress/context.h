@@ -56,8 +56,10 @@ typedef struct sinewi_segment_params {
 	uint32_t length;           // intervals in this segment
 	uint32_t raw_count;        // tracks with raw float32 components (decoded one by one)
 	uint32_t predicted_count;  // tracks with midpoint residuals (none: the plain unpack loops)
+	uint32_t sels;             // bit `sel` set for each rounding mode * 4 + decimation some track uses
 	sinewi_cached_track *rot_tracks, *vec_tracks; // [rotation batch], [vector batch]
 	float *rot_lo[3], *rot_step[3], *rot_dropped; // [rotation batch, padded]
+	uint32_t *rot_bias[3];                         // [rotation batch, padded] midpoint residual bias
 	float *vec_lo, *vec_step;                      // [vector batch * 4, padded]
 } sinewi_segment_params;
 

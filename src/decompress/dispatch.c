@@ -2,7 +2,9 @@
 // Picks the kernel once per context from the CPU's capabilities (cpuid/xgetbv on x86): AVX2
 // when the CPU has it and the OS saves its registers, else SSE2; NEON on AArch64; SIMD128 in a
 // wasm build. SINEW_KERNEL=scalar in the environment, the context option or the build macro
-// SINEW_FORCE_SCALAR force the reference kernel.
+// SINEW_FORCE_SCALAR force the reference kernel. The SIMD128 wasm modules leave the reference kernel
+// out (bytes; their runtime never asks for it): there SINEW_KERNEL_SCALAR gets the SIMD128 kernel,
+// whose floats are the same.
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,16 +27,20 @@ static int x86_has_avx2(void) {
 }
 #endif
 
+#if defined(__wasm_simd128__) && !defined(SINEW_FORCE_SCALAR)
+#define REFERENCE_KERNEL sinewi_kernel_wasm_simd128
+#else
+#define REFERENCE_KERNEL sinewi_kernel_scalar
+#endif
+
 uint32_t sinewi_kernels_available(const sinewi_kernel_table **out, uint32_t capacity) {
 	uint32_t n = 0;
-	if (n < capacity) out[n++] = &sinewi_kernel_scalar;
+	if (n < capacity) out[n++] = &REFERENCE_KERNEL;
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (n < capacity) out[n++] = &sinewi_kernel_sse2;
 	if (n < capacity && x86_has_avx2()) out[n++] = &sinewi_kernel_avx2;
 #elif defined(__aarch64__)
 	if (n < capacity) out[n++] = &sinewi_kernel_neon;
-#elif defined(__wasm_simd128__)
-	if (n < capacity) out[n++] = &sinewi_kernel_wasm_simd128;
 #endif
 	return n;
 }
@@ -44,7 +50,7 @@ const sinewi_kernel_table *sinewi_select_kernel(int kernel) {
 	(void)kernel;
 	return &sinewi_kernel_scalar;
 #else
-	if (kernel == SINEW_KERNEL_SCALAR) return &sinewi_kernel_scalar;
+	if (kernel == SINEW_KERNEL_SCALAR) return &REFERENCE_KERNEL;
 #if !defined(__wasm__) // the wasm runtime has no environment (and no imports)
 	const char *env = getenv("SINEW_KERNEL");
 	if (env && strcmp(env, "scalar") == 0) return &sinewi_kernel_scalar;

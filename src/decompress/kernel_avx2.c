@@ -28,6 +28,14 @@
 #define V_LE(a, b) _mm256_cmp_ps(a, b, _CMP_LE_OQ)
 #define V_GT(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OQ)
 #define V_SEL(m, a, b) _mm256_blendv_ps(b, a, m)
+#define VI __m256i
+#define VI_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define VI_SET1(x) _mm256_set1_epi32((int)(x))
+#define VI_ADD _mm256_add_epi32
+#define VI_SUB _mm256_sub_epi32
+#define VI_SRL1(a) _mm256_srli_epi32(a, 1)
+#define VI_TOF _mm256_cvtepi32_ps
+#define V4_LOAD_TOF(p) _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define V4 __m128
 #define V4_LOAD _mm_loadu_ps
 #define V4_STORE _mm_storeu_ps

@@ -27,6 +27,14 @@
 #define V_LE vcleq_f32
 #define V_GT vcgtq_f32
 #define V_SEL(m, a, b) vbslq_f32(m, a, b)
+#define VI uint32x4_t
+#define VI_LOAD(p) vld1q_u32(p)
+#define VI_SET1(x) vdupq_n_u32(x)
+#define VI_ADD vaddq_u32
+#define VI_SUB vsubq_u32
+#define VI_SRL1(a) vshrq_n_u32(a, 1)
+#define VI_TOF(a) vcvtq_f32_s32(vreinterpretq_s32_u32(a))
+#define V4_LOAD_TOF(p) vcvtq_f32_s32(vreinterpretq_s32_u32(vld1q_u32(p)))
 #define V4 float32x4_t
 #define V4_LOAD vld1q_f32
 #define V4_STORE vst1q_f32

@@ -25,4 +25,11 @@
 #define V_LE(a, b) ((a) <= (b))
 #define V_GT(a, b) ((a) > (b))
 #define V_SEL(m, a, b) ((m) ? (a) : (b))
+#define VI uint32_t
+#define VI_LOAD(p) (*(p))
+#define VI_SET1(x) (x)
+#define VI_ADD(a, b) ((a) + (b))
+#define VI_SUB(a, b) ((a) - (b))
+#define VI_SRL1(a) ((a) >> 1)
+#define VI_TOF(a) ((float)(int32_t)(a))
 #include "kernels.h"

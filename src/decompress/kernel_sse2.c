@@ -26,6 +26,14 @@
 #define V_LE _mm_cmple_ps
 #define V_GT _mm_cmpgt_ps
 #define V_SEL(m, a, b) _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b))
+#define VI __m128i
+#define VI_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define VI_SET1(x) _mm_set1_epi32((int)(x))
+#define VI_ADD _mm_add_epi32
+#define VI_SUB _mm_sub_epi32
+#define VI_SRL1(a) _mm_srli_epi32(a, 1)
+#define VI_TOF _mm_cvtepi32_ps
+#define V4_LOAD_TOF(p) _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define V4 __m128
 #define V4_LOAD _mm_loadu_ps
 #define V4_STORE _mm_storeu_ps

@@ -26,6 +26,14 @@
 #define V_LE wasm_f32x4_le
 #define V_GT wasm_f32x4_gt
 #define V_SEL(m, a, b) wasm_v128_bitselect(a, b, m)
+#define VI v128_t
+#define VI_LOAD(p) wasm_v128_load(p)
+#define VI_SET1(x) wasm_i32x4_splat((int32_t)(x))
+#define VI_ADD wasm_i32x4_add
+#define VI_SUB wasm_i32x4_sub
+#define VI_SRL1(a) wasm_u32x4_shr(a, 1)
+#define VI_TOF wasm_f32x4_convert_i32x4
+#define V4_LOAD_TOF(p) wasm_f32x4_convert_i32x4(wasm_v128_load(p))
 #define V4 v128_t
 #define V4_LOAD wasm_v128_load
 #define V4_STORE wasm_v128_store

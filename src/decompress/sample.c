@@ -262,66 +262,78 @@ static inline void pick_of(const sinewi_cached_track *c, const knot_picks *kp, b
 }
 
 // The quantized components of an interval's two knots, one read per component (knots wider than
-// one word's 57 bits; rare, kept out of line): component k goes to a[k * stride] and b[k * stride].
+// one word's 57 bits; rare, kept out of line), predicted knots rebuilt: component k goes to
+// a[k * stride] and b[k * stride].
 SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint32_t j,
-                                        uint32_t jn, uint32_t mid, float *a, float *b, size_t stride) {
+                                        uint32_t jn, uint32_t mid, uint32_t *a, uint32_t *b, size_t stride) {
 	uint32_t qa[4], qb[4];
 	read_pair(data, c, n, j, jn, mid, qa, qb);
-	for (uint32_t k = 0; k < n; ++k) a[k * stride] = (float)qa[k], b[k * stride] = (float)qb[k];
+	for (uint32_t k = 0; k < n; ++k) a[k * stride] = qa[k], b[k * stride] = qb[k];
 }
 
-// Three fields of widths w0..w2 from the low bits of a word.
-#define SPLIT3(word, w0, w1, w2, x0, x1, x2)                                                                                 \
-	do {                                                                                                                   \
-		uint64_t v_ = (word);                                                                                              \
-		x0 = (uint32_t)(v_ & ((1ull << (w0)) - 1u)), v_ >>= (w0);                                                          \
-		x1 = (uint32_t)(v_ & ((1ull << (w1)) - 1u)), v_ >>= (w1);                                                          \
-		x2 = (uint32_t)(v_ & ((1ull << (w2)) - 1u));                                                                       \
+// Masks of a field's low bits for each 5-bit width code (a table: computing one takes a variable
+// shift). Codes above 24 only reach the unpack loops for raw components, which are replaced later.
+static const uint32_t field_mask[32] = {
+    0x0u,      0x1u,      0x3u,      0x7u,       0xfu,       0x1fu,      0x3fu,      0x7fu,
+    0xffu,     0x1ffu,    0x3ffu,    0x7ffu,     0xfffu,     0x1fffu,    0x3fffu,    0x7fffu,
+    0xffffu,   0x1ffffu,  0x3ffffu,  0x7ffffu,   0xfffffu,   0x1fffffu,  0x3fffffu,  0x7fffffu,
+    0xffffffu, 0x1ffffffu, 0x3ffffffu, 0x7ffffffu, 0xfffffffu, 0x1fffffffu, 0x3fffffffu, 0x7fffffffu};
+
+// Three fields of width codes w0..w2 from the low bits of a word.
+#define SPLIT3(word, w0, w1, w2, x) \
+	do {                           \
+		uint64_t v_ = (word);      \
+		x[0] = (uint32_t)v_ & field_mask[w0], v_ >>= (w0); \
+		x[1] = (uint32_t)v_ & field_mask[w1], v_ >>= (w1); \
+		x[2] = (uint32_t)v_ & field_mask[w2];              \
 	} while (0)
 
-// (inlined in the two unpack loops natively; one out-of-line copy in the wasm decoder, which counts bytes)
+// (inlined in the unpack loops natively; one out-of-line copy in the wasm decoder, which counts bytes)
 #if defined(__wasm__)
 #define UNPACK3_INLINE SINEWI_NOINLINE static
 #else
 #define UNPACK3_INLINE static inline
 #endif
-// The quantized x, y, z of an interval's two knots of a 3-component track whose knots fit one word,
-// as floats: one load per plain knot, and one more for the residual of a predicted knot.
+// The quantized x, y, z of plain slots j and jn (a plain track: knots j and jn) of a 3-component
+// track whose knots fit one word: one load per knot; with `mid`, one more for the residual fields
+// of the predicted knot between them (they fit one word too).
 UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint32_t j, uint32_t jn, uint32_t mid,
-                            float *qa0, float *qa1, float *qa2, float *qb0, float *qb1, float *qb2) {
-	const uint32_t w0 = c->width[0], w1 = c->width[1], w2 = c->width[2];
-	uint32_t a0, a1, a2, b0, b1, b2;
-	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)j * c->knot_bits), w0, w1, w2, a0, a1, a2);
-	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)jn * c->knot_bits), w0, w1, w2, b0, b1, b2);
-	if (mid) {
-		const uint32_t r0 = c->rwidth[0], r1 = c->rwidth[1], r2 = c->rwidth[2];
-		uint32_t x0, x1, x2;
-		SPLIT3(sinewi_read_word(data, c->residual_pos + (uint64_t)j * c->residual_bits), r0, r1, r2, x0, x1, x2);
-		const uint32_t m0 = sinewi_midpoint_value(a0, b0, x0, r0), m1 = sinewi_midpoint_value(a1, b1, x1, r1);
-		const uint32_t m2 = sinewi_midpoint_value(a2, b2, x2, r2);
-		if (mid == 1u) a0 = m0, a1 = m1, a2 = m2;
-		else b0 = m0, b1 = m1, b2 = m2;
-	}
-	*qa0 = (float)a0, *qa1 = (float)a1, *qa2 = (float)a2;
-	*qb0 = (float)b0, *qb1 = (float)b1, *qb2 = (float)b2;
+                            uint32_t a[3], uint32_t b[3], uint32_t r[3]) {
+	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)j * c->knot_bits), c->width[0], c->width[1], c->width[2], a);
+	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)jn * c->knot_bits), c->width[0], c->width[1], c->width[2], b);
+	if (mid) SPLIT3(sinewi_read_word(data, c->residual_pos + (uint64_t)j * c->residual_bits), c->rwidth[0], c->rwidth[1], c->rwidth[2], r);
+}
+// The predicted knot (mid 1: a, 2: b) rebuilt from its plain neighbours a, b and residual fields r.
+static inline void rebuild3(const sinewi_cached_track *c, uint32_t mid, uint32_t a[3], uint32_t b[3], const uint32_t r[3]) {
+	uint32_t *m = mid == 1u ? a : b;
+	for (int k = 0; k < 3; ++k) m[k] = sinewi_midpoint_value(a[k], b[k], r[k], c->rwidth[k]);
 }
 
 // The unpack loops, specialized natively for segments with and without midpoint residuals (the
-// plain copy skips the picks and the residual branch: 4 % fewer instructions per pose on acl/104_30);
-// the wasm decoder, which counts bytes, keeps the general one.
+// plain copy skips the picks and the residual branch); the wasm decoder, which counts bytes, keeps
+// the general one.
 #if defined(__GNUC__) && !defined(__wasm__)
 #define UNPACK_LOOP static inline __attribute__((always_inline))
 #else
 #define UNPACK_LOOP static
 #endif
 
-// Unpacks the two knots of every quantized rotation, as floats, into the kernel batch. One load
-// per knot when its components fit in 57 bits (nearly always), else one per component.
+// Unpacks the two knots of every quantized rotation into the kernel batch: one load per knot when
+// its components fit in 57 bits (nearly always), else one per component. Natively a predicted
+// knot is left to the kernel (its plain neighbours, residual fields and which knot it is); the
+// wasm decoder rebuilds it here (bytes).
 UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals) {
+#if SINEWI_KERNEL_MIDPOINTS
+	static const float mid_value[3] = {0.0f, 1.0f, 2.0f};
+#endif
 	const unsigned char *data = seg->data;
 	const sinewi_cached_track *tracks = seg->rot_tracks;
-	float *restrict qa0 = ctx->rot.qa[0], *restrict qa1 = ctx->rot.qa[1], *restrict qa2 = ctx->rot.qa[2];
-	float *restrict qb0 = ctx->rot.qb[0], *restrict qb1 = ctx->rot.qb[1], *restrict qb2 = ctx->rot.qb[2];
+	uint32_t *restrict qa0 = ctx->rot.qa[0], *restrict qa1 = ctx->rot.qa[1], *restrict qa2 = ctx->rot.qa[2];
+	uint32_t *restrict qb0 = ctx->rot.qb[0], *restrict qb1 = ctx->rot.qb[1], *restrict qb2 = ctx->rot.qb[2];
+#if SINEWI_KERNEL_MIDPOINTS
+	uint32_t *restrict qr0 = ctx->rot.qr[0], *restrict qr1 = ctx->rot.qr[1], *restrict qr2 = ctx->rot.qr[2];
+	float *restrict out_mid = ctx->rot.mid;
+#endif
 	float *restrict out_alpha = ctx->rot.alpha;
 	const size_t stride = (size_t)(ctx->rot.qa[1] - ctx->rot.qa[0]); // qa[k], qb[k] are evenly spaced arrays
 	const uint32_t count = ctx->rotation_count;
@@ -331,28 +343,47 @@ UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_param
 		pick_of(c, kp, residuals, &j, &jn, &mid);
 		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
-			unpack3(data, c, j, jn, mid, qa0 + b, qa1 + b, qa2 + b, qb0 + b, qb1 + b, qb2 + b);
+			uint32_t x[3], y[3], r[3];
+			unpack3(data, c, j, jn, residuals ? mid : 0u, x, y, r);
+#if SINEWI_KERNEL_MIDPOINTS
+			if (residuals) {
+				out_mid[b] = mid_value[mid];
+				if (mid) qr0[b] = r[0], qr1[b] = r[1], qr2[b] = r[2];
+			}
+#else
+			if (residuals && mid) rebuild3(c, mid, x, y, r);
+#endif
+			qa0[b] = x[0], qa1[b] = x[1], qa2[b] = x[2];
+			qb0[b] = y[0], qb1[b] = y[1], qb2[b] = y[2];
 		} else if (!c->raw) {
 			unpack_wide(data, c, 3, j, jn, mid, qa0 + b, qb0 + b, stride);
+#if SINEWI_KERNEL_MIDPOINTS
+			if (residuals) out_mid[b] = 0.0f; // rebuilt already
+#endif
 		}
 	}
 }
 
 // Same for translations and scales (3 components) and scalar tracks (4; missing ones have width
-// 0), which follow the joints' vectors in the batch.
+// 0), which follow the joints' vectors in the batch; their predicted knots are rebuilt here.
 UNPACK_LOOP void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals) {
 	const unsigned char *data = seg->data;
 	const sinewi_cached_track *tracks = seg->vec_tracks;
-	float *restrict qa = ctx->vec.qa, *restrict qb = ctx->vec.qb, *restrict out_alpha = ctx->vec.alpha;
+	uint32_t *restrict qa = ctx->vec.qa, *restrict qb = ctx->vec.qb;
+	float *restrict out_alpha = ctx->vec.alpha;
 	const uint32_t count = ctx->vector_count, joint_vectors = ctx->joint_vector_count;
 	for (uint32_t b = 0; b < joint_vectors; ++b) {
 		const sinewi_cached_track *c = &tracks[b];
 		uint32_t j, jn, mid;
 		pick_of(c, kp, residuals, &j, &jn, &mid);
-		float *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
+		uint32_t *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
 		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) {
-			unpack3(data, c, j, jn, mid, a4, a4 + 1, a4 + 2, b4, b4 + 1, b4 + 2);
+			uint32_t x[3], y[3], r[3];
+			unpack3(data, c, j, jn, residuals ? mid : 0u, x, y, r);
+			if (residuals && mid) rebuild3(c, mid, x, y, r);
+			a4[0] = x[0], a4[1] = x[1], a4[2] = x[2];
+			b4[0] = y[0], b4[1] = y[1], b4[2] = y[2];
 		} else if (!c->raw) {
 			unpack_wide(data, c, 3, j, jn, mid, a4, b4, 1);
 		}
@@ -426,21 +457,22 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	while (first_mode < 3 && !((ctx->modes_used >> first_mode) & 1u)) ++first_mode;
 	const sinewi_segment_params *seg = sinewi_segment(ctx, sk.m[first_mode].index, sk.m[first_mode].u);
 	for (int k = 0; k < 3; ++k) ctx->rot.lo[k] = seg->rot_lo[k], ctx->rot.step[k] = seg->rot_step[k];
+	for (int k = 0; k < 3; ++k) ctx->rot.bias[k] = seg->rot_bias[k];
 	ctx->rot.dropped = seg->rot_dropped;
+	ctx->rot.residuals = SINEWI_KERNEL_MIDPOINTS && seg->predicted_count != 0;
 	ctx->vec.lo = seg->vec_lo, ctx->vec.step = seg->vec_step;
 	// knot pair and weight per rounding mode in use and decimation level, indexed like a cached
 	// track's `sel` (mode * 4 + decimation)
 	_Static_assert(SINEWI_MAX_DECIMATION == 3, "sel packs the decimation in two bits");
-	knot_picks kp; // filled for the rounding modes in use, the only ones tracks select
-	for (uint32_t r = 0; r < 4; ++r)
-		if ((ctx->modes_used >> r) & 1u)
-			for (uint32_t d = 0; d <= SINEWI_MAX_DECIMATION; ++d) {
-				uint32_t i = 4 * r + d, knots = sinewi_knot_count(seg->length, d);
-				sinewi_knot_locate(sk.m[r].u, seg->length, d, &kp.j[0][i], &kp.alpha[i]);
-				kp.jn[0][i] = kp.j[0][i] + 1 < knots ? kp.j[0][i] + 1 : kp.j[0][i];
-				kp.mid[0][i] = 0; // plain tracks read their two knots as they are
-				if (seg->predicted_count) midpoint_pick(kp.j[0][i], kp.jn[0][i], knots, &kp.j[1][i], &kp.jn[1][i], &kp.mid[1][i]);
-			}
+	knot_picks kp; // filled for the (rounding mode, decimation) pairs the segment's tracks use, the only ones they select
+	for (uint32_t i = 0; seg->sels >> i; ++i) {
+		if (!((seg->sels >> i) & 1u)) continue;
+		const uint32_t r = i >> 2, d = i & 3u, knots = sinewi_knot_count(seg->length, d);
+		sinewi_knot_locate(sk.m[r].u, seg->length, d, &kp.j[0][i], &kp.alpha[i]);
+		kp.jn[0][i] = kp.j[0][i] + 1 < knots ? kp.j[0][i] + 1 : kp.j[0][i];
+		kp.mid[0][i] = 0; // plain tracks read their two knots as they are
+		if (seg->predicted_count) midpoint_pick(kp.j[0][i], kp.jn[0][i], knots, &kp.j[1][i], &kp.jn[1][i], &kp.mid[1][i]);
+	}
 	const bool skip = ctx->skip_defaults != 0;
 	if (out_pose && !animated_only) {
 		if (!remap && !skip) {
