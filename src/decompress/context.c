@@ -130,14 +130,11 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 		p->sels |= 1u << c->sel;
 		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->knot_bits : 0u)) >> 3];
 		bitpos = next;
-		const unsigned char *clip_ranges = v->clip + t->ranges;
 		const uint32_t rrc = v->rotation_range_components;
-		uint32_t range_components = t->type == 0 ? rrc : n;
 		for (uint32_t k = 0; k < n; ++k) {
 			uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
 			float lo, ext;
-			sinewi_segment_range(sinewi_range_value(clip_ranges, comp, v->half_ranges),
-			                     sinewi_range_value(clip_ranges, range_components + comp, v->half_ranges),
+			sinewi_segment_range(t->range_min[comp], t->range_extent[comp],
 			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k] : 0u,
 			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k + 1] : 255u, &lo, &ext);
 			float step = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
@@ -319,7 +316,15 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			e->track = (int32_t)track++;
 		}
 	}
-	for (uint32_t i = 0; i < v.track_count; ++i) ctx->modes_used |= 1u << ctx->tracks[i].rounding;
+	for (uint32_t i = 0; i < v.track_count; ++i) {
+		sinewi_track_entry *t = &ctx->tracks[i];
+		ctx->modes_used |= 1u << t->rounding;
+		const uint32_t components = t->type == 0 ? v.rotation_range_components : t->components;
+		for (uint32_t c = 0; c < components; ++c) {
+			t->range_min[c] = sinewi_range_value(v.clip + t->ranges, c, v.half_ranges);
+			t->range_extent[c] = sinewi_range_value(v.clip + t->ranges, components + c, v.half_ranges);
+		}
+	}
 	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
 	ctx->segment_header = v.track_count * v.track_descriptor_size + v.segment_range_bytes + groups * 4;
 	if (random_access)

@@ -26,6 +26,7 @@ typedef struct sinewi_track_entry {
 	uint32_t ranges;       // byte offset (from the clip) of the track's clip range
 	uint32_t segment_ranges; // byte offset inside a segment's range bytes
 	uint32_t batch;        // index in the rotation batch or the vector batch
+	float range_min[4], range_extent[4]; // the clip range per component (read once: filling a segment needs them)
 } sinewi_track_entry;
 
 typedef struct sinewi_scalar_entry {

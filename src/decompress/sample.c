@@ -125,7 +125,6 @@ SINEWI_WASM_SMALL static uint64_t decode_track(const sinew_context *ctx, const s
                                                 float out[4]) {
 	const sinewi_track_entry *t = &ctx->tracks[ti];
 	const seek_mode *sk = &seeks->m[t->rounding];
-	const unsigned char *clip = ctx->view.clip;
 	uint64_t desc = read_descriptor(ctx, sk->segment, ti);
 	uint32_t n = t->components, d = (uint32_t)(desc >> 20) & 3u;
 	uint32_t dropped = t->type == 0 ? (uint32_t)(desc >> 15) & 3u : 0u;
@@ -141,9 +140,7 @@ SINEWI_WASM_SMALL static uint64_t decode_track(const sinew_context *ctx, const s
 	else j = k0, jn = k1;
 	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * ctx->view.track_descriptor_size + t->segment_ranges;
 	const bool ranges_stored = ctx->view.segment_range_bytes != 0; // else the whole clip range: 0 and 255
-	const unsigned char *clip_ranges = clip + t->ranges;
 	const uint32_t rrc = ctx->view.rotation_range_components;
-	uint32_t range_components = t->type == 0 ? rrc : n;
 	float a[4], b[4];
 	if (c.knot_bits == 128 && t->type == 0) { // raw rotation
 		uint64_t p0 = bitpos + (uint64_t)j * 128u, p1 = bitpos + (uint64_t)jn * 128u;
@@ -160,9 +157,7 @@ SINEWI_WASM_SMALL static uint64_t decode_track(const sinew_context *ctx, const s
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
 		float lo, ext;
-		sinewi_segment_range(sinewi_range_value(clip_ranges, comp, ctx->view.half_ranges),
-		                     sinewi_range_value(clip_ranges, range_components + comp, ctx->view.half_ranges),
-		                     ranges_stored ? ranges[2 * k] : 0u, ranges_stored ? ranges[2 * k + 1] : 255u, &lo, &ext);
+		sinewi_segment_range(t->range_min[comp], t->range_extent[comp], ranges_stored ? ranges[2 * k] : 0u, ranges_stored ? ranges[2 * k + 1] : 255u, &lo, &ext);
 		a[k] = sinewi_dequantize(qa[k], c.width[k], lo, ext);
 		b[k] = sinewi_dequantize(qb[k], c.width[k], lo, ext);
 	}
