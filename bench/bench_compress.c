@@ -3,7 +3,7 @@
 // decompress, measure with the shared metric; side by side, two baselines of ours measured in
 // the same run: raw float32 (ACL's raw-size convention) and a fixed 16-bit quantization of every
 // component over its clip range. One line per clip, totals, and --json for tooling.
-//   bench_compress [--error-cm E] [--shell-cm D] [--level L] [--unit-cm U] [--no-end-sites] [--midpoint] [--json] FILE...
+//   bench_compress [--error-cm E] [--shell-cm D] [--level L] [--unit-cm U] [--no-end-sites] [--plain-knots] [--json] FILE...
 // A file argument may be followed by ":unit_cm" (CMU BVH: data/cmu_01_01.bvh:5.644).
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
 		if (!strcmp(a, "--level") && i + 1 < argc) { level = atoi(argv[++i]); continue; }
 		if (!strcmp(a, "--unit-cm") && i + 1 < argc) { unit_cm = atof(argv[++i]); continue; }
 		if (!strcmp(a, "--no-end-sites")) { no_end = 1; continue; }
-		if (!strcmp(a, "--midpoint")) { midpoint = 1; continue; }
+		if (!strcmp(a, "--midpoint")) { midpoint = 1; continue; }     // (the default)
+		if (!strcmp(a, "--plain-knots")) { midpoint = -1; continue; }
 		if (!strcmp(a, "--json")) { json = 1; printf("{\"clips\":["); continue; }
 		char path[4096];
 		snprintf(path, sizeof path, "%s", a);

@@ -5,7 +5,7 @@
 // the same number of raw float32 QVVs. Warm: after ~200 ms of forward playback, whole passes over
 // the clip's samples (as ACL's decompression timing does). Cold: measured after the warm passes,
 // a 32 MiB buffer touched before each pose.
-//   bench_decompress [--reps N] [--json] [--midpoint] FILE[:unit_cm]...
+//   bench_decompress [--reps N] [--json] [--plain-knots] FILE[:unit_cm]...
 //   bench_decompress --callgrind FILE   (a fixed workload: 1000 forward poses, scalar kernel)
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -40,7 +40,7 @@ static void evict(void) {
 	for (size_t i = 0; i < EVICT_BYTES; i += 64) evict_buffer[i]++;
 }
 
-static int midpoint_knots; // --midpoint: compress with midpoint knots
+static int midpoint_knots; // --plain-knots: compress without midpoint knots (-1)
 
 static bool compress_file(const char *arg, void **blob, size_t *size) {
 	char path[4096];
@@ -72,7 +72,8 @@ int main(int argc, char **argv) {
 		if (!strcmp(argv[a], "--reps") && a + 1 < argc) { reps = atoi(argv[++a]); continue; }
 		if (!strcmp(argv[a], "--json")) { json = 1; printf("{\"clips\":["); continue; }
 		if (!strcmp(argv[a], "--callgrind")) { callgrind = 1; continue; }
-		if (!strcmp(argv[a], "--midpoint")) { midpoint_knots = 1; continue; }
+		if (!strcmp(argv[a], "--midpoint")) { midpoint_knots = 1; continue; } // (the default)
+		if (!strcmp(argv[a], "--plain-knots")) { midpoint_knots = -1; continue; }
 		void *blob = NULL;
 		size_t size = 0;
 		if (!compress_file(argv[a], &blob, &size)) continue;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces docs/benchmarks.md (sizes and errors against ACL 2.1's figures on the same clips).
 # usage: bench/run_compress.sh [build-dir]   (needs ../shared/corpus beside the repository)
-#        SINEW_BENCH_FLAGS=--midpoint bench/run_compress.sh build   (the same with midpoint knots)
+#        SINEW_BENCH_FLAGS=--plain-knots bench/run_compress.sh build   (the same without midpoint knots)
 set -euo pipefail
 B=${1:-build}
 C=${SINEW_CORPUS:-$(dirname "$0")/../../shared/corpus}

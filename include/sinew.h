@@ -351,7 +351,7 @@ typedef struct sinew_compress_options {
 	double error_cm;         /* object-space error threshold in cm; 0 = 0.01 (joint.precision overrides) */
 	double shell_cm;         /* virtual vertex distance in cm; 0 = 3 (joint.shell_distance overrides) */
 	int level;               /* sinew_level; 0 = SINEW_LEVEL_DEFAULT */
-	uint32_t segment_length; /* sample intervals per segment; 0 = 32 (40 with midpoint_knots) */
+	uint32_t segment_length; /* sample intervals per segment; 0 = 40 (32 with plain knots, midpoint_knots -1) */
 	int strip_metadata;      /* 1 = leave out names, hierarchy and default poses (smaller; not needed to sample) */
 	uint32_t page_bytes;     /* > 0: write a paged blob whose pages hold whole segments and stay under this many
 	                            bytes where a segment allows (docs/format.md §pages); 0 = not paged */
@@ -359,9 +359,10 @@ typedef struct sinew_compress_options {
 	                            pages encoding every segment within tier_error_cm[k]; the last bound must equal
 	                            error_cm (0 there = the last bound). 0 or 1 = no tiers */
 	double tier_error_cm[8]; /* decreasing bounds in cm, coarsest (the base tier) first */
-	int midpoint_knots;      /* 1 = store odd knots as residuals from their neighbours' midpoint where that makes a
-	                            clip smaller (docs/format.md §midpoint knots): about 10 % less on 120 Hz mocap and 5 %
-	                            on 24-30 Hz clips, whole-pose sampling about 30 % slower; 0 = plain knots */
+	int midpoint_knots;      /* 0 (default) or 1 = store odd knots as residuals from their neighbours' midpoint where
+	                            that makes a clip smaller (docs/format.md §midpoint knots): about 10 % less on 120 Hz
+	                            mocap and 5 % on 24-30 Hz clips; -1 = plain knots only: whole-pose sampling about 20 %
+	                            faster */
 } sinew_compress_options;
 #define SINEW_MAX_TIERS 8
 

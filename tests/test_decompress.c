@@ -351,7 +351,7 @@ static void test_pose_paths_agree_on_wide_and_raw_knots(void) {
 static void test_prefilled_segments_match_random_access(void) {
 	for (int looping = 0; looping <= 1; ++looping) {
 		fixture f;
-		CHECK(setup(&f, SINEW_ROUNDING_NONE, looping != 0, 230, 0)); // 24 Hz: 8 segments
+		CHECK(setup(&f, SINEW_ROUNDING_NONE, looping != 0, 300, 0)); // 24 Hz: 8 segments
 		sinew_context_options ra = {.random_access = 1};
 		size_t need = sinew_context_size_with(f.blob, f.size, 0, &ra);
 		void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);

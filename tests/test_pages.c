@@ -414,7 +414,8 @@ static void test_pages_quality_tiers(void) {
 	sinew_error err = {0};
 	CHECK_OK(sinew_import_file(test_repo_path("data/cmu_01_01.bvh", path, sizeof path), NULL, NULL, &set, &err), &err);
 	const sinew_clip *src = set->clips[0];
-	sinew_compress_options o = {.tier_count = 3, .tier_error_cm = {0.1, 0.03, 0.01}, .page_bytes = 16384};
+	const uint32_t seg = 40; // (the default; the finer page's samples are counted below)
+	sinew_compress_options o = {.tier_count = 3, .tier_error_cm = {0.1, 0.03, 0.01}, .page_bytes = 16384, .segment_length = seg};
 	void *blob = NULL;
 	size_t size = 0;
 	CHECK_OK(sinew_compress(set, &o, NULL, &blob, &size, &err), &err);
@@ -464,8 +465,8 @@ static void test_pages_quality_tiers(void) {
 		if (step == 2) sinew_context_drop_page(ctx, first_fine);
 		for (double t = 0; t < info.duration; t += 0.0437) {
 			CHECK_EQ(sinew_sample_pose(ctx, t, b, NULL, NULL), SINEW_RESULT_OK); // the base tier plays everywhere
-			bool lifted = step == 1 && t * info.sample_rate >= fine.first_segment * 32.0 &&
-			              t * info.sample_rate < (fine.first_segment + fine.segment_count) * 32.0;
+			bool lifted = step == 1 && t * info.sample_rate >= fine.first_segment * (double)seg &&
+			              t * info.sample_rate < (fine.first_segment + fine.segment_count) * (double)seg;
 			sinew_sample_pose(lifted ? ref1 : ref0, t, a, NULL, NULL);
 			CHECK_MSG(memcmp(a, b, info.joint_count * sizeof *a) == 0, "step %d t %g: not the bits of tier %d", step, t,
 			          lifted ? 1 : 0);

@@ -19,7 +19,7 @@ typedef struct cli_options {
 	bool has_time;
 	int level;
 	uint32_t segment_length, clip;
-	bool json, strip, midpoint, quiet, no_end_sites, skin_shells, sizes, scalar_kernel, random_access;
+	bool json, strip, midpoint, plain_knots, quiet, no_end_sites, skin_shells, sizes, scalar_kernel, random_access;
 	int repeat;
 	uint32_t jobs; // -j: worker threads of a batch compress
 	uint32_t page_bytes;   // compress --page-bytes: paged blob with pages under this size

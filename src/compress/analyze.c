@@ -17,10 +17,10 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	// Midpoint knots make a segment's fixed cost larger (5-byte track descriptors) and its knots cheaper
 	// in a way that does not grow with the segment's range (residuals): longer segments pay then.
 	// Measured on ACL's clips (24 Hz) and CMU mocap (120 Hz): 40 beats 32 and 48 with, 32 without.
-	out->segment_length = options->segment_length ? options->segment_length : options->midpoint_knots ? 40 : 32;
+	out->midpoint = options->midpoint_knots >= 0; // 0: the default, on
+	out->segment_length = options->segment_length ? options->segment_length : out->midpoint ? 40 : 32;
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
-	out->midpoint = options->midpoint_knots != 0;
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
 	out->tier_count = 1;
 	out->tier_factor[0] = 1.0;

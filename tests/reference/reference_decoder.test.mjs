@@ -58,12 +58,12 @@ function compareWithCli(file, label, tier) {
 
 test('reference decoder matches the C library on the bundled clips (format 2, plain and paged)', { skip: !cli && 'SINEW_CLI not set' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
-  const inputs = [['data/acl_09_02.acl.sjson', []], ['data/acl_09_02.acl.sjson', ['--midpoint']],
+  const inputs = [['data/acl_09_02.acl.sjson', []], ['data/acl_09_02.acl.sjson', ['--plain-knots']],
                   ['data/godot_platformer_player.glb', []],
+                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1', '--plain-knots']],
                   ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1']],
-                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1', '--midpoint']],
-                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1', '--page-bytes', '4096', '--midpoint']],
-                  ['data/godot_platformer_player.glb', ['--page-bytes', '1024']]];
+                  ['data/cmu_01_01.bvh', ['--unit-cm', '5.644', '--error-cm', '0.1', '--page-bytes', '4096']],
+                  ['data/godot_platformer_player.glb', ['--page-bytes', '1024', '--plain-knots']]];
   let compared = 0;
   for (const [input, extra] of inputs) {
     const out = join(dir, 'clip.sinew');
@@ -71,8 +71,10 @@ test('reference decoder matches the C library on the bundled clips (format 2, pl
     const bytes = readFileSync(out);
     assert.equal(bytes.readUInt16LE(4), 2);
     assert.equal(bytes.readUInt32LE(20) !== 0, extra.includes('--page-bytes'), `${input}: Resident_size`);
-    // with --midpoint, 120 Hz mocap takes Midpoint_knots (clip flag bit 10): keep predicted knots covered
-    if (input.endsWith('.bvh') && extra.includes('--midpoint')) assert.ok(bytes.readUInt32LE(bytes.readUInt32LE(32) + 4) & 1024, `${input}: Midpoint_knots`);
+    // by default 120 Hz mocap takes Midpoint_knots (clip flag bit 10): keep predicted knots covered; --plain-knots never
+    const midpoint = (bytes.readUInt32LE(bytes.readUInt32LE(32) + 4) & 1024) !== 0;
+    if (input.endsWith('.bvh')) assert.equal(midpoint, !extra.includes('--plain-knots'), `${input}: Midpoint_knots`);
+    if (extra.includes('--plain-knots')) assert.ok(!midpoint, `${input}: plain knots`);
     compared += compareWithCli(out, `${input} ${extra.join(' ')}`);
   }
   assert.ok(compared >= 150);
