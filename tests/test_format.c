@@ -18,6 +18,7 @@
 // The same hash of tests/golden/v2_platformer.sinew as the version-2 decoder of commit 00b832e (before
 // Midpoint_knots) sampled it.
 #define GOLDEN_V2_PLATFORMER 0x229249528786f5d9ull
+#define GOLDEN_V2_MIDPOINT_CMU 0x011965d04c487c6dull
 
 // A small real-shaped clip: 5-joint chain, 40 samples, one morph-like scalar track.
 static sinew_clip_set *small_set(void) {
@@ -316,6 +317,30 @@ static void test_format_golden_v2_decodes(void) {
 	CHECK((all_flags & SINEW_FMT_FLAG_HALF_RANGES) && (all_flags & SINEW_FMT_FLAG_SHORT_CONSTANTS));
 	CHECK(segments >= 2);
 	check_golden("tests/golden/v2_platformer.sinew", 2, GOLDEN_V2_PLATFORMER);
+}
+
+// tests/golden/v2_midpoint_cmu.sinew: data/cmu_01_01.bvh (--unit-cm 5.644 --error-cm 1 --strip) written with
+// Midpoint_knots by commit d4f73b2: 69 segments, 14,999 of 48,918 knots predicted. Its hash was computed with
+// the library of commit 542b859, whose decoder rebuilt predicted knots while unpacking, before the kernels
+// took that over: every decoder must keep sampling it to exactly those values.
+static void test_format_golden_v2_midpoint_decodes(void) {
+	static unsigned char blob[65536];
+	char path[1024];
+	FILE *f = fopen(test_repo_path("tests/golden/v2_midpoint_cmu.sinew", path, sizeof path), "rb");
+	CHECK_MSG(f, "missing %s", path);
+	size_t size = fread(blob, 1, sizeof blob, f);
+	fclose(f);
+	sinew_error err = {0};
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	sinewi_clip_view v;
+	CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+	CHECK_MSG(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS, "flags %x", v.flags);
+	CHECK_EQ(v.track_descriptor_size, 5);
+	CHECK_EQ(v.segment_count, 69);
+	sinew_size_breakdown sz;
+	CHECK_OK(sinew_blob_sizes(blob, size, 0, &sz, &err), &err);
+	CHECK_EQ(sz.predicted_knots, 14999);
+	check_golden("tests/golden/v2_midpoint_cmu.sinew", 2, GOLDEN_V2_MIDPOINT_CMU);
 }
 
 static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
@@ -774,6 +799,7 @@ void suite_format(void) {
 	RUN(test_format_golden_v1_decodes);
 	RUN(test_format_golden_v1_real_clips_decode);
 	RUN(test_format_golden_v2_decodes);
+	RUN(test_format_golden_v2_midpoint_decodes);
 }
 
 // Writes the golden files (run once per format version: `sinew_tests --write-golden`).

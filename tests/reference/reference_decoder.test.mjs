@@ -56,6 +56,13 @@ function compareWithCli(file, label, tier) {
   return compared;
 }
 
+test('reference decoder matches the C library on the golden version-2 blobs', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  let compared = 0;
+  for (const name of ['v2_platformer.sinew', 'v2_midpoint_cmu.sinew'])
+    compared += compareWithCli(join(root, 'tests/golden', name), name);
+  assert.ok(compared >= 9 * 12);
+});
+
 test('reference decoder matches the C library on the bundled clips (format 2, plain and paged)', { skip: !cli && 'SINEW_CLI not set' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
   const inputs = [['data/acl_09_02.acl.sjson', []], ['data/acl_09_02.acl.sjson', ['--plain-knots']],
