@@ -669,6 +669,16 @@ static void test_format_midpoint_knots(void) {
 		CHECK_EQ(sz.predicted_knots, 0);
 		CHECK_EQ(sz.segment_descriptors, 3ull * sz.animated_tracks * sz.segments);
 		CHECK(midpoint_sample_all(blob, size) != 0);
+		{ // a clip that does not take the flag is also encoded as with plain knots, and is no larger than that
+			sinew_compress_options po = {0};
+			po.midpoint_knots = -1;
+			void *pb = NULL;
+			size_t psize = 0;
+			CHECK_OK(sinew_compress(set, &po, NULL, &pb, &psize, &err), &err);
+			CHECK_MSG(size < psize || (psize == size && memcmp(pb, blob, size) == 0), "case %d: %zu bytes, %zu with plain knots", i,
+			          size, psize);
+			sinew_blob_free(pb, psize, NULL);
+		}
 		sinew_blob_free(blob, size, NULL);
 		sinew_clip_set_free(set);
 	}

@@ -18,7 +18,9 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	// in a way that does not grow with the segment's range (residuals): longer segments pay then.
 	// Measured on ACL's clips (24 Hz) and CMU mocap (120 Hz): 40 beats 32 and 48 with, 32 without.
 	out->midpoint = options->midpoint_knots >= 0; // 0: the default, on
-	out->segment_length = options->segment_length ? options->segment_length : out->midpoint ? 40 : 32;
+	out->segment_length = options->segment_length ? options->segment_length
+	                      : out->midpoint       ? SINEWI_MIDPOINT_SEGMENT_LENGTH
+	                                            : SINEWI_PLAIN_SEGMENT_LENGTH;
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;

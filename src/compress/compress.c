@@ -9,6 +9,38 @@ void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) 
 	sinewi_free(&al, blob, size);
 }
 
+// Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per clip
+// and keep the smallest result; fast and default use one. The default level compresses a clip of at
+// most two default segments (65 samples) as the high level does: such clips cost little, and their
+// fixed costs and single segments leave the bit-rate search more to gain. Each encoding is also tried
+// with 24-bit constants (Short_constants) when they could save 1 % of it: they save a byte per value
+// but spend some of the error budget, which can cost knot bits elsewhere (long clips, whose constants
+// are a small share, are not encoded twice). Keeps the smallest in *best (*best_size).
+static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, bool explicit_length,
+                                bool metadata, sinewi_arena *arena, const sinew_allocator *allocator, sinewi_enc_clip **best,
+                                size_t *best_size, sinew_error *error) {
+	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
+	sinewi_compress_settings clip_settings = *settings;
+	if (settings->level == SINEW_LEVEL_DEFAULT && clip->sample_count <= 65) clip_settings.level = SINEW_LEVEL_HIGH;
+	const bool search_lengths = !explicit_length && clip_settings.level >= SINEW_LEVEL_HIGH;
+	const size_t tries = settings->level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
+	for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
+		for (int short_constants = 0; short_constants < 2; ++short_constants) {
+			sinewi_compress_settings s = clip_settings;
+			if (search_lengths) s.segment_length = (settings->midpoint ? midpoint_lengths : plain_lengths)[l];
+			s.short_constants = short_constants != 0;
+			sinewi_enc_clip *enc = NULL;
+			sinew_result r = sinewi_compress_clip(clip, &s, arena, &enc, error);
+			if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
+			if (r != SINEW_RESULT_OK) return r;
+			size_t size = sinewi_serialized_clip_size(enc, metadata, allocator);
+			if (size < *best_size) *best_size = size, *best = enc;
+			if ((uint64_t)sinewi_enc_constant_count(enc) * 100 < size) break;
+		}
+	}
+	return SINEW_RESULT_OK;
+}
+
 sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
                             const sinew_allocator *allocator, void **out_blob, size_t *out_size, sinew_error *error) {
 	SINEWI_CHECK(set && out_blob && out_size, error, SINEW_RESULT_INVALID_ARGUMENT, "compress: NULL argument");
@@ -44,37 +76,27 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 		sinewi_arena_free(&arena);
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
 	}
-	// Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per
-	// clip and keep the smallest result; fast and default use one. The default level compresses a clip
-	// of at most two default segments (65 samples) as the high level does: such clips cost little, and
-	// their fixed costs and single segments leave the bit-rate search more to gain.
-	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
 	const bool explicit_length = options && options->segment_length;
-	const size_t tries = settings.level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
-	// Each encoding is also tried with 24-bit constants (Short_constants) when they could save 1 % of it:
-	// they save a byte per value but spend some of the error budget, which can cost knot bits elsewhere
-	// (long clips, whose constants are a small share, are not encoded twice).
 	for (uint32_t i = 0; i < set->clip_count; ++i) {
-		sinewi_compress_settings clip_settings = settings;
-		if (settings.level == SINEW_LEVEL_DEFAULT && set->clips[i]->sample_count <= 65) clip_settings.level = SINEW_LEVEL_HIGH;
-		const bool search_lengths = !explicit_length && clip_settings.level >= SINEW_LEVEL_HIGH;
 		size_t best_size = SIZE_MAX;
-		for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
-			for (int short_constants = 0; short_constants < 2; ++short_constants) {
-				sinewi_compress_settings s = clip_settings;
-				if (search_lengths) s.segment_length = (settings.midpoint ? midpoint_lengths : plain_lengths)[l];
-				s.short_constants = short_constants != 0;
-				sinewi_enc_clip *enc = NULL;
-				sinew_result r = sinewi_compress_clip(set->clips[i], &s, &arena, &enc, error);
-				if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
-				if (r != SINEW_RESULT_OK) {
-					sinewi_arena_free(&arena);
-					return r;
-				}
-				size_t size = sinewi_serialized_clip_size(enc, metadata, allocator);
-				if (size < best_size) best_size = size, encoded[i] = enc;
-				if ((uint64_t)sinewi_enc_constant_count(enc) * 100 < size) break;
-			}
+		sinew_result r = encode_clip(set->clips[i], &settings, explicit_length, metadata, &arena, allocator, &encoded[i],
+		                             &best_size, error);
+		// A clip that midpoint knots do not make smaller (short clips, noisy ones) is encoded as without
+		// them too, and takes that encoding unless it is larger: the search that counted residual bits,
+		// and the longer default segments, were for nothing there (Flamingo.glb: 964 bytes that way, 832
+		// plain).
+		if (r == SINEW_RESULT_OK && settings.midpoint && !encoded[i]->midpoint) {
+			sinewi_compress_settings plain = settings;
+			plain.midpoint = false;
+			if (!explicit_length) plain.segment_length = SINEWI_PLAIN_SEGMENT_LENGTH;
+			sinewi_enc_clip *plain_enc = NULL;
+			size_t plain_size = SIZE_MAX;
+			r = encode_clip(set->clips[i], &plain, explicit_length, metadata, &arena, allocator, &plain_enc, &plain_size, error);
+			if (r == SINEW_RESULT_OK && plain_size <= best_size) encoded[i] = plain_enc;
+		}
+		if (r != SINEW_RESULT_OK) {
+			sinewi_arena_free(&arena);
+			return r;
 		}
 	}
 	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)

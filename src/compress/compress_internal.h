@@ -97,6 +97,9 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 // neighbours' midpoint take fewer bits, and `midpoint` when the clip is smaller that way. Lossless:
 // the quantized knots, and so the error, do not change.
 void sinewi_choose_midpoint(sinewi_enc_clip *enc, bool allowed);
+// Default segment lengths (intervals) with and without midpoint knots (analyze.c says why they differ).
+#define SINEWI_MIDPOINT_SEGMENT_LENGTH 40u
+#define SINEWI_PLAIN_SEGMENT_LENGTH 32u
 // Sets the shifts of one quantized track in one segment; returns the knot bits they save.
 uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st);
 
