@@ -130,24 +130,28 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 		p->sels |= 1u << c->sel;
 		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->knot_bits : 0u)) >> 3];
 		bitpos = next;
-		const uint32_t rrc = v->rotation_range_components;
-		for (uint32_t k = 0; k < n; ++k) {
-			uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
-			float lo, ext;
-			sinewi_segment_range(t->range_min[comp], t->range_extent[comp],
-			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k] : 0u,
-			                     ranges_stored ? seg_ranges[t->segment_ranges + 2 * k + 1] : 255u, &lo, &ext);
-			float step = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
-			if (t->type == 0) {
-				p->rot_lo[k][t->batch] = lo;
-				p->rot_step[k][t->batch] = step;
-				if (SINEWI_KERNEL_MIDPOINTS) p->rot_bias[k][t->batch] = sinewi_residual_bias(c->rwidth[k]);
-			} else {
-				p->vec_lo[4 * t->batch + k] = lo;
-				p->vec_step[4 * t->batch + k] = step;
+		const unsigned char *q = seg_ranges + t->segment_ranges; // the segment range bytes of slot k: q[2k], q[2k + 1]
+		if (t->type == 0) { // (three stored slots; the lanes of each go to their own arrays)
+			const uint32_t b = t->batch, skip = v->rotation_range_components == 4 ? dropped : 3u; // range slot k or k + 1
+			for (uint32_t k = 0; k < 3; ++k) {
+				const uint32_t comp = k + (k >= skip);
+				float lo, ext;
+				sinewi_segment_range(t->range_min[comp], t->range_extent[comp], ranges_stored ? q[2 * k] : 0u,
+				                     ranges_stored ? q[2 * k + 1] : 255u, &lo, &ext);
+				p->rot_lo[k][b] = lo;
+				p->rot_step[k][b] = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
+				if (SINEWI_KERNEL_MIDPOINTS) p->rot_bias[k][b] = sinewi_residual_bias(c->rwidth[k]);
+			}
+			p->rot_dropped[b] = (float)dropped;
+		} else {
+			float *lo4 = p->vec_lo + 4 * (size_t)t->batch, *step4 = p->vec_step + 4 * (size_t)t->batch;
+			for (uint32_t k = 0; k < n; ++k) {
+				float ext;
+				sinewi_segment_range(t->range_min[k], t->range_extent[k], ranges_stored ? q[2 * k] : 0u,
+				                     ranges_stored ? q[2 * k + 1] : 255u, &lo4[k], &ext);
+				step4[k] = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
 			}
 		}
-		if (t->type == 0) p->rot_dropped[t->batch] = (float)dropped;
 	}
 	return bitpos;
 }
