@@ -263,14 +263,26 @@ static uint64_t golden_sample_hash(const unsigned char *blob, size_t size) {
 
 // A golden blob of real clips written by format `version` by an earlier CLI: every later decoder must
 // sample it to exactly the values that version did (`hash`, golden_sample_hash).
-static void check_golden(const char *file, uint32_t version, uint64_t hash) {
-	char path[1024];
-	FILE *f = fopen(test_repo_path(file, path, sizeof path), "rb");
-	CHECK_MSG(f, "missing %s", path);
+// The bytes of a golden file (repository-relative) in a static buffer; 0 when missing (a failed check).
+static size_t read_golden(const char *file, unsigned char **out) {
 	static unsigned char blob[65536];
+	char path[1024];
+	*out = blob;
+	FILE *f = fopen(test_repo_path(file, path, sizeof path), "rb");
+	if (!f) {
+		test_fail(__FILE__, __LINE__, "missing %s", path);
+		return 0;
+	}
 	size_t size = fread(blob, 1, sizeof blob, f);
 	fclose(f);
-	CHECK_MSG(size < sizeof blob, "%s: larger than the test's buffer", file);
+	if (size < sizeof blob) return size;
+	test_fail(__FILE__, __LINE__, "%s: larger than the test's buffer", file);
+	return 0;
+}
+
+static void check_golden(const char *file, uint32_t version, uint64_t hash) {
+	unsigned char *blob;
+	size_t size = read_golden(file, &blob);
 	sinew_error err = {0};
 	CHECK_OK(sinew_validate(blob, size, &err), &err);
 	CHECK_EQ(sinewi_rd16(blob + 4), version);
@@ -292,12 +304,8 @@ static void test_format_golden_v1_real_clips_decode(void) {
 // Short_constants, 3-byte track descriptors. Version-2 decoders that know Midpoint_knots must sample the
 // layout without it exactly as before (today's encoder would set the flag on 7 of these clips).
 static void test_format_golden_v2_decodes(void) {
-	static unsigned char blob[65536];
-	char path[1024];
-	FILE *f = fopen(test_repo_path("tests/golden/v2_platformer.sinew", path, sizeof path), "rb");
-	CHECK_MSG(f, "missing %s", path);
-	size_t size = fread(blob, 1, sizeof blob, f);
-	fclose(f);
+	unsigned char *blob;
+	size_t size = read_golden("tests/golden/v2_platformer.sinew", &blob);
 	sinew_error err = {0};
 	CHECK_OK(sinew_validate(blob, size, &err), &err);
 	CHECK_EQ(sinew_blob_clip_count(blob, size), 8);
@@ -324,12 +332,8 @@ static void test_format_golden_v2_decodes(void) {
 // the library of commit 542b859, whose decoder rebuilt predicted knots while unpacking, before the kernels
 // took that over: every decoder must keep sampling it to exactly those values.
 static void test_format_golden_v2_midpoint_decodes(void) {
-	static unsigned char blob[65536];
-	char path[1024];
-	FILE *f = fopen(test_repo_path("tests/golden/v2_midpoint_cmu.sinew", path, sizeof path), "rb");
-	CHECK_MSG(f, "missing %s", path);
-	size_t size = fread(blob, 1, sizeof blob, f);
-	fclose(f);
+	unsigned char *blob;
+	size_t size = read_golden("tests/golden/v2_midpoint_cmu.sinew", &blob);
 	sinew_error err = {0};
 	CHECK_OK(sinew_validate(blob, size, &err), &err);
 	sinewi_clip_view v;

@@ -81,16 +81,8 @@ SINEWI_CACHE_TRACK_LINKAGE uint64_t sinewi_cache_track(uint64_t desc, uint32_t t
 	uint32_t d = (uint32_t)(desc >> 20) & 3u;
 	c->sel = (uint8_t)(rounding * 4u + d);
 	c->bitpos = bitpos;
-	// widths, and the bits of a knot and of a residual (sinewi_descriptor_bits, in the same pass)
-	uint32_t bits = 0, residual = 0, raw = 0;
-	for (uint32_t k = 0; k < 4; ++k) {
-		const uint32_t w = k < n ? (uint32_t)(desc >> (5 * k)) & 31u : 0u, shift = sinewi_descriptor_shift(desc, k);
-		c->width[k] = (uint8_t)w;
-		c->rwidth[k] = (uint8_t)(w - shift); // (validated: shift <= width, 0 for a slot not stored)
-		raw |= w == SINEWI_WIDTH_RAW;
-		bits += sinewi_width_bits(w), residual += sinewi_width_bits(w) - shift;
-	}
-	if (type == 0 && (desc & 31u) == SINEWI_WIDTH_RAW) bits = residual = 128; // x, y, z, w as float32
+	uint32_t bits, residual, raw;
+	sinewi_descriptor_slots(desc, type, n, c->width, c->rwidth, &raw, &bits, &residual);
 	c->raw = (uint8_t)raw;
 	c->knot_bits = (uint8_t)bits;
 	c->residual_bits = (uint8_t)residual;

@@ -480,21 +480,18 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 		}
 	}
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
-	if (out_pose) { // rotations only go to the pose
+	// the unpack loop's copy for segments with residuals or without (the wasm decoder has one)
 #if defined(__wasm__)
-		unpack_rotations(ctx, seg, &kp, true);
+#define UNPACK(loop) loop(ctx, seg, &kp, true)
 #else
-		if (seg->predicted_count) unpack_rotations(ctx, seg, &kp, true);
-		else unpack_rotations(ctx, seg, &kp, false);
+#define UNPACK(loop) (seg->predicted_count ? loop(ctx, seg, &kp, true) : loop(ctx, seg, &kp, false))
 #endif
+	if (out_pose) { // rotations only go to the pose
+		UNPACK(unpack_rotations);
 		ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
 	}
-#if defined(__wasm__)
-	unpack_vectors(ctx, seg, &kp, true);
-#else
-	if (seg->predicted_count) unpack_vectors(ctx, seg, &kp, true);
-	else unpack_vectors(ctx, seg, &kp, false);
-#endif
+	UNPACK(unpack_vectors);
+#undef UNPACK
 	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
 	scatter(ctx, out_pose, remap, out_scalars);
 	if (seg->raw_count) { // raw float32 components, the rare last resort: decoded one by one over the kernels' slots

@@ -48,16 +48,27 @@ static inline uint64_t sinewi_track_descriptor(const unsigned char *segment, uin
 	return d;
 }
 
-// Bits of one knot and of one predicted knot's residual for a track descriptor (type 0..3, n stored
-// components): equal for a plain track (every Shift 0), 128 for a raw rotation.
-static inline void sinewi_descriptor_bits(uint64_t d, uint32_t type, uint32_t n, uint32_t *knot_bits, uint32_t *residual_bits) {
-	uint32_t bits = 0, residual = 0;
-	for (uint32_t k = 0; k < n; ++k) {
-		uint32_t w = sinewi_width_bits((uint32_t)(d >> (5 * k)) & 31u);
-		bits += w, residual += w - sinewi_descriptor_shift(d, k);
+// The slots of a track descriptor (type 0..3, n stored components): width codes and residual widths
+// (width - Shift) of slots 0..3 (0 past n), whether a slot is raw, and the bits of one knot and of one
+// predicted knot's residual: equal for a plain track (every Shift 0), 128 for a raw rotation.
+static inline void sinewi_descriptor_slots(uint64_t d, uint32_t type, uint32_t n, uint8_t width[4], uint8_t rwidth[4],
+                                           uint32_t *raw, uint32_t *knot_bits, uint32_t *residual_bits) {
+	uint32_t bits = 0, residual = 0, any_raw = 0;
+	for (uint32_t k = 0; k < 4; ++k) {
+		const uint32_t w = k < n ? (uint32_t)(d >> (5 * k)) & 31u : 0u, shift = sinewi_descriptor_shift(d, k);
+		width[k] = (uint8_t)w;
+		rwidth[k] = (uint8_t)(w - shift); // (validated: shift <= width, 0 for a slot not stored)
+		any_raw |= w == SINEWI_WIDTH_RAW;
+		bits += sinewi_width_bits(w), residual += sinewi_width_bits(w) - shift;
 	}
 	if (type == 0 && (d & 31u) == SINEWI_WIDTH_RAW) bits = residual = 128; // x, y, z, w as float32
-	*knot_bits = bits, *residual_bits = residual;
+	*raw = any_raw, *knot_bits = bits, *residual_bits = residual;
+}
+// The bits of one knot and of one predicted knot's residual alone.
+static inline void sinewi_descriptor_bits(uint64_t d, uint32_t type, uint32_t n, uint32_t *knot_bits, uint32_t *residual_bits) {
+	uint8_t width[4], rwidth[4];
+	uint32_t raw;
+	sinewi_descriptor_slots(d, type, n, width, rwidth, &raw, knot_bits, residual_bits);
 }
 
 // Value i of constants or clip ranges: f32 (`size` 4) or the high 24 or 16 bits of one (`size` 3:
