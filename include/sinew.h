@@ -258,9 +258,12 @@ typedef struct sinew_error_stats {
 
 /* Object-space error of `test` against `reference` on the same skeleton and sample count:
  * for every sample and joint, both poses are composed from the root as affine transforms
- * (T = T_parent * T_local, p' = R(S p) + t, in double precision); the joint's origin o and its six
- * shell points o +- d u_i, with u_i its unit axes in clip (scene) units, so d is a scene distance
- * whatever scale the ancestors carry, are placed in each pose; the joint's error is the largest
+ * (T = T_parent * T_local, p' = R(S p) + t, in double precision); the joint's origin and its six
+ * shell points are placed in each pose: the shell is fixed at the rest pose (the joints' default
+ * poses), at local offsets +-d / sigma_k along local axis k, sigma_k the length of axis k of the rest
+ * object-space map, so d is a scene distance at rest whatever scale the ancestors carry, and every
+ * animated scale moves the points (a rest axis under 1e-3 of the longest the reference clip gives
+ * it takes that length instead; docs/format.md Appendix B); the joint's error is the largest
  * distance between a point's two images. Scalar tracks are compared per component. Allocates temporary memory through
  * `allocator`. Errors: BAD_COUNT when the clips do not match, OUT_OF_MEMORY. */
 SINEW_API sinew_result sinew_measure_error(const sinew_clip *reference, const sinew_clip *test,
@@ -281,7 +284,9 @@ SINEW_API sinew_result sinew_measure_blob_error(const sinew_clip *source, const 
                                                 sinew_error_stats *out_stats, sinew_error *error);
 
 /* Error of one pose: `out_errors[joint]` receives the object-space shell error of each joint
- * (clip units). `shell_distances` is [joint_count] (NULL: every joint uses `default_shell`).
+ * (clip units), shells fixed at the joints' default poses as in sinew_measure_error (the degenerate
+ * rest rule sees the reference pose only). `shell_distances` is [joint_count] (NULL: every joint uses
+ * `default_shell`).
  * `scratch` must hold sinew_pose_error_scratch_size(joint_count) bytes (8-byte aligned).
  * Does not allocate. */
 SINEW_API size_t sinew_pose_error_scratch_size(uint32_t joint_count);

@@ -374,9 +374,9 @@ static void test_compress_guarantee_at_check_points(void) {
 	sinew_clip_set_free(set);
 }
 
-// The shell is in scene units: the same motion under an armature scaled by 0.001, 1 or 100 (child
-// translations divided to match, as exporters write them) meets the threshold in scene units and costs
-// about the same. With the shell in local units the 0.001 armature would get 0.003 cm shells and
+// The shell is in scene units: the same motion under an armature scaled by 0.001, 1 or 100 at rest and
+// in every sample (child translations divided to match, as exporters write them) meets the threshold in
+// scene units and costs about the same. With the shell in local units the 0.001 armature would get 0.003 cm shells and
 // 1000 times the precision, the 100 armature 3 m shells and errors over the threshold.
 static void test_compress_shell_in_scene_units(void) {
 	const float scales[] = {0.001f, 1.0f, 100.0f};
@@ -389,6 +389,7 @@ static void test_compress_shell_in_scene_units(void) {
 		CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
 		sinew_clip *clip = generate(set, &rng, &p);
 		CHECK(clip);
+		for (int k = 0; k < 3; ++k) clip->joints[0].default_pose.scale[k] = scales[i];
 		for (uint32_t s = 0; s < clip->sample_count; ++s)
 			for (uint32_t j = 0; j < clip->joint_count; ++j) {
 				sinew_qvv *x = &clip->transforms[(size_t)s * clip->joint_count + j];

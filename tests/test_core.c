@@ -108,26 +108,37 @@ static void ref_point(const sinew_joint *joints, const sinew_qvv *pose, int j, c
 	memcpy(out, cur, sizeof cur);
 }
 
-// Scene-space shell point (DESIGN §4): origin o plus sign * d along the joint's axis, the axis
-// being the image of the unit vector minus the origin's image, normalized (scale-independent).
-static void ref_shell_point(const sinew_joint *joints, const sinew_qvv *pose, int j, int axis, double sign, double d,
-                            double out[3]) {
+// Length of the image of joint j's unit axis in `pose` (the axis minus the origin).
+static double ref_axis_length(const sinew_joint *joints, const sinew_qvv *pose, int j, int axis) {
 	double zero[3] = {0, 0, 0}, unit[3] = {0, 0, 0}, o[3], e[3];
 	unit[axis] = 1.0;
 	ref_point(joints, pose, j, zero, o);
 	ref_point(joints, pose, j, unit, e);
-	double len = sqrt((e[0] - o[0]) * (e[0] - o[0]) + (e[1] - o[1]) * (e[1] - o[1]) + (e[2] - o[2]) * (e[2] - o[2]));
-	for (int i = 0; i < 3; ++i) out[i] = o[i] + (len > 0 ? sign * d * (e[i] - o[i]) / len : 0.0);
+	return sqrt((e[0] - o[0]) * (e[0] - o[0]) + (e[1] - o[1]) * (e[1] - o[1]) + (e[2] - o[2]) * (e[2] - o[2]));
+}
+
+// Scene-space shell point (DESIGN §4): the local point sign * d / sigma along the joint's axis, sigma
+// the axis length at rest (the joints' default poses), mapped through the pose. A rest axis shorter
+// than 1e-3 of the reference pose's takes that one (sinew_pose_error sees one pose).
+static void ref_shell_point(const sinew_joint *joints, const sinew_qvv *rest, const sinew_qvv *ref, const sinew_qvv *pose,
+                            int j, int axis, double sign, double d, double out[3]) {
+	double sigma = ref_axis_length(joints, rest, j, axis), m = ref_axis_length(joints, ref, j, axis);
+	if (!(sigma >= 1e-3 * m)) sigma = m;
+	double p[3] = {0, 0, 0};
+	p[axis] = sigma > 1e-30 ? sign * d / sigma : 0.0;
+	ref_point(joints, pose, j, p, out);
 }
 
 static double ref_joint_error(const sinew_joint *joints, const sinew_qvv *a, const sinew_qvv *b, int j, double d) {
+	sinew_qvv rest[32];
+	for (int k = 0; k <= j; ++k) rest[k] = joints[k].default_pose;
 	double worst = 0;
 	for (int k = 0; k < 7; ++k) { // the origin, then +-d along each axis
 		double pa[3], pb[3];
 		int axis = k == 0 ? 0 : (k - 1) / 2;
 		double sign = k == 0 ? 0.0 : (k % 2 ? 1.0 : -1.0);
-		ref_shell_point(joints, a, j, axis, sign, d, pa);
-		ref_shell_point(joints, b, j, axis, sign, d, pb);
+		ref_shell_point(joints, rest, a, a, j, axis, sign, d, pa);
+		ref_shell_point(joints, rest, a, b, j, axis, sign, d, pb);
 		double e = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
 		                (pa[2] - pb[2]) * (pa[2] - pb[2]));
 		if (e > worst) worst = e;
@@ -152,11 +163,12 @@ static void test_metric_shell_is_in_scene_units(void) {
 		}
 		for (int k = 0; k < 3; ++k) a[0].scale[k] = (float)scales[i];
 		a[1].translation[1] = 10.0f;
+		joints[0].default_pose = a[0], joints[1].default_pose = a[1]; // the armature is scaled at rest
 		b[0] = a[0], b[1] = a[1];
 		// the child turns by 0.01 rad about z: its x shell point moves by 2 d sin(0.005)
 		b[1].rotation[2] = (float)sin(0.005), b[1].rotation[3] = (float)cos(0.005);
 		double errors[2];
-		unsigned char scratch[2 * 2 * 96 + 64];
+		_Alignas(16) unsigned char scratch[2 * (2 * 96 + 48) + 64];
 		CHECK(sinew_pose_error_scratch_size(2) <= sizeof scratch);
 		sinew_pose_error(joints, 2, a, b, NULL, 3.0, scratch, errors);
 		CHECK_NEAR(errors[0], 0.0, 1e-12);
@@ -191,6 +203,7 @@ static void test_metric_matches_reference_on_random_hierarchies(void) {
 			joints[j].parent = j == 0 ? -1 : (int32_t)(test_rand_u32(&rng) % j);
 			if (j > 0 && test_rand_unit(&rng) < 0.1) joints[j].parent = -1; // several roots
 			shells[j] = (float)test_rand_range(&rng, 0.5, 10);
+			random_qvv(&rng, &joints[j].default_pose, 20, trial % 2 == 1); // the rest pose places the shell
 			random_qvv(&rng, &a[j], 20, trial % 2 == 1);
 			b[j] = a[j];
 			// perturb
@@ -199,7 +212,7 @@ static void test_metric_matches_reference_on_random_hierarchies(void) {
 			for (int k = 0; k < 3; ++k) b[j].scale[k] += (float)test_rand_range(&rng, -0.01, 0.01);
 		}
 		double errors[30];
-		unsigned char scratch[2 * 30 * 96 + 64];
+		_Alignas(16) unsigned char scratch[30 * (2 * 96 + 48) + 64];
 		CHECK(sinew_pose_error_scratch_size(n) <= sizeof scratch);
 		sinew_pose_error(joints, n, a, b, shells, 0, scratch, errors);
 		for (uint32_t j = 0; j < n; ++j) {
@@ -279,9 +292,62 @@ static void test_metric_rejects_mismatched_clips(void) {
 	sinew_clip_set_free(set);
 }
 
+// The shell is fixed at rest and moves with the node's own scale (DESIGN §4): a leaf that the reference
+// scales to 0.5 while the test keeps it at 1 is d/2 off; non-uniformly (1, 0.5, 2) against 1 it is
+// max(0.5, 1) d; under an armature scaled 0.01 at rest the same scene distances; a zero rest scale takes
+// the largest the clip reaches (sinew_measure_error over the whole clip, here 2).
+static void test_metric_leaf_scale_moves_the_shell(void) {
+	const double d = 3.0;
+	const float root_scales[] = {1.0f, 0.01f};
+	for (int r = 0; r < 2; ++r) {
+		sinew_joint joints[2];
+		memset(joints, 0, sizeof joints);
+		joints[0].parent = -1, joints[1].parent = 0;
+		sinew_qvv a[2], b[2];
+		for (int j = 0; j < 2; ++j) {
+			memset(&a[j], 0, sizeof a[j]);
+			a[j].rotation[3] = 1.0f;
+			for (int k = 0; k < 3; ++k) a[j].scale[k] = 1.0f;
+		}
+		for (int k = 0; k < 3; ++k) a[0].scale[k] = root_scales[r];
+		a[1].translation[0] = 0.5f / root_scales[r];
+		joints[0].default_pose = a[0], joints[1].default_pose = a[1];
+		b[0] = a[0], b[1] = a[1];
+		_Alignas(16) unsigned char scratch[2 * (2 * 96 + 48) + 64];
+		double errors[2];
+		for (int k = 0; k < 3; ++k) a[1].scale[k] = 0.5f; // the reference (source) shrinks the leaf
+		sinew_pose_error(joints, 2, a, b, NULL, d, scratch, errors);
+		CHECK_NEAR(errors[0], 0.0, 1e-12);
+		CHECK_MSG(fabs(errors[1] - d / 2) <= 1e-9, "root scale %g: uniform leaf scale 0.5: %.12g", (double)root_scales[r], errors[1]);
+		a[1].scale[0] = 1.0f, a[1].scale[1] = 0.5f, a[1].scale[2] = 2.0f;
+		sinew_pose_error(joints, 2, a, b, NULL, d, scratch, errors);
+		CHECK_MSG(fabs(errors[1] - d) <= 1e-9, "root scale %g: leaf scale (1, 0.5, 2): %.12g", (double)root_scales[r], errors[1]);
+	}
+	// a zero rest scale: the clip's largest (2) places the shell, so 2 against 1 is d/2
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+	sinew_clip_desc desc = {.name = "pop-in", .sample_rate = 30, .sample_count = 3, .joint_count = 1};
+	sinew_clip *ref = NULL, *test = NULL;
+	CHECK_OK(sinew_clip_set_add_clip(set, &desc, &ref), &err);
+	CHECK_OK(sinew_clip_set_add_clip(set, &desc, &test), &err);
+	ref->joints[0].parent = test->joints[0].parent = -1;
+	for (int k = 0; k < 3; ++k) ref->joints[0].default_pose.scale[k] = test->joints[0].default_pose.scale[k] = 0.0f;
+	const float ref_scale[3] = {0.0f, 1.0f, 2.0f}, test_scale[3] = {0.0f, 1.0f, 1.0f};
+	for (uint32_t s = 0; s < 3; ++s)
+		for (int k = 0; k < 3; ++k) ref->transforms[s].scale[k] = ref_scale[s], test->transforms[s].scale[k] = test_scale[s];
+	sinew_metric_options mo = {.shell_distance = d, .threshold = 0.01};
+	sinew_error_stats st;
+	CHECK_OK(sinew_measure_error(ref, test, &mo, NULL, &st, &err), &err);
+	CHECK_NEAR(st.max_error, d / 2, 1e-9);
+	CHECK_EQ(st.worst_sample, 2);
+	sinew_clip_set_free(set);
+}
+
 void suite_error_metric(void) {
 	RUN(test_metric_matches_reference_on_random_hierarchies);
 	RUN(test_metric_shell_is_in_scene_units);
+	RUN(test_metric_leaf_scale_moves_the_shell);
 	RUN(test_metric_of_clip_against_itself_is_zero);
 	RUN(test_metric_counts_samples_over_threshold);
 	RUN(test_metric_rejects_mismatched_clips);

@@ -4,6 +4,7 @@
 // with the object-space error model, computes clip ranges, then runs the segment search.
 #include "../core/bits.h"
 #include "../core/codec_math.h"
+#include "../core/metric.h"
 #include "compress_work.h"
 
 #include <math.h>
@@ -121,21 +122,26 @@ static void prepare_samples(sinewi_work *w) {
 	}
 }
 
-// The per-track error model (the segment search verifies exactly afterwards). Shells are in
-// scene units (DESIGN §4): joint j's shell points lie shell[j] from it in object space, which in
-// its own coordinates is at most shell / (smallest scale of its object map). A local change maps
-// to object space through the ancestors' scales: parent_gain bounds that map from above.
-static void compute_levers(sinewi_work *w) {
+// The per-track error model (the segment search verifies exactly afterwards). Shells are fixed at rest
+// (DESIGN §4): joint j's shell points sit at local offsets shell_off along its axes (its shell distance
+// over the rest length of each axis), in its own coordinates before its scale applies, and animation
+// moves them. A local change maps to object space through the ancestors' scales: parent_gain bounds
+// that map from above.
+static bool compute_levers(sinewi_work *w) {
 	const sinew_clip *clip = w->clip;
 	const uint32_t nj = w->joint_count;
 	const double unit = clip->unit_scale;
 	const double default_threshold = sinewi_cm_to_units(w->settings->error_cm, unit);
 	const double default_shell = sinewi_cm_to_units(w->settings->shell_cm, unit);
 	double *max_translation = (double *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(double));
-	double *min_scale = (double *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(double));
-	double *low_gain = (double *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(double));
 	uint32_t *height = (uint32_t *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(uint32_t));
 	uint32_t *depth = (uint32_t *)sinewi_arena_array(w->arena, nj ? nj : 1, sizeof(uint32_t));
+	if (!max_translation || !height || !depth) return false;
+	const bool checks = clip->check_count && clip->check_times && clip->check_transforms;
+	if (!sinewi_shell_offsets(clip->joints, nj, default_shell, clip->transforms, clip->sample_count,
+	                          checks ? clip->check_transforms : NULL, checks ? clip->check_count : 0, &w->arena->alloc,
+	                          w->shell_off))
+		return false;
 	for (uint32_t j = 0; j < nj; ++j) {
 		const sinew_joint *joint = &clip->joints[j];
 		w->threshold[j] = joint->precision > 0.0f ? joint->precision : default_threshold;
@@ -143,31 +149,25 @@ static void compute_levers(sinewi_work *w) {
 		w->shells_f[j] = (float)w->shell[j];
 		uint8_t r = joint->rounding == SINEW_ROUNDING_CLIP ? clip->rounding : joint->rounding;
 		w->rounding_mode[j] = r <= SINEW_ROUNDING_NEAREST ? r : SINEW_ROUNDING_NONE;
-		double ms = 0, mins = INFINITY, mt = 0;
+		double ms = 0, mt = 0;
 		for (uint32_t s = 0; s < w->stored; ++s) {
 			const sinew_qvv *x = &w->poses[(size_t)s * nj + j];
-			for (int c = 0; c < 3; ++c) {
+			for (int c = 0; c < 3; ++c)
 				if (fabs(x->scale[c]) > ms) ms = fabs(x->scale[c]);
-				if (fabs(x->scale[c]) < mins) mins = fabs(x->scale[c]);
-			}
 			double t = sqrt((double)x->translation[0] * x->translation[0] + (double)x->translation[1] * x->translation[1] +
 			                (double)x->translation[2] * x->translation[2]);
 			if (t > mt) mt = t;
 		}
 		w->max_scale[j] = ms;
-		min_scale[j] = w->stored ? mins : 1.0;
 		max_translation[j] = mt;
 		height[j] = 1;
 	}
 	for (uint32_t j = 0; j < nj; ++j) {
 		int32_t p = clip->joints[j].parent;
 		w->parent_gain[j] = p < 0 ? 1.0 : w->parent_gain[p] * w->max_scale[p];
-		low_gain[j] = p < 0 ? 1.0 : low_gain[p] * min_scale[p];
 		depth[j] = p < 0 ? 1 : depth[p] + 1;
-		// own shell in the joint's coordinates; a vanishing scale (pop-in) caps the ratio at 1e3
-		double hi = w->parent_gain[j] * w->max_scale[j], lo = low_gain[j] * min_scale[j];
-		if (!(lo >= hi * 1e-3)) lo = hi * 1e-3;
-		w->lever[j] = lo > 0.0 ? w->shell[j] / lo : w->shell[j];
+		const double *off = w->shell_off + 3 * (size_t)j;
+		w->lever[j] = fmax(off[0], fmax(off[1], off[2])); // own shell points, in the joint's coordinates
 	}
 	// Leaf to root: a child's shell points sit at most |t_c| + max|S_c| * lever_c from the parent.
 	for (uint32_t j = nj; j-- > 0;) {
@@ -180,6 +180,7 @@ static void compute_levers(sinewi_work *w) {
 	// Errors along a chain add up, partly cancelling: start each joint at 1/sqrt(chain length)
 	// of the threshold; the segment search tightens where the object-space check needs it.
 	for (uint32_t j = 0; j < nj; ++j) w->rho[j] = 1.0 / sqrt((double)(depth[j] + height[j] - 1));
+	return true;
 }
 
 static void midrange(const sinewi_work *w, uint32_t j, int sub, float out[3]) {
@@ -468,6 +469,7 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 		SINEWI_CHECK(*fields[f], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	}
 	w->shells_f = (float *)sinewi_arena_array(a, njx, sizeof(float));
+	w->shell_off = (double *)sinewi_arena_array(a, njx * 3, sizeof(double));
 	w->rounding_mode = (uint8_t *)sinewi_arena_array(a, njx, 1);
 	enc->joint_kinds = (uint8_t *)sinewi_arena_array(a, njx * 3, 1);
 	enc->scalar_kinds = (uint8_t *)sinewi_arena_array(a, ntx, 1);
@@ -477,7 +479,7 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 	for (int sub = 0; sub < 3; ++sub) enc->joint_track[sub] = (int32_t *)sinewi_arena_array(a, njx, sizeof(int32_t));
 	enc->scalar_track = (int32_t *)sinewi_arena_array(a, ntx, sizeof(int32_t));
 	enc->tracks = (sinewi_enc_track *)sinewi_arena_array(a, njx * 3 + ntx, sizeof(sinewi_enc_track));
-	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->rounding_mode && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
+	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->shell_off && w->rounding_mode && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
 	                 enc->scalar_constants && enc->joint_track[0] && enc->joint_track[1] && enc->joint_track[2] &&
 	                 enc->scalar_track && enc->tracks,
 	             error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
@@ -592,7 +594,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 	enc->source = clip;
 	SINEWI_TRY(allocate(&w, error));
 	prepare_samples(&w);
-	compute_levers(&w);
+	SINEWI_CHECK(compute_levers(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	classify_scalars(&w);
 	// Constant sub-tracks may use a share of each joint's budget; if the segment search cannot
 	// meet the bound, classification retries stricter (finally: only exact constants).

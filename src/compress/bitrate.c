@@ -348,7 +348,7 @@ static double verify_segment(sinewi_work *w, seg_scratch *sc) {
 		sinewi_compose_pose_d(joints, nj, sc->pose, sc->dec);
 		const sinewi_shell_frame_d *raw = sc->raw + (size_t)u * nj;
 		for (uint32_t j = 0; j < nj; ++j) {
-			double e = sinewi_shell_error_frame_d(&raw[j], &sc->dec[j], w->shell[j]);
+			double e = sinewi_shell_error_frame_d(&raw[j], &sc->dec[j], w->shell_off + 3 * (size_t)j);
 			if (e > sc->err[j]) sc->err[j] = e;
 			double r = e / position_threshold(w, sc, u, j);
 			if (!(r <= worst_ratio)) worst_ratio = r;
@@ -472,7 +472,7 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, int3
 				sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
 			else
 				trial[i] = local;
-			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell[i]) <= position_threshold(w, sc, u, i)))
+			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell_off + 3 * (size_t)i) <= position_threshold(w, sc, u, i)))
 				return false;
 		}
 	}
@@ -574,7 +574,7 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 			ref = &w->clip->check_transforms[(size_t)(w->check_first + u - seg->length - 1 - w->mid_n) * nj];
 		}
 		sinewi_compose_pose_d(w->clip->joints, nj, ref, obj);
-		for (uint32_t j = 0; j < nj; ++j) sinewi_shell_frame_from_d(&obj[j], &sc.raw[(size_t)u * nj + j]);
+		for (uint32_t j = 0; j < nj; ++j) sinewi_shell_frame_from_d(&obj[j], w->shell_off + 3 * (size_t)j, &sc.raw[(size_t)u * nj + j]);
 	}
 	for (uint32_t j = 0; j < nj; ++j) {
 		sc.rho[j] = w->rho[j];

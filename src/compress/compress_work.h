@@ -17,6 +17,7 @@ typedef struct sinewi_work {
 	// per joint
 	double *threshold;   // object-space error threshold (clip units)
 	double *shell;       // shell distance (clip units)
+	double *shell_off;   // [joint_count * 3] local shell offsets (sinewi_shell_offsets): d / rest column length
 	double *lever;       // dominant shell: furthest descendant shell point in the joint's local (pre-scale) frame
 	double *max_scale;   // largest |scale| component over the clip
 	double *parent_gain; // product of ancestors' max_scale: local displacement -> object space

@@ -3,54 +3,65 @@
 #ifndef SINEW_CORE_METRIC_H
 #define SINEW_CORE_METRIC_H
 
+#include "base.h"
 #include "quat.h"
 
 #include <math.h>
 
 // Object-space affine transforms of one pose; parents come before children.
 void sinewi_compose_pose_d(const sinew_joint *joints, uint32_t joint_count, const sinew_qvv *pose, sinewi_affine_d *out);
-// A node's origin and unit axes in scene space (DESIGN §4): the normalized columns of its object-space
-// linear map, so the shell points o +- d u_i lie d scene units from the node whatever scale its
-// ancestors carry; a degenerate (zero-scale) axis keeps its points on the origin.
+// Shell offsets (DESIGN §4): joint j's shell points sit at local offsets +-off[3j + k] along its local
+// axis k, off = d / sigma_k with sigma_k the length of column k of its rest object-space map (the
+// default poses composed), so they lie d scene units from it at rest and move with every animated
+// transform, its own scale included. A degenerate rest axis (sigma_k below SINEWI_REST_DEGENERATE of
+// the largest length M_k the column reaches over the clip's poses, a zero rest scale among them) takes
+// sigma_k = M_k instead; an axis that is zero throughout has offset 0 (its points stay on the origin).
+#define SINEWI_REST_DEGENERATE 1e-3
+// Fills off[joint_count * 3] from the joints' default poses and shell distances (0 = default_shell).
+// `poses` [pose_count * joint_count] and `more` [more_count * joint_count] are the clip's poses, read
+// only when a rest axis may be degenerate. Returns false when out of memory.
+bool sinewi_shell_offsets(const sinew_joint *joints, uint32_t joint_count, double default_shell, const sinew_qvv *poses,
+                          size_t pose_count, const sinew_qvv *more, size_t more_count, const sinewi_alloc *alloc,
+                          double *off);
+
+// A node's origin and its three shell vectors in scene space: u[k] = off_k times column k of its
+// object-space linear map, so its shell points are o +- u[k].
 typedef struct sinewi_shell_frame_d {
 	double t[3];
-	double u[3][3]; // u[axis]: unit vector, or zero for a degenerate axis
+	double u[3][3]; // u[axis]
 } sinewi_shell_frame_d;
 
-static inline void sinewi_shell_frame_from_d(const sinewi_affine_d *a, sinewi_shell_frame_d *out) {
-	for (int axis = 0; axis < 3; ++axis) {
-		double n2 = a->m[0][axis] * a->m[0][axis] + a->m[1][axis] * a->m[1][axis] + a->m[2][axis] * a->m[2][axis];
-		double inv = n2 > 1e-300 ? 1.0 / sqrt(n2) : 0.0;
-		for (int i = 0; i < 3; ++i) out->u[axis][i] = a->m[i][axis] * inv;
-	}
+static inline void sinewi_shell_frame_from_d(const sinewi_affine_d *a, const double off[3], sinewi_shell_frame_d *out) {
+	for (int axis = 0; axis < 3; ++axis)
+		for (int i = 0; i < 3; ++i) out->u[axis][i] = a->m[i][axis] * off[axis];
 	for (int i = 0; i < 3; ++i) out->t[i] = a->t[i];
 }
 
-// Largest distance between the images of the origin and the six shell points o +- d u_i under two
-// frames. Per axis max(|dt + d du|^2, |dt - d du|^2) = |dt|^2 + d^2 |du|^2 + 2 d |dt . du|, which is
-// never below |dt|^2: the origin needs no test of its own.
-static inline double sinewi_shell_error_frames_d(const sinewi_shell_frame_d *a, const sinewi_shell_frame_d *b, double d) {
+// Largest distance between the images of the origin and the six shell points o +- u_k under two
+// frames. Per axis max(|dt + du|^2, |dt - du|^2) = |dt|^2 + |du|^2 + 2 |dt . du|, which is never below
+// |dt|^2: the origin needs no test of its own.
+static inline double sinewi_shell_error_frames_d(const sinewi_shell_frame_d *a, const sinewi_shell_frame_d *b) {
 	double dt[3] = {a->t[0] - b->t[0], a->t[1] - b->t[1], a->t[2] - b->t[2]};
 	double t2 = dt[0] * dt[0] + dt[1] * dt[1] + dt[2] * dt[2], worst = 0.0;
 	for (int axis = 0; axis < 3; ++axis) {
 		double du[3] = {a->u[axis][0] - b->u[axis][0], a->u[axis][1] - b->u[axis][1], a->u[axis][2] - b->u[axis][2]};
 		double u2 = du[0] * du[0] + du[1] * du[1] + du[2] * du[2], tu = dt[0] * du[0] + dt[1] * du[1] + dt[2] * du[2];
-		double e2 = d * d * u2 + 2.0 * d * fabs(tu);
+		double e2 = u2 + 2.0 * fabs(tu);
 		if (e2 > worst) worst = e2;
 	}
 	return sqrt(t2 + worst);
 }
 
 // The error of one node (sinewi_shell_error_frames_d) with a's frame precomputed.
-static inline double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, const sinewi_affine_d *b, double d) {
+static inline double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, const sinewi_affine_d *b, const double off[3]) {
 	sinewi_shell_frame_d fb;
-	sinewi_shell_frame_from_d(b, &fb);
-	return sinewi_shell_error_frames_d(a, &fb, d);
+	sinewi_shell_frame_from_d(b, off, &fb);
+	return sinewi_shell_error_frames_d(a, &fb);
 }
 
 // DESIGN §4 error of one node: the largest distance between the images, under a and b, of its
-// origin and its six shell points (d in scene units).
-double sinewi_shell_error_d(const sinewi_affine_d *a, const sinewi_affine_d *b, double d);
+// origin and its six shell points (local offsets `off`, sinewi_shell_offsets).
+double sinewi_shell_error_d(const sinewi_affine_d *a, const sinewi_affine_d *b, const double off[3]);
 
 // The pose halfway between two samples as sampling plays it (DESIGN §4): lerp, nlerp on the shortest arc,
 // in double; a joint rounded floor holds a, ceil/nearest take b. `mode` is the joint's sinew_rounding.

@@ -64,8 +64,8 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 	size_t ctx_size = (sinew_context_size_with(blob, size, clip, &co) + 15) & ~(size_t)15;
 	SINEWI_CHECK(ctx_size > 0, error, SINEW_RESULT_CORRUPT, "measure_blob_error: clip %u is invalid", clip);
 	const size_t njx = nj ? nj : 1;
-	size_t bytes = ctx_size + pairs * sizeof(double) + 4 * njx * sizeof(sinewi_affine_d) + 2 * njx * sizeof(sinew_qvv) +
-	               2 * ((size_t)scalar_values + 1) * sizeof(float) + 64;
+	size_t bytes = ctx_size + (pairs + 3 * njx) * sizeof(double) + 4 * njx * sizeof(sinewi_affine_d) +
+	               2 * njx * sizeof(sinew_qvv) + 2 * ((size_t)scalar_values + 1) * sizeof(float) + 64;
 	unsigned char *mem = (unsigned char *)sinewi_malloc(&al, bytes);
 	SINEWI_CHECK(mem, error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: out of memory (%zu bytes)", bytes);
 	sinew_context *ctx = NULL;
@@ -74,11 +74,17 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 		sinewi_free(&al, mem, bytes);
 		return r;
 	}
-	double *all = (double *)(void *)(mem + ctx_size);
-	sinewi_affine_d *ref_obj = (sinewi_affine_d *)(void *)(all + pairs), *dec_obj = ref_obj + njx;
+	double *all = (double *)(void *)(mem + ctx_size), *off = all + pairs;
+	sinewi_affine_d *ref_obj = (sinewi_affine_d *)(void *)(off + 3 * njx), *dec_obj = ref_obj + njx;
 	sinew_qvv *half = (sinew_qvv *)(void *)(dec_obj + njx), *decoded = half + njx;
 	float *ref_scalars = (float *)(void *)(decoded + njx), *dec_scalars = ref_scalars + scalar_values + 1;
 
+	// the shell of every joint, fixed at its rest pose (the degenerate rule looks at every source pose)
+	if (!sinewi_shell_offsets(source->joints, nj, default_shell, source->transforms, ns, checks ? source->check_transforms : NULL,
+	                          checks, &al, off)) {
+		sinewi_free(&al, mem, bytes);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: out of memory");
+	}
 	double sum = 0.0;
 	size_t n = 0;
 	for (size_t p = 0; p < positions; ++p) {
@@ -110,8 +116,7 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 		sinewi_compose_pose_d(source->joints, nj, decoded, dec_obj);
 		for (uint32_t j = 0; j < nj; ++j) {
 			const sinew_joint *joint = &source->joints[j];
-			double d = joint->shell_distance > 0.0f ? joint->shell_distance : default_shell;
-			double e = sinewi_shell_error_d(&ref_obj[j], &dec_obj[j], d);
+			double e = sinewi_shell_error_d(&ref_obj[j], &dec_obj[j], off + 3 * j);
 			double thr = joint->precision > 0.0f ? joint->precision : default_threshold;
 			if (!(e <= thr)) out_stats->samples_over_threshold++;
 			if (!(e <= out_stats->max_error)) { // NaN counts as worst

@@ -97,8 +97,10 @@ sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_
 	c->src_obj = (sinewi_affine_d *)sinewi_arena_array(scratch, nj, sizeof(sinewi_affine_d));
 	c->play_obj = (sinewi_affine_d *)sinewi_arena_array(scratch, nj, sizeof(sinewi_affine_d));
 	c->animated = (uint8_t *)sinewi_arena_alloc(scratch, nj);
+	c->shell_off = (double *)sinewi_arena_array(scratch, (size_t)nj * 3, sizeof(double));
+	c->alloc = scratch->alloc;
 	c->cursors = (uint32_t *)sinewi_arena_array(scratch, in->binding_count ? in->binding_count : 1, sizeof(uint32_t));
-	SINEWI_CHECK(c->src && c->play && c->src_obj && c->play_obj && c->animated && c->cursors, error,
+	SINEWI_CHECK(c->src && c->play && c->src_obj && c->play_obj && c->animated && c->cursors && c->shell_off, error,
 	             SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	for (uint32_t b = 0; b < in->binding_count; ++b)
 		if (in->bindings[b].curve->path != SINEWI_GLTF_WEIGHTS) c->animated[in->bindings[b].joint] = 1;
@@ -191,6 +193,8 @@ double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, 
 	const uint32_t nj = in->joint_count;
 	double worst = 0.0;
 	memset(c->cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
+	// the degenerate-rest rule of the shell looks at the candidate's samples
+	if (!sinewi_shell_offsets(in->joints, nj, c->shell, poses, count, NULL, 0, &c->alloc, c->shell_off)) return NAN;
 	for (uint32_t k = 0; k < time_count; ++k) {
 		double t = times[k];
 		sinewi_gltf_source_pose(c, t, c->src);
@@ -199,7 +203,7 @@ double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, 
 		sinewi_compose_pose_d(in->joints, nj, c->play, c->play_obj);
 		double e = 0.0;
 		for (uint32_t j = 0; j < nj; ++j) {
-			double ej = sinewi_shell_error_d(&c->src_obj[j], &c->play_obj[j], c->shell);
+			double ej = sinewi_shell_error_d(&c->src_obj[j], &c->play_obj[j], c->shell_off + 3 * (size_t)j);
 			if (!(ej <= e)) e = ej; // NaN counts as worst
 		}
 		if (errors) errors[k] = (float)e;

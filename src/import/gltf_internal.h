@@ -79,6 +79,8 @@ typedef struct sinewi_gltf_checker {
 	double *times;  // check times: key times, key-interval midpoints, merged-key midpoints; sorted, distinct
 	uint32_t count;
 	double shell, threshold; // clip units
+	double *shell_off;       // [joint_count * 3] shell offsets of the candidate being checked (sinewi_shell_offsets)
+	sinewi_alloc alloc;
 	sinew_qvv *src, *play;   // [joint_count] scratch poses
 	sinewi_affine_d *src_obj, *play_obj;
 	uint8_t *animated;  // [joint_count] 1 when a TRS curve drives the joint
@@ -98,8 +100,8 @@ void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *anim
 // The times a candidate is checked at: c->times merged with the midpoint of every sample interval
 // ((k + 0.5) / rate, k < count - 1), sorted, distinct; `out` holds c->count + count. Returns the number.
 uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, uint32_t count, double rate, double *out);
-// Largest object-space error (DESIGN §4 metric, 3 cm shell) of playing `poses` instead of the source at `times`
-// (increasing); stops once it exceeds `stop`. errors[k] receives the error at times[k] when not NULL.
+// Largest object-space error (DESIGN §4 metric: shells fixed at rest, 3 cm or the joint's) of playing `poses`
+// instead of the source at `times` (increasing); stops once it exceeds `stop`. errors[k] receives the error at times[k] when not NULL.
 double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, uint32_t time_count,
                                    const sinew_qvv *poses, uint32_t count, double rate, const uint8_t *joint_floor,
                                    double stop, float *errors);
