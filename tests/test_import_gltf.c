@@ -227,6 +227,25 @@ static void gltf_equal_times_make_a_step(void) {
 	sinew_clip_set_free(set);
 }
 
+// Every key at one time t > 0, the later of two equal times winning there (found by the import_gltf fuzz target,
+// fuzz/seeds/gltf/crash_lone_key_time_check_point.gltf): the lone sample is the curve at that time, not at 0 (which
+// holds the first key), so the clip plays the source's value and needs no check point past its duration.
+static void gltf_lone_key_time_is_the_sample(void) {
+	float times[] = {0.5f, 0.5f};
+	float values[] = {1, 0, 0, 7, 0, 0};
+	static char doc[DOC_CAP];
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(one_channel_doc(doc, "translation", "LINEAR", times, 2, values, 3, NULL), NULL, &set, &err),
+	         &err);
+	const sinew_clip *clip = set->clips[0];
+	CHECK_EQ(clip->sample_count, 1);
+	CHECK(pose_at(clip, 0, 0)->translation[0] == 7.0f);
+	CHECK(clip->resample_error == 0.0);
+	for (uint32_t c = 0; c < clip->check_count; ++c) CHECK(clip->check_times[c] <= sinew_clip_duration(clip));
+	sinew_clip_set_free(set);
+}
+
 static void gltf_resamples_irregular_keys(void) {
 	float times[] = {0.0f, 0.1370911f, 0.5f, 0.7317201f};
 	float values[] = {0, 0, 0, 0.01f, 0.002f, 0, 0.03f, 0, 0.001f, 0.02f, 0.02f, 0.02f};
@@ -2008,6 +2027,7 @@ void suite_import_gltf(void) {
 	RUN(gltf_rotation_past_90_degrees_gets_samples);
 	RUN(gltf_jittered_grid_is_recognized);
 	RUN(gltf_huge_duration_stays_small);
+	RUN(gltf_lone_key_time_is_the_sample);
 	RUN(gltf_skin_shells_from_meshes);
 	RUN(gltf_corpus_skin_shells);
 	RUN(gltf_unit_cm_scales_translations);

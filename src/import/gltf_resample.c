@@ -270,6 +270,9 @@ static void place_samples(const key_plan *p, sinew_time_mark *marks, candidate *
 	}
 	for (uint32_t k = 0; k < cand->g.count; ++k)
 		cand->times[k] = sinewi_key_time(cand->g.rate, cand->g.marks, cand->g.mark_count, (double)k);
+	// one distinct key time: the lone sample is the curves there (later keys of equal times win), which sampling
+	// plays at every time of the clip
+	if (nu == 1) cand->times[0] = p->keys[0];
 }
 
 // Key interval holding time t (the last one for t at or after the last key).
