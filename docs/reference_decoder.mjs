@@ -85,8 +85,9 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
     if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
     const flags = u32(at(4));
-    if (flags & ~(v2 ? 0x1fff : 0x1f)) fail('reserved clip flags');
+    if (flags & ~(v2 ? 0x3fff : 0x1f)) fail('reserved clip flags');
     const timeMap = (flags & 2048) !== 0; // §Time map (bit 12, Over_bound, changes nothing in decoding)
+    const slerpFit = (flags & 8192) !== 0; // §Sampling semantics step 5: nlerp at the slerp-fitted parameter
     const halfRanges = (flags & 256) !== 0; // §Clip ranges: binary16 values
     const shortConstants = (flags & 512) !== 0; // §Constants: a constant's values in 3 bytes
     const midpoint = (flags & 1024) !== 0; // §Midpoint knots: 5-byte track descriptors with shifts
@@ -407,7 +408,7 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
       }
       const a = knotValues(t, seg, st, i), b = knotValues(t, seg, st, Math.min(i + 1, st.knots - 1));
       if (st.rawRotation && alpha === 0) return a; // raw rotation knot as stored (step 5 exception)
-      return t.type === 0 ? nlerp(a, b, alpha) : a.map((v, k) => f(v + f(f(b[k] - v) * alpha)));
+      return t.type === 0 ? nlerp(a, b, alpha, slerpFit) : a.map((v, k) => f(v + f(f(b[k] - v) * alpha)));
     }
 
     // Sampling semantics, steps 1-6
@@ -469,8 +470,21 @@ function rebuild(three, dropped) {
 }
 
 // Normalized lerp on the shortest arc, in binary32 (§Sampling semantics, step 5).
-function nlerp(a, b, t) {
+// With Slerp_fit the parameter is corrected first: t' = t + g (A h^2 + B), h = t - 1/2, g = t h (t - 1),
+// A and B cubics in d = |dot| with the coefficients of §Slerp fit.
+const SLERP_FIT = [0.88969093561172485, -2.1525733470916748, 1.6373478174209595, -0.37448567152023315,
+                   0.84125202894210815, -1.0583804845809937, 0.25976836681365967, -0.042641405016183853];
+function fitAlpha(t, d) {
+  const c = SLERP_FIT;
+  const h = f(t - 0.5), g = f(f(t * h) * f(t - 1));
+  const A = f(c[0] + f(d * f(c[1] + f(d * f(c[2] + f(d * c[3]))))));
+  const B = f(c[4] + f(d * f(c[5] + f(d * f(c[6] + f(d * c[7]))))));
+  return f(t + f(g * f(f(A * f(h * h)) + B)));
+}
+
+function nlerp(a, b, t0, fit) {
   const dot = f(f(f(f(a[0] * b[0]) + f(a[1] * b[1])) + f(a[2] * b[2])) + f(a[3] * b[3]));
+  const t = fit ? fitAlpha(t0, dot < 0 ? -dot : dot) : t0;
   const s = dot < 0 ? -t : t, u = f(1 - t);
   const r = a.map((v, i) => f(f(v * u) + f(b[i] * s)));
   const len2 = f(f(f(f(r[0] * r[0]) + f(r[1] * r[1])) + f(r[2] * r[2])) + f(r[3] * r[3]));

@@ -22,11 +22,14 @@ static void axis_angle(double ax, double ay, double az, double angle, float q[4]
 	q[0] = (float)(ax * s), q[1] = (float)(ay * s), q[2] = (float)(az * s), q[3] = (float)cos(angle * 0.5);
 }
 
-// Straightforward interpolation of two poses (lerp, nlerp on the shortest arc), in double.
+// Straightforward interpolation of two poses (lerp, slerp on the shortest arc as a keyed source's LINEAR
+// rotation plays), in double.
 static void sinew_qvv_lerp_ref(const sinew_qvv *a, const sinew_qvv *b, double f, sinew_qvv *out) {
 	double q[4], dot = 0, n = 0;
 	for (int k = 0; k < 4; ++k) dot += (double)a->rotation[k] * b->rotation[k];
-	for (int k = 0; k < 4; ++k) q[k] = a->rotation[k] * (1 - f) + b->rotation[k] * (dot < 0 ? -f : f), n += q[k] * q[k];
+	const double sign = dot < 0 ? -1.0 : 1.0, w = acos(fmin(1.0, fabs(dot)));
+	const double wa = w > 1e-9 ? sin((1 - f) * w) / sin(w) : 1 - f, wb = w > 1e-9 ? sin(f * w) / sin(w) : f;
+	for (int k = 0; k < 4; ++k) q[k] = a->rotation[k] * wa + b->rotation[k] * sign * wb, n += q[k] * q[k];
 	for (int k = 0; k < 4; ++k) out->rotation[k] = (float)(q[k] / sqrt(n));
 	for (int k = 0; k < 3; ++k) {
 		out->translation[k] = (float)(a->translation[k] + (b->translation[k] - (double)a->translation[k]) * f);

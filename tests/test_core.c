@@ -3,6 +3,7 @@
 // double-precision reference (point-by-point through the chain, no matrix composition).
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,73 @@ static void test_quat_nlerp_takes_shortest_arc(void) {
 	CHECK_NEAR(r[3], 1.0, 1e-7);
 }
 
+// Slerp_fit (docs/format.md §Slerp fit): nlerp at the fitted parameter against slerp in double, for random
+// axes and turns, either sign of the second quaternion; the fitted parameter increases with t for any dot.
+static void test_slerp_fit_follows_slerp(void) {
+	test_rng rng = {0x5f17};
+	const double limits[][2] = {{0.3, 5e-7}, {0.8, 5e-7}, {1.6, 8e-6}}; // turn (rad), allowed angle (rad)
+	for (int l = 0; l < 3; ++l) {
+		double worst = 0, worst_plain = 0;
+		for (int i = 0; i < 2000; ++i) {
+			float a[4], axis[4];
+			test_random_quat(&rng, a);
+			test_random_quat(&rng, axis);
+			double n = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] + (double)axis[2] * axis[2]);
+			double turn = test_rand_range(&rng, 0.0, limits[l][0]), hs = sin(turn / 2) / n, hc = cos(turn / 2);
+			double d[4] = {axis[0] * hs, axis[1] * hs, axis[2] * hs, hc}, ad[4] = {a[0], a[1], a[2], a[3]}, bd[4];
+			sinewi_quat_mul_d(d, ad, bd);
+			float b[4], sign = (i & 1) ? -1.0f : 1.0f;
+			for (int k = 0; k < 4; ++k) b[k] = sign * (float)bd[k];
+			for (int s = 1; s < 16; ++s) {
+				float t = (float)s / 16.0f, r[4], p[4];
+				sinewi_quat_nlerp_fit(a, b, t, sinewi_slerp_fit, r);
+				sinewi_quat_nlerp(a, b, t, p);
+				// the exact slerp: the turn by t * turn about the same axis, then a
+				double e[4] = {axis[0] * sin(t * turn / 2) / n, axis[1] * sin(t * turn / 2) / n,
+				               axis[2] * sin(t * turn / 2) / n, cos(t * turn / 2)}, want[4];
+				sinewi_quat_mul_d(e, ad, want);
+				// the angle between two unit quaternions from their chord (acos near 1 would lose it)
+				double dr = 0, dp = 0, cr = 0, cp = 0;
+				for (int k = 0; k < 4; ++k) dr += r[k] * want[k], dp += p[k] * want[k];
+				for (int k = 0; k < 4; ++k) {
+					double x = r[k] - (dr < 0 ? -want[k] : want[k]), y = p[k] - (dp < 0 ? -want[k] : want[k]);
+					cr += x * x, cp += y * y;
+				}
+				double er = 4 * asin(fmin(1.0, sqrt(cr) / 2)), ep = 4 * asin(fmin(1.0, sqrt(cp) / 2));
+				if (er > worst) worst = er;
+				if (ep > worst_plain) worst_plain = ep;
+			}
+		}
+		// the float32 quaternions alone are 1e-7 rad apart from the double ones
+		CHECK_MSG(worst <= limits[l][1], "turns to %.1f rad: fitted %.3g rad (nlerp %.3g)", limits[l][0], worst, worst_plain);
+		CHECK_MSG(limits[l][0] < 0.5 || worst_plain > 10 * worst, "nlerp %.3g fitted %.3g", worst_plain, worst);
+	}
+	// the fit itself, in double: the angle nlerp at alpha' reaches along the arc, against alpha times the arc
+	const double fit_limits[][2] = {{0.3, 2.5e-8}, {0.8, 7e-8}, {1.6, 5e-6}};
+	for (int l = 0; l < 3; ++l) {
+		double worst = 0;
+		for (int i = 1; i <= 100; ++i) {
+			double w = limits[l][0] / 2 * i / 100; // half the turn: the arc between the quaternions
+			for (int s = 1; s < 256; ++s) {
+				double t = s / 256.0, u = sinewi_fit_alpha_d(t, cos(w));
+				double e = 2 * fabs(atan2(u * sin(w), (1 - u) + u * cos(w)) - t * w);
+				if (e > worst) worst = e;
+			}
+		}
+		CHECK_MSG(worst <= fit_limits[l][1], "turns to %.1f rad: fit %.3g rad", limits[l][0], worst);
+	}
+	for (int i = 0; i <= 100; ++i) {
+		float d = (float)i / 100.0f, prev = 0.0f;
+		CHECK(sinewi_fit_alpha(0.0f, d, sinewi_slerp_fit) == 0.0f && sinewi_fit_alpha(1.0f, d, sinewi_slerp_fit) == 1.0f);
+		CHECK(sinewi_fit_alpha(0.5f, d, sinewi_slerp_fit) == 0.5f);
+		for (int s = 1; s <= 1024; ++s) {
+			float u = sinewi_fit_alpha((float)s / 1024.0f, d, sinewi_slerp_fit);
+			CHECK_MSG(u > prev, "d %g: alpha' not increasing at %d/1024", (double)d, s);
+			prev = u;
+		}
+	}
+}
+
 static void test_quat_matrix_matches_rotate(void) {
 	test_rng rng = {99};
 	for (int i = 0; i < 200; ++i) {
@@ -89,6 +157,7 @@ void suite_core_math(void) {
 	RUN(test_quat_mul_matches_double);
 	RUN(test_quat_rotate_matches_double);
 	RUN(test_quat_nlerp_takes_shortest_arc);
+	RUN(test_slerp_fit_follows_slerp);
 	RUN(test_quat_matrix_matches_rotate);
 }
 

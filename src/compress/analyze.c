@@ -595,6 +595,8 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 	w.settings = settings;
 	w.arena = arena;
 	w.enc = enc;
+	enc->slerp_fit = 1; // docs/format.md step 5: nlerp that follows the slerp (the source's, for glTF)
+	w.fit = sinewi_slerp_fit;
 	w.joint_count = clip->joint_count;
 	enc->source = clip;
 	SINEWI_TRY(allocate(&w, error));

@@ -120,7 +120,7 @@ static void quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 }
 
 void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length, float u,
-                                float out[4]) {
+                                const float *fit, float out[4]) {
 	uint32_t k0;
 	float alpha;
 	sinewi_knot_locate(u, length, st->decimation, &k0, &alpha);
@@ -133,7 +133,7 @@ void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 		}
 		// raw rotations are the lossless fallback: a knot decodes as stored (docs/format.md)
 		if (alpha == 0.0f) memcpy(out, a, sizeof a);
-		else sinewi_quat_nlerp(a, b, alpha, out);
+		else sinewi_quat_nlerp_fit(a, b, alpha, fit, out);
 		return;
 	}
 	for (uint32_t c = 0; c < t->components; ++c) {
@@ -143,7 +143,7 @@ void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 		b[c] = sinewi_dequantize(st->knots[k1 * t->components + c], st->width[c], lo, ext);
 	}
 	if (t->type == SINEWI_TRACK_ROTATION)
-		sinewi_interp_rotation(a, b, st->dropped, alpha, out);
+		sinewi_interp_rotation(a, b, st->dropped, alpha, fit, out);
 	else
 		sinewi_interp_values(a, b, t->components, alpha, out);
 }
@@ -161,7 +161,7 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 	double worst = 0.0;
 	for (uint32_t u = 0; u <= seg->length; ++u) {
 		float v[4];
-		sinewi_decode_track_sample(t, st, seg->length, (float)u, v);
+		sinewi_decode_track_sample(t, st, seg->length, (float)u, w->fit, v);
 		if (decoded) memcpy(decoded + 4 * u, v, sizeof v);
 		uint32_t s = seg->first_sample + u;
 		double e;
@@ -201,7 +201,7 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 	// object-space verification only; the per-track model looks at samples.
 	if (decoded && t->type != SINEWI_TRACK_SCALAR)
 		for (uint32_t c = 0; c < w->check_n; ++c)
-			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length),
+			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit,
 			                           decoded + 4 * (seg->length + 1 + c));
 	return worst;
 }

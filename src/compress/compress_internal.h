@@ -56,6 +56,7 @@ typedef struct sinewi_enc_clip {
 	uint8_t short_constants; // constants stored as their high 24 bits (Short_constants): the values are such
 	uint8_t midpoint;       // 5-byte track descriptors, predicted knots as midpoint residuals (Midpoint_knots)
 	uint8_t over_bound;     // the bound was not met (written on request: Over_bound)
+	uint8_t slerp_fit;      // rotations interpolate at the slerp-fitted parameter (Slerp_fit; every clip the encoder writes)
 	// where the bound was missed worst (when it was): joint, time (seconds) and error (clip units)
 	uint32_t over_joint;
 	double over_time, over_error;

@@ -11,6 +11,7 @@ typedef struct sinewi_work {
 	const sinewi_compress_settings *settings;
 	sinewi_arena *arena;
 	sinewi_enc_clip *enc;
+	const float *fit;             // the decoder's rotation interpolation: sinewi_slerp_fit (Slerp_fit) or NULL
 	uint32_t joint_count, stored; // stored samples
 	sinew_qvv *poses;             // [stored * joint_count]: normalized, hemisphere-continuous rotations
 	float **scalars;              // [scalar_track_count] -> [stored * components]
@@ -52,6 +53,6 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error);
 
 // Decoded value of an animated track at local sample u of a segment (the decoder's arithmetic).
 void sinewi_decode_track_sample(const sinewi_enc_track *track, const sinewi_enc_seg_track *st, uint32_t length, float u,
-                                float out[4]);
+                                const float *fit, float out[4]);
 
 #endif

@@ -386,7 +386,7 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
 	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |
 	                 (pages && tiers > 1 ? SINEW_FMT_FLAG_TIERED : 0u) | (clip->time_mark_count ? SINEW_FMT_FLAG_TIME_MAP : 0u) |
-	                 (enc->over_bound ? SINEW_FMT_FLAG_OVER_BOUND : 0u);
+	                 (enc->over_bound ? SINEW_FMT_FLAG_OVER_BOUND : 0u) | (enc->slerp_fit ? SINEW_FMT_FLAG_SLERP_FIT : 0u);
 	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_SAMPLE_RATE, clip->sample_rate);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_UNIT_SCALE, clip->unit_scale);

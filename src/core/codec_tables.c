@@ -45,3 +45,10 @@ const float sinewi_width_inverse[25] = {
     1.0f / 32767.0f, 1.0f / 65535.0f, 1.0f / 131071.0f, 1.0f / 262143.0f, 1.0f / 524287.0f,
     1.0f / 1048575.0f, 1.0f / 2097151.0f, 1.0f / 4194303.0f, 1.0f / 8388607.0f, 1.0f / 16777215.0f,
 };
+
+// Slerp_fit coefficients (docs/format.md §sampling semantics step 5), exactly these binary32 values: A(d) = a0 +
+// d (a1 + d (a2 + d a3)), B(d) = b0 + d (b1 + d (b2 + d b3)).
+const float sinewi_slerp_fit[8] = {
+    0x1.c78592p-1f,  -0x1.138786p+1f, 0x1.a3293ap+0f, -0x1.7f792cp-2f, // a0 .. a3
+    0x1.aeb896p-1f,  -0x1.0ef206p+0f, 0x1.0a00b8p-2f, -0x1.5d5182p-5f, // b0 .. b3
+};

@@ -49,7 +49,8 @@
 #define SINEW_FMT_FLAG_MIDPOINT_KNOTS 0x400u // version 2: 5-byte track descriptors; odd knots may be midpoint residuals
 #define SINEW_FMT_FLAG_TIME_MAP 0x800u   // version 2: a time map after the clip ranges: samples off a uniform grid
 #define SINEW_FMT_FLAG_OVER_BOUND 0x1000u // version 2: the encoder could not meet the clip's bound (written on request)
-#define SINEW_FMT_FLAGS_KNOWN_V2 0x1FFFu
+#define SINEW_FMT_FLAG_SLERP_FIT 0x2000u  // version 2: rotations interpolate with nlerp at the slerp-fitted parameter
+#define SINEW_FMT_FLAGS_KNOWN_V2 0x3FFFu
 #define SINEW_FMT_MARK_SIZE 8u              // time map: f32 time, u32 sample
 #define SINEW_FMT_TIER_ENTRY_SIZE 12u       // first page, bound, measured error
 #define SINEW_FMT_MAX_TIERS 8u

@@ -201,6 +201,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	}
 	if (SINEWI_KERNEL_MIDPOINTS) ctx->rot.mid = rot + (size_t)rp * 9;
 	ctx->rot.alpha = rot + (size_t)rp * 10;
+	ctx->rot.fit = (ctx->view.flags & SINEW_FMT_FLAG_SLERP_FIT) ? sinewi_slerp_fit : NULL; // docs/format.md step 5
 	for (int k = 0; k < 4; ++k) {
 		if (SINEWI_KERNEL_TWO_PASS) ctx->rot.ka[k] = rot + (size_t)rp * (11 + k), ctx->rot.kb[k] = rot + (size_t)rp * (15 + k);
 		ctx->rot.out[k] = rot + (size_t)rp * (19 + k);

@@ -10,7 +10,7 @@
 // Operation order follows docs/format.md exactly, so every build gives identical floats.
 
 KERNEL_ATTR static void kernel_rotations(const sinewi_rotation_batch *b, uint32_t count) {
-	const VEC one = V_SET1(1.0f), zero = V_SET1(0.0f);
+	const VEC one = V_SET1(1.0f), zero = V_SET1(0.0f), half = V_SET1(0.5f);
 	const VEC f0 = V_SET1(0.0f), f1 = V_SET1(1.0f), f2 = V_SET1(2.0f), f3 = V_SET1(3.0f);
 #if SINEWI_KERNEL_MIDPOINTS
 	const VI i_one = VI_SET1(1u);
@@ -55,10 +55,18 @@ KERNEL_ATTR static void kernel_rotations(const sinewi_rotation_batch *b, uint32_
 		VEC qa[4], qc[4];
 		for (int k = 0; k < 4; ++k) qa[k] = V_LOAD(b->ka[k] + i), qc[k] = V_LOAD(b->kb[k] + i);
 #endif
-		// normalized lerp on the shortest arc
+		// normalized lerp on the shortest arc (with Slerp_fit at the fitted parameter: codec_math.h sinewi_fit_alpha)
 		VEC t = V_LOAD(b->alpha + i);
 		VEC dot = V_ADD(V_ADD(V_ADD(V_MUL(qa[0], qc[0]), V_MUL(qa[1], qc[1])), V_MUL(qa[2], qc[2])), V_MUL(qa[3], qc[3]));
-		VEC s = V_SEL(V_LT(dot, zero), V_NEG(t), t), u = V_SUB(one, t);
+		VMASK back = V_LT(dot, zero);
+		if (b->fit) {
+			const float *fc = b->fit;
+			VEC d = V_SEL(back, V_NEG(dot), dot), h = V_SUB(t, half), g = V_MUL(V_MUL(t, h), V_SUB(t, one));
+			VEC fa = V_ADD(V_SET1(fc[0]), V_MUL(d, V_ADD(V_SET1(fc[1]), V_MUL(d, V_ADD(V_SET1(fc[2]), V_MUL(d, V_SET1(fc[3])))))));
+			VEC fb = V_ADD(V_SET1(fc[4]), V_MUL(d, V_ADD(V_SET1(fc[5]), V_MUL(d, V_ADD(V_SET1(fc[6]), V_MUL(d, V_SET1(fc[7])))))));
+			t = V_ADD(t, V_MUL(g, V_ADD(V_MUL(fa, V_MUL(h, h)), fb)));
+		}
+		VEC s = V_SEL(back, V_NEG(t), t), u = V_SUB(one, t);
 		VEC r[4];
 		for (int k = 0; k < 4; ++k) r[k] = V_ADD(V_MUL(qa[k], u), V_MUL(qc[k], s));
 		VEC len2 = V_ADD(V_ADD(V_ADD(V_MUL(r[0], r[0]), V_MUL(r[1], r[1])), V_MUL(r[2], r[2])), V_MUL(r[3], r[3]));

@@ -34,6 +34,7 @@ typedef struct sinewi_rotation_batch {
 	float *mid;              // 0: both knots plain, 1: knot a is predicted, 2: knot b is (with `residuals`)
 	uint32_t residuals;      // some entry may have mid != 0
 	float *alpha;
+	const float *fit;        // Slerp_fit coefficients (sinewi_slerp_fit), or NULL: plain nlerp (clip constant)
 	float *ka[4], *kb[4];    // the two knots' quaternions (between the kernel's passes)
 	float *out[4];           // x, y, z, w
 } sinewi_rotation_batch;

@@ -140,30 +140,36 @@ SINEWI_WASM_SMALL static uint64_t decode_track(const sinew_context *ctx, const s
 	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * ctx->view.track_descriptor_size + t->segment_ranges;
 	const bool ranges_stored = ctx->view.segment_range_bytes != 0; // else the whole clip range: 0 and 255
 	const uint32_t rrc = ctx->view.rotation_range_components;
-	float a[4], b[4];
+	float a[4], b[4], qa4[4], qb4[4];
 	if (c.knot_bits == 128 && t->type == 0) { // raw rotation
 		uint64_t p0 = bitpos + (uint64_t)j * 128u, p1 = bitpos + (uint64_t)jn * 128u;
 		for (uint32_t k = 0; k < 4; ++k) {
-			a[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p0 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
-			b[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p1 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			qa4[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p0 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			qb4[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p1 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 		}
-		if (alpha == 0.0f) memcpy(out, a, sizeof a); // a raw knot decodes as stored (docs/format.md)
-		else sinewi_quat_nlerp(a, b, alpha, out);
-		return end - bitpos;
+		if (alpha == 0.0f) { // a raw knot decodes as stored (docs/format.md)
+			memcpy(out, qa4, sizeof qa4);
+			return end - bitpos;
+		}
+	} else {
+		uint32_t qa[4], qb[4];
+		read_pair(sk->data, &c, n, j, jn, mid, qa, qb);
+		for (uint32_t k = 0; k < n; ++k) {
+			uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
+			float lo, ext;
+			sinewi_segment_range(t->range_min[comp], t->range_extent[comp], ranges_stored ? ranges[2 * k] : 0u, ranges_stored ? ranges[2 * k + 1] : 255u, &lo, &ext);
+			a[k] = sinewi_dequantize(qa[k], c.width[k], lo, ext);
+			b[k] = sinewi_dequantize(qb[k], c.width[k], lo, ext);
+		}
+		if (t->type != 0) {
+			sinewi_interp_values(a, b, n, alpha, out);
+			return end - bitpos;
+		}
+		sinewi_quat_from_three(a, dropped, qa4);
+		sinewi_quat_from_three(b, dropped, qb4);
 	}
-	uint32_t qa[4], qb[4];
-	read_pair(sk->data, &c, n, j, jn, mid, qa, qb);
-	for (uint32_t k = 0; k < n; ++k) {
-		uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
-		float lo, ext;
-		sinewi_segment_range(t->range_min[comp], t->range_extent[comp], ranges_stored ? ranges[2 * k] : 0u, ranges_stored ? ranges[2 * k + 1] : 255u, &lo, &ext);
-		a[k] = sinewi_dequantize(qa[k], c.width[k], lo, ext);
-		b[k] = sinewi_dequantize(qb[k], c.width[k], lo, ext);
-	}
-	if (t->type == 0)
-		sinewi_interp_rotation(a, b, dropped, alpha, out);
-	else
-		sinewi_interp_values(a, b, n, alpha, out);
+	// one interpolation for raw and quantized rotations (one copy of the fitted nlerp in the wasm module)
+	sinewi_quat_nlerp_fit(qa4, qb4, alpha, ctx->rot.fit, out);
 	return end - bitpos;
 }
 

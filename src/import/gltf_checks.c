@@ -158,11 +158,12 @@ void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *anim
 			out[j] = a[j];
 			continue;
 		}
-		// lerp, and nlerp on the shortest arc for rotations (DESIGN §4 sampling semantics)
+		// lerp, and nlerp on the shortest arc at the slerp-fitted parameter for rotations (docs/format.md §sampling
+		// semantics, Slerp_fit: the encoder's clips)
 		double q[4], dot = 0.0;
 		for (int k = 0; k < 4; ++k) dot += (double)a[j].rotation[k] * b[j].rotation[k];
-		double s = dot < 0.0 ? -f : f;
-		for (int k = 0; k < 4; ++k) q[k] = a[j].rotation[k] * (1.0 - f) + b[j].rotation[k] * s;
+		const double fr = sinewi_fit_alpha_d(f, fabs(dot)), s = dot < 0.0 ? -fr : fr;
+		for (int k = 0; k < 4; ++k) q[k] = a[j].rotation[k] * (1.0 - fr) + b[j].rotation[k] * s;
 		sinewi_quat_normalize_d(q);
 		for (int k = 0; k < 4; ++k) out[j].rotation[k] = (float)q[k];
 		for (int k = 0; k < 3; ++k) {

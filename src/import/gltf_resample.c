@@ -334,11 +334,11 @@ static void playback(const sinewi_gltf_curve *curve, const candidate *cand, cons
 		return;
 	}
 	const float *b = a + comps;
-	if (curve->path == SINEWI_GLTF_ROTATION) {
+	if (curve->path == SINEWI_GLTF_ROTATION) { // nlerp at the slerp-fitted parameter (Slerp_fit)
 		double dot = 0.0;
 		for (int c = 0; c < 4; ++c) dot += (double)a[c] * b[c];
-		double s = dot < 0.0 ? -f : f;
-		for (int c = 0; c < 4; ++c) out[c] = a[c] * (1.0 - f) + b[c] * s;
+		const double fr = sinewi_fit_alpha_d(f, fabs(dot)), s = dot < 0.0 ? -fr : fr;
+		for (int c = 0; c < 4; ++c) out[c] = a[c] * (1.0 - fr) + b[c] * s;
 		sinewi_quat_normalize_d(out);
 	} else {
 		for (uint32_t c = 0; c < comps; ++c) out[c] = a[c] + (b[c] - (double)a[c]) * f;

@@ -84,7 +84,9 @@ test('reference decoder matches the C library on the bundled clips (format 2, pl
     assert.equal(bytes.readUInt16LE(4), 2);
     assert.equal(bytes.readUInt32LE(20) !== 0, extra.includes('--page-bytes'), `${input}: Resident_size`);
     // by default 120 Hz mocap takes Midpoint_knots (clip flag bit 10): keep predicted knots covered; --plain-knots never
-    const midpoint = (bytes.readUInt32LE(bytes.readUInt32LE(32) + 4) & 1024) !== 0;
+    const clipFlags = bytes.readUInt32LE(bytes.readUInt32LE(32) + 4), midpoint = (clipFlags & 1024) !== 0;
+    // the encoder writes Slerp_fit (bit 13) on every clip: the fitted parameter is what the comparison covers
+    assert.ok(clipFlags & 8192, `${input}: Slerp_fit`);
     if (input.endsWith('.bvh')) assert.equal(midpoint, !extra.includes('--plain-knots'), `${input}: Midpoint_knots`);
     if (extra.includes('--plain-knots')) assert.ok(!midpoint, `${input}: plain knots`);
     compared += compareWithCli(out, `${input} ${extra.join(' ')}`);
