@@ -6,12 +6,14 @@
 //
 // Named errors: the CLI prints a failure's message, not its result code; calls to sinewi_fail are wrapped
 // at link time (-Wl,--wrap=sinewi_fail) to record each (code, message) as well, so the host can name the
-// code of the message the CLI printed (sinew_wc_failure).
+// code of the message the CLI printed (sinew_wc_failure). Importer warnings (skipped channels), which the
+// CLI does not print with --json, are recorded the same way (sinewi_import_warn, sinew_wc_warning).
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/import/import_internal.h"
 #include "../../tools/cli.h"
 #include "sinew.h"
 #include "wc_internal.h"
@@ -27,6 +29,7 @@ const char *sinew_wc_file_name(size_t i);
 const char *sinew_wc_console_text(int which, size_t *size);
 int sinew_wc_run(int argc, char **argv);
 int sinew_wc_failure(uint32_t back, const char **message);
+const char *sinew_wc_warning(uint32_t i);
 size_t sinew_wc_heap_bytes(void);
 int sinew_wc_errors(int argc, char **argv);
 
@@ -99,8 +102,33 @@ int sinew_wc_failure(uint32_t back, const char **message) {
 	return (int)failures[at].code;
 }
 
+/* ---- warnings ---- */
+
+#define WARNINGS 64
+static char warnings[WARNINGS][512];
+static uint32_t warning_count;
+
+// sinewi_import_warn as src/import/import.c has it (the same 512-byte message to options->warning), and a
+// record of the first WARNINGS.
+void __wrap_sinewi_import_warn(const sinewi_import_ctx *ctx, const char *fmt, ...);
+void __wrap_sinewi_import_warn(const sinewi_import_ctx *ctx, const char *fmt, ...) {
+	char message[512];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(message, sizeof message, fmt, args);
+	va_end(args);
+	if (warning_count < WARNINGS) memcpy(warnings[warning_count], message, sizeof message);
+	warning_count++;
+	if (ctx->options->warning) ctx->options->warning(ctx->options->warning_user, message);
+}
+
+// Warning `i` of the last run, or NULL.
+const char *sinew_wc_warning(uint32_t i) {
+	return i < warning_count && i < WARNINGS ? warnings[i] : NULL;
+}
+
 int sinew_wc_run(int argc, char **argv) {
-	failure_count = 0;
+	failure_count = warning_count = 0;
 	return sinew_cli_main(argc, argv);
 }
 
@@ -151,7 +179,7 @@ static int errors_fail(const char *message, sinew_result code) {
 // sinew_measure_error). Layout: u32 rows, u32 joints, u32 clip samples, u32 0, then per row
 // f64 time, f64 kind (0 sample, 1 midpoint, 2 check time), f64[joints] errors.
 int sinew_wc_errors(int argc, char **argv) {
-	failure_count = 0;
+	failure_count = warning_count = 0;
 	cli_options o;
 	memset(&o, 0, sizeof o);
 	if (!cli_parse(argc, argv, 1, &o)) return 2;
