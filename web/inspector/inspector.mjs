@@ -161,7 +161,7 @@ function frameCamera(object) {
 	const box = new THREE.Box3().setFromObject(object);
 	const size = box.getSize(new THREE.Vector3()).length() || 1, center = box.getCenter(new THREE.Vector3());
 	camera = new THREE.PerspectiveCamera(40, 16 / 9, size / 100, size * 100);
-	camera.position.copy(center).add(new THREE.Vector3(0.6, 0.35, 1).normalize().multiplyScalar(size * 1.4));
+	camera.position.copy(center).add(new THREE.Vector3(0.6, 0.35, 1).normalize().multiplyScalar(size * 0.95));
 	camera.lookAt(center);
 	for (const c of controls) c.dispose();
 	controls = [app.views.source.canvas, app.views.compressed.canvas].map((canvas) => {
