@@ -85,7 +85,8 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
     if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
     const flags = u32(at(4));
-    if (flags & ~(v2 ? 0x7ff : 0x1f)) fail('reserved clip flags');
+    if (flags & ~(v2 ? 0x1fff : 0x1f)) fail('reserved clip flags');
+    const timeMap = (flags & 2048) !== 0; // §Time map (bit 12, Over_bound, changes nothing in decoding)
     const halfRanges = (flags & 256) !== 0; // §Clip ranges: binary16 values
     const shortConstants = (flags & 512) !== 0; // §Constants: a constant's values in 3 bytes
     const midpoint = (flags & 1024) !== 0; // §Midpoint knots: 5-byte track descriptors with shifts
@@ -189,6 +190,21 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
       const read = halfRanges ? readHalf : readFloat;
       for (let i = 0; i < r; ++i) t.min.push(read());
       for (let i = 0; i < r; ++i) t.extent.push(read());
+    }
+    // §Time map: Mark_count marks (f32 Time, u32 Sample) after the clip ranges
+    const marks = [];
+    if (timeMap) {
+      if (!v2 || looping) fail('Time_map');
+      const n = u32(q);
+      if (n < 2 || n > storedCount || q + 4 + 8 * n - start > clipSize) fail('Mark_count');
+      for (let i = 0; i < n; ++i) {
+        const time = f32(q + 4 + 8 * i), sample = u32(q + 8 + 8 * i);
+        const prev = marks[i - 1];
+        if (!(isFinite(time) && time >= 0) || (i === 0 ? sample !== 0 : !(sample > prev.sample && time > prev.time))) fail('time mark order');
+        marks.push({ time, sample });
+      }
+      if (marks[n - 1].sample !== storedCount - 1) fail('last time mark');
+      q += 4 + 8 * n;
     }
     if (v2) segmentsOffset = q - start;
     if (q !== at(segmentsOffset)) fail('Segments_offset');
@@ -402,6 +418,14 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
 
     function keyForTime(t) {
       const last = storedCount - 1;
+      if (marks.length) { // §Sampling semantics step 1 with a time map (binary64)
+        if (!(t > marks[0].time)) return 0;
+        if (t >= marks[marks.length - 1].time) return last;
+        let m = 0;
+        while (marks[m + 1].time <= t) m++;
+        const a = marks[m], b = marks[m + 1];
+        return snap(a.sample + ((t - a.time) * (b.sample - a.sample)) / (b.time - a.time), 1e-12);
+      }
       const key = t * sampleRate;
       if (!(key > 0)) return 0;
       if (key > last) return last;
@@ -430,7 +454,7 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
     }
 
     return { sampleRate, sampleCount: sampleCount + (lastRepeatsFirst ? 1 : 0), jointCount, scalarCount, looping, segmentCount, samplePose,
-             duration: (storedCount - 1) / sampleRate };
+             marks, duration: marks.length ? marks[marks.length - 1].time : (storedCount - 1) / sampleRate };
   }
 }
 

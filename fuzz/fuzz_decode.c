@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	sinew_size_breakdown parts;
 	if (sinew_blob_sizes(blob, size, SINEW_ALL_CLIPS, &parts, NULL) == SINEW_RESULT_OK) {
 		uint64_t bits = parts.bits_rotation + parts.bits_translation + parts.bits_scale + parts.bits_scalar + parts.bit_padding;
-		uint64_t sum = parts.blob_header + parts.clip_headers + parts.descriptors + parts.constants + parts.clip_ranges +
+		uint64_t sum = parts.blob_header + parts.clip_headers + parts.descriptors + parts.constants + parts.clip_ranges + parts.time_map +
 		               parts.segment_table + parts.segment_descriptors + parts.segment_ranges + parts.group_offsets +
 		               bits / 8 + parts.metadata + parts.padding;
 		if (sum != size || bits % 8 != 0) abort();

@@ -71,6 +71,7 @@ SINEW_API const char *sinew_version(void);
 	X(BAD_SAMPLE_RATE, 35, "the sample rate is not a positive finite number")                         \
 	X(BAD_PRECISION, 36, "a shell distance or precision is not a positive finite number")             \
 	X(BAD_TRACK, 37, "a scalar track is malformed")                                                   \
+	X(OVER_BOUND, 38, "the clip cannot be played within its error threshold")                         \
 	X(INVALID_ARGUMENT, 40, "invalid argument")                                                       \
 	X(OUT_OF_RANGE, 41, "index out of range")                                                         \
 	X(OUT_OF_MEMORY, 60, "out of memory")                                                             \
@@ -159,6 +160,13 @@ typedef struct sinew_scalar_track {
 	float *values;             /* [sample_count * components], sample-major */
 } sinew_scalar_track;
 
+/* Samples off a uniform grid (docs/format.md §time map): mark m puts sample `sample` at time `time`;
+ * between two marks the samples are evenly spaced in time. float32 times, as glTF stores its keys. */
+typedef struct sinew_time_mark {
+	float time;      /* seconds, >= 0, increasing from mark to mark */
+	uint32_t sample; /* 0 for the first mark, sample_count - 1 for the last, increasing */
+} sinew_time_mark;
+
 /* One animation clip over one skeleton. Transforms are stored sample-major:
  * transforms[sample * joint_count + joint] (a pose is contiguous). All arrays belong to the
  * sinew_clip_set that created the clip. */
@@ -188,6 +196,11 @@ typedef struct sinew_clip {
 	uint32_t check_count;
 	double *check_times;          /* [check_count] seconds, increasing, within [0, duration] */
 	sinew_qvv *check_transforms;  /* [check_count * joint_count] local transforms, pose-major like transforms */
+	/* Sample times: 0 / NULL for a uniform clip (sample k at k / sample_rate); else at least 2 marks
+	 * (sinew_time_mark; not for looping clips), sample_rate then being informative (average). The glTF
+	 * importer keys a clip this way when its key times are not on one uniform grid. Owned by the set. */
+	uint32_t time_mark_count;
+	sinew_time_mark *time_marks;
 } sinew_clip;
 
 /* A set of clips with the memory that holds them (an importer's result, a compressor input). */
@@ -221,8 +234,8 @@ SINEW_API const char *sinew_clip_set_strdup(sinew_clip_set *set, const char *tex
 SINEW_API void *sinew_clip_set_alloc(sinew_clip_set *set, size_t size);
 
 /* Checks a clip: sample rate, counts, parent order, finite values, unit quaternions
- * (|1 - |q|| <= 1e-3), scale and precision fields, scalar tracks. Does not allocate.
- * Errors: NO_SAMPLES, BAD_SAMPLE_RATE, BAD_COUNT, BAD_PARENT, NOT_FINITE, NOT_UNIT_QUATERNION,
+ * (|1 - |q|| <= 1e-3), scale and precision fields, scalar tracks, time marks. Does not allocate.
+ * Errors: NO_SAMPLES, BAD_SAMPLE_RATE (also for bad time marks), BAD_COUNT, BAD_PARENT, NOT_FINITE, NOT_UNIT_QUATERNION,
  * BAD_PRECISION, BAD_TRACK; the message names the joint/track and the sample. */
 SINEW_API sinew_result sinew_clip_validate(const sinew_clip *clip, sinew_error *error);
 
@@ -230,8 +243,11 @@ SINEW_API sinew_result sinew_clip_validate(const sinew_clip *clip, sinew_error *
  * 4 bytes per scalar component per sample. */
 SINEW_API uint64_t sinew_clip_raw_size(const sinew_clip *clip);
 
-/* Duration in seconds: (sample_count - 1) / sample_rate; 0 for a single sample. */
+/* Duration in seconds: (sample_count - 1) / sample_rate, or the last time mark's time; 0 for a single sample. */
 SINEW_API double sinew_clip_duration(const sinew_clip *clip);
+/* Time in seconds of (fractional) sample index `sample` in [0, sample_count - 1]: sample / sample_rate,
+ * or through the clip's time marks. */
+SINEW_API double sinew_clip_sample_time(const sinew_clip *clip, double sample);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Error metric (DESIGN §4), shared by the compressor, the CLI and the tests                   */
@@ -312,7 +328,9 @@ typedef struct sinew_import_options {
 	sinew_file_kind kind;
 	double unit_cm;          /* length of one source unit in cm; 0 = format default (BVH 1 cm, AMC from the
 	                            ASF `length` (2.54 / length cm), glTF 100 cm, ACL 1 cm) */
-	double sample_rate;      /* glTF: resample at this rate (Hz); 0 = keep a uniform grid or choose 30/60/120 */
+	double sample_rate;      /* glTF: resample uniformly at this rate (Hz); 0 = a sample at every source key time
+	                            (runs of evenly spaced keys as one run, time marks where the spacing changes, key
+	                            intervals cut where the curves need it: docs/format.md Appendix B) */
 	double error_cm;         /* glTF: the threshold the automatic rate is chosen for (resampling may use half
 	                            of it, object space, at key times and midpoints); 0 = 0.01 cm */
 	int bvh_skip_end_sites;  /* BVH: 1 = drop End Site joints (default keeps them as leaves without tracks) */
@@ -368,13 +386,19 @@ typedef struct sinew_compress_options {
 	                            that makes a clip smaller (docs/format.md §midpoint knots): about 10 % less on 120 Hz
 	                            mocap and 5 % on 24-30 Hz clips; -1 = plain knots only: whole-pose sampling about 20 %
 	                            faster */
+	int allow_over_bound;    /* 0 (default): a clip whose bound cannot be met, not even at full precision (the source
+	                            resampled beyond it), fails with SINEW_RESULT_OVER_BOUND naming the clip, the node, the
+	                            time and the error; 1: its best encoding is written anyway and marked Over_bound
+	                            (sinew_clip_info.over_bound) */
 } sinew_compress_options;
 #define SINEW_MAX_TIERS 8
 
 /* Compresses every clip of `set` into one blob (docs/format.md). The guarantee: for every sample
  * of every source clip and every joint, the object-space shell error of the decompressed pose is
- * <= the threshold (DESIGN §4), and every scalar component is within its track's precision.
- * Clips are validated first (errors as sinew_clip_validate). *out_blob is allocated with
+ * <= the threshold (DESIGN §4), and every scalar component is within its track's precision; for
+ * keyed sources also at every sample midpoint and at the clip's check points. A clip that cannot
+ * meet it fails with SINEW_RESULT_OVER_BOUND (unless options->allow_over_bound): no blob is ever
+ * written over its bound at defaults. Clips are validated first (errors as sinew_clip_validate). *out_blob is allocated with
  * `allocator` (16-byte aligned); release it with sinew_blob_free. */
 SINEW_API sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
                                       const sinew_allocator *allocator, void **out_blob, size_t *out_size,
@@ -409,6 +433,10 @@ typedef struct sinew_clip_info {
 	uint32_t tier_bytes[SINEW_MAX_TIERS];    /* bytes of each tier's pages */
 	double tier_bound_cm[SINEW_MAX_TIERS];   /* each tier's bound, as compressed (cm in the scene) */
 	double tier_error_cm[SINEW_MAX_TIERS];   /* the largest error the encoder measured for each tier (cm) */
+	uint32_t time_mark_count; /* samples off a uniform grid: the marks of the clip's time map (docs/format.md
+	                             §time map; sinew_blob_time_marks), 0 for a uniform clip */
+	int over_bound;           /* 1: the encoder could not meet the clip's bound and wrote it on request
+	                             (sinew_compress_options.allow_over_bound) */
 } sinew_clip_info;
 
 /* Number of clips in a validated blob (0 if `blob` is not a validated blob's first bytes). */
@@ -513,7 +541,7 @@ SINEW_API uint32_t sinew_context_pages_needed(const sinew_context *context, doub
 
 /* Where the bytes of a blob go, by the parts of docs/format.md (sinew info --sizes). Byte counts
  * (bits_* and bit_padding are bits) that add up: total = blob_header +
- * clip_headers + descriptors + constants + clip_ranges + segment_table + segment_descriptors +
+ * clip_headers + descriptors + constants + clip_ranges + time_map + segment_table + segment_descriptors +
  * segment_ranges + group_offsets + (bits_rotation + bits_translation + bits_scale + bits_scalar +
  * bit_padding) / 8 + metadata + padding. */
 typedef struct sinew_size_breakdown {
@@ -524,6 +552,7 @@ typedef struct sinew_size_breakdown {
 	                                 (format 1: 2 bytes), + alignment */
 	uint64_t constants;           /* values of constant and default sub-tracks */
 	uint64_t clip_ranges;         /* per animated track: minima and extents over the clip */
+	uint64_t time_map;            /* clips sampled off a uniform grid: 4 + 8 bytes per time mark */
 	uint64_t segment_table;       /* 4 bytes per segment + 4; paged clips: the page table (4 + 20 per page) and
 	                                 each page's segment offsets (4 per segment + 4) */
 	uint64_t segment_descriptors; /* 3 bytes per animated track per segment (widths, decimation); 5 with

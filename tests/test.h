@@ -112,6 +112,11 @@ typedef struct test_saved_samples {
 	float **scalars;
 } test_saved_samples;
 test_saved_samples test_play_at_key_times(sinew_clip *clip);
+// The clip as a re-import of its exported glTF samples it: the exported keys (test_play_at_key_times, at
+// float32 times) interpolated at each sample time of `reimported` (the importer samples curves at every
+// sample's own time, beside which a float32 key time may sit: where the curve jumps, a loop's wrap or a
+// mocap glitch, that moves the sample). Restore with test_restore_samples.
+test_saved_samples test_play_as_reimported(sinew_clip *clip, const sinew_clip *reimported);
 void test_restore_samples(sinew_clip *clip, test_saved_samples saved);
 void *counting_alloc(void *user, size_t size, size_t align); // user: long* of live blocks
 void counting_free(void *user, void *ptr, size_t size);

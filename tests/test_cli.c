@@ -298,6 +298,47 @@ static void test_cli_paged_compress_info_and_stream(void) {
 	CHECK(base_cm > 0.02 && base_cm <= 0.1 && full_cm <= 0.01);
 }
 
+// Never silently over the bound (issue 24): a clip the source's resampling already puts over the threshold
+// (the platformer forced to 5 Hz) fails compress and batch compress with one line naming the clip, the node,
+// the time and the error, and writes nothing (pack fails the same way: sinew_compress refuses such a clip,
+// compress.test_compress_guarantee_at_check_points); --allow-over-bound writes it, and info --json and
+// compress --json mark the clip over its bound.
+static void test_cli_never_silently_over_the_bound(void) {
+	char data[1024], blob[512], dir[512], args[4096];
+	test_repo_path("data/godot_platformer_player.glb", data, sizeof data);
+	test_tmp_path("cli_over.sinew", blob, sizeof blob);
+	test_tmp_path("cli_over_dir", dir, sizeof dir);
+	remove(blob);
+	snprintf(args, sizeof args, "compress '%s' --rate 5 -o '%s'", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 1);
+	CHECK(!exists(blob));
+	const char *line = strstr(err, "sinew: error: ");
+	CHECK_MSG(line && strstr(line, "clip 'falling'") && strstr(line, "node '") && strstr(line, "cm off at t = ") &&
+	              strstr(line, "--allow-over-bound") && !strchr(strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line), ':'),
+	          "%s", err);
+	char folder[1024];
+	test_repo_path("data", folder, sizeof folder);
+	snprintf(args, sizeof args, "compress '%s' --rate 5 -o '%s' -q", folder, dir); // batch: the bundled clips
+	CHECK(run(args, out, sizeof out, err, sizeof err) != 0);
+	CHECK_MSG(strstr(out, "over the 0.01 cm threshold") || strstr(err, "over the 0.01 cm threshold"), "%s%s", out, err);
+	// written on request, and marked
+	snprintf(args, sizeof args, "compress '%s' --rate 5 -o '%s' --allow-over-bound --json", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(exists(blob));
+	CHECK_MSG(strstr(out, "\"over_bound\":true"), "%.300s", out);
+	snprintf(args, sizeof args, "info '%s' --json", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(strstr(out, "\"over_bound\":true"), "%.300s", out);
+	snprintf(args, sizeof args, "info '%s'", blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(strstr(out, "OVER ITS BOUND"), "%.300s", out);
+	// at its own key times the same file meets the bound and says so
+	snprintf(args, sizeof args, "compress '%s' -o '%s' --json", data, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(!strstr(out, "\"over_bound\":true"));
+	remove(blob);
+}
+
 void suite_cli(void) {
 	RUN(test_cli_paged_compress_info_and_stream);
 	RUN(test_cli_compress_json_fields);
@@ -306,6 +347,7 @@ void suite_cli(void) {
 	RUN(test_cli_convert_to_acl);
 	RUN(test_cli_info_sample_and_bench_json);
 	RUN(test_cli_batch_compress);
+	RUN(test_cli_never_silently_over_the_bound);
 }
 
 #else

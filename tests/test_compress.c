@@ -365,12 +365,33 @@ static void test_compress_guarantee_at_check_points(void) {
 	CHECK_MSG(st.max_error <= 0.01, "max %.6g cm at joint %u t = %.6g", st.max_error, st.worst_joint, st.worst_time);
 	CHECK_EQ(st.measured, (uint64_t)(40 + 39 + 39) * nj);
 	// A check pose off by 0.2 cm (resampling that used more than the threshold, as the importer reports in
-	// resample_error): compression still succeeds and the measurement finds that time.
+	// resample_error): at defaults compression fails, with one line naming the clip, the node, the time and the
+	// error (it used to write the blob and report 0.2 cm); with allow_over_bound it writes the blob, marks the
+	// clip Over_bound, and the measurement finds that time.
 	clip->check_transforms[(size_t)17 * nj].translation[0] += 0.2f;
 	clip->resample_error = 0.2;
-	CHECK(compress_and_measure(set, NULL, &st, NULL));
+	void *blob = NULL;
+	size_t size = 0;
+	CHECK_RESULT(sinew_compress(set, NULL, NULL, &blob, &size, &err), SINEW_RESULT_OVER_BOUND, &err);
+	CHECK(blob == NULL && size == 0);
+	CHECK_MSG(strstr(err.message, "clip 'gen'") && strstr(err.message, "joint ") && strstr(err.message, "t = 0.576667 s") &&
+	              strstr(err.message, "0.2 cm off"),
+	          "%s", err.message);
+	sinew_compress_options allow = {.allow_over_bound = 1};
+	CHECK(compress_and_measure(set, &allow, &st, NULL));
 	CHECK_MSG(st.max_error > 0.19 && st.max_error < 0.2 + 0.01, "max %.6g", st.max_error);
 	CHECK_NEAR(st.worst_time, 17.3 / 30.0, 1e-12);
+	CHECK_OK(sinew_compress(set, &allow, NULL, &blob, &size, &err), &err);
+	sinew_clip_info info;
+	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
+	CHECK_EQ(info.over_bound, 1);
+	sinew_blob_free(blob, size, NULL);
+	clip->check_transforms[(size_t)17 * nj].translation[0] -= 0.2f; // back within reach: not marked
+	clip->resample_error = 0.0;
+	CHECK_OK(sinew_compress(set, &allow, NULL, &blob, &size, &err), &err);
+	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
+	CHECK_EQ(info.over_bound, 0);
+	sinew_blob_free(blob, size, NULL);
 	sinew_clip_set_free(set);
 }
 

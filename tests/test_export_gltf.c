@@ -593,7 +593,9 @@ static void roundtrip_file(const sinew_clip_set *set, const char *path, const si
 	CHECK_EQ(back->clip_count, set->clip_count);
 	for (uint32_t c = 0; c < set->clip_count; ++c) {
 		char why[256];
-		test_saved_samples saved = test_play_at_key_times(set->clips[c]);
+		// The keys sit at float32 times f32(k / rate) and hold what the clip plays there; a re-import samples the
+		// curve at each sample's own time (issue 24), beside those keys.
+		test_saved_samples saved = test_play_as_reimported(set->clips[c], back->clips[c]);
 		const char *problem =
 		    compare_clips(set->clips[c], back->clips[c], !options || !options->source_path, why, sizeof why);
 		test_restore_samples(set->clips[c], saved);
@@ -824,7 +826,7 @@ static void test_export_morph_weights_with_source(void) {
 		CHECK_MSG(r == SINEW_RESULT_OK, "%s", err.message);
 		CHECK_EQ(back->clip_count, 2);
 		char why[256];
-		test_saved_samples saved = test_play_at_key_times(set->clips[0]);
+		test_saved_samples saved = test_play_as_reimported(set->clips[0], back->clips[0]); // as roundtrip_file
 		const char *problem = compare_clips(set->clips[0], back->clips[0], false, why, sizeof why);
 		test_restore_samples(set->clips[0], saved);
 		CHECK_MSG(!problem, "morph round trip: %s", problem);
@@ -1078,7 +1080,8 @@ static void corpus_roundtrip(const char *relative, const char *out_name, bool wi
 	uint64_t frames = 0;
 	uint32_t bad = 0;
 	for (uint32_t c = 0; ok && c < set->clip_count; ++c) {
-		test_saved_samples saved = test_play_at_key_times(set->clips[c]);
+		// the re-import samples the exported keys (at f32(k / rate)) at each sample's own time (issue 24)
+		test_saved_samples saved = test_play_as_reimported(set->clips[c], back->clips[c]);
 		const char *problem = compare_clips(set->clips[c], back->clips[c], !with_source, why, sizeof why);
 		test_restore_samples(set->clips[c], saved);
 		if (problem) {

@@ -349,7 +349,7 @@ static void test_format_golden_v2_midpoint_decodes(void) {
 
 static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
 	uint64_t bits = b->bits_rotation + b->bits_translation + b->bits_scale + b->bits_scalar + b->bit_padding;
-	return b->blob_header + b->clip_headers + b->descriptors + b->constants + b->clip_ranges + b->segment_table +
+	return b->blob_header + b->clip_headers + b->descriptors + b->constants + b->clip_ranges + b->time_map + b->segment_table +
 	       b->segment_descriptors + b->segment_ranges + b->group_offsets + bits / 8 + b->metadata + b->padding;
 }
 
@@ -799,8 +799,110 @@ static void test_format_midpoint_knots(void) {
 	sinew_clip_set_free(set);
 }
 
+// Time_map (docs/format.md §time map): a clip whose samples sit in three runs of different spacing. The blob
+// carries the marks, plays sample k at its own time (bit for bit the decompressed sample), meets the bound
+// through the decoder at samples, midpoints and check points between them, keeps the marks through
+// sinew_decompress_clips, gives pages their mapped times, and a mark out of order is refused.
+static const sinew_time_mark test_marks[4] = {{0.0f, 0}, {0.1f, 4}, {0.35f, 9}, {1.2f, 20}};
+
+static sinew_clip_set *mapped_clip(void) {
+	sinew_clip_set *set = chain_clip(21, 2.0f);
+	if (!set) return NULL;
+	sinew_clip *c = set->clips[0];
+	c->time_marks = (sinew_time_mark *)sinew_clip_set_alloc(set, sizeof test_marks);
+	if (!c->time_marks) return NULL;
+	memcpy(c->time_marks, test_marks, sizeof test_marks);
+	c->time_mark_count = 4;
+	c->sample_rate = 20.0 / 1.2;
+	for (uint32_t s = 0; s < 21; ++s) // motion by time: fast where the samples are dense
+		for (uint32_t j = 0; j < 4; ++j) {
+			double t = sinew_clip_sample_time(c, s), a = 0.8 * sin(6.0 * t + j);
+			sinew_qvv *x = &c->transforms[s * 4 + j];
+			x->rotation[2] = (float)sin(a / 2), x->rotation[3] = (float)cos(a / 2);
+		}
+	return set;
+}
+
+static void test_format_time_map(void) {
+	sinew_clip_set *set = mapped_clip();
+	CHECK(set);
+	const sinew_clip *src = set->clips[0];
+	CHECK_NEAR(sinew_clip_sample_time(src, 4), 0.1f, 0);
+	CHECK_NEAR(sinew_clip_sample_time(src, 6.5), (double)0.1f + 2.5 * ((double)0.35f - (double)0.1f) / 5.0, 1e-15);
+	CHECK_NEAR(sinew_clip_duration(src), 1.2f, 0);
+	unsigned char *blob = NULL;
+	size_t size = 0;
+	sinewi_clip_view v;
+	sinew_error_stats st;
+	compress_checked(set, NULL, &blob, &size, &v, &st);
+	CHECK(blob);
+	CHECK_EQ(v.mark_count, 4);
+	CHECK(st.max_error > 0.0 && st.max_error <= 0.01);
+	sinew_error err = {0};
+	sinew_clip_info info;
+	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
+	CHECK_EQ(info.time_mark_count, 4);
+	CHECK_NEAR(info.duration, 1.2f, 0);
+	sinew_size_breakdown b;
+	CHECK_OK(sinew_blob_sizes(blob, size, 0, &b, &err), &err);
+	CHECK_EQ(b.time_map, 4 + 8 * 4);
+	CHECK_EQ(breakdown_sum(&b), b.total);
+	// sample k at its own time is the decompressed sample k, bit for bit; the marks come back
+	sinew_clip_set *dec = NULL;
+	CHECK_OK(sinew_decompress_clips(blob, size, NULL, &dec, &err), &err);
+	const sinew_clip *d = dec->clips[0];
+	CHECK_EQ(d->time_mark_count, 4);
+	CHECK(memcmp(d->time_marks, test_marks, sizeof test_marks) == 0);
+	size_t cs = sinew_context_size(blob, size, 0);
+	void *mem = malloc(cs);
+	sinew_context *ctx = NULL;
+	CHECK_OK(sinew_context_init(mem, cs, blob, size, 0, NULL, &ctx, &err), &err);
+	for (uint32_t k = 0; k < 21; ++k) {
+		sinew_qvv pose[4];
+		CHECK_OK(sinew_sample_pose(ctx, sinew_clip_sample_time(src, k), pose, NULL, NULL), &err);
+		CHECK_MSG(memcmp(pose, d->transforms + 4 * k, sizeof pose) == 0, "sample %u at %.9g s", k, sinew_clip_sample_time(src, k));
+	}
+	// before the first mark the first sample, after the last the last
+	sinew_qvv pose[4];
+	CHECK_OK(sinew_sample_pose(ctx, -1.0, pose, NULL, NULL), &err);
+	CHECK(memcmp(pose, d->transforms, sizeof pose) == 0);
+	CHECK_OK(sinew_sample_pose(ctx, 5.0, pose, NULL, NULL), &err);
+	CHECK(memcmp(pose, d->transforms + 4 * 20, sizeof pose) == 0);
+	free(mem);
+	sinew_clip_set_free(dec);
+	// a paged copy: page times come from the marks
+	sinew_compress_options po = {.page_bytes = 64, .segment_length = 4};
+	void *pb = NULL;
+	size_t psize = 0;
+	CHECK_OK(sinew_compress(set, &po, NULL, &pb, &psize, &err), &err);
+	cs = sinew_context_size(pb, psize, 0);
+	mem = malloc(cs);
+	CHECK_OK(sinew_context_init(mem, cs, pb, psize, 0, NULL, &ctx, &err), &err);
+	CHECK(sinew_context_page_count(ctx) >= 3);
+	for (uint32_t p = 0; p < sinew_context_page_count(ctx); ++p) {
+		sinew_page_info pi;
+		CHECK_OK(sinew_context_page_info(ctx, p, &pi), &err);
+		uint32_t first = pi.first_segment * 4, last = first + pi.segment_count * 4 > 20 ? 20 : first + pi.segment_count * 4;
+		CHECK_NEAR(pi.start_time, sinew_clip_sample_time(src, first), 1e-12);
+		CHECK_NEAR(pi.end_time, sinew_clip_sample_time(src, last), 1e-12);
+	}
+	free(mem);
+	sinew_blob_free(pb, psize, NULL);
+	// a time that is not finite, a sample past the last, Time_map with Looping: refused
+	const size_t marks_at = (size_t)(v.time_map - blob);
+	const unsigned char late[4] = {0, 0, 0x80, 0x7f}; // mark 1's time becomes +infinity
+	check_refused(blob, size, marks_at + 8, late, 4, "time mark 1");
+	const unsigned char past[1] = {0x40}; // last sample 20 -> 84
+	check_refused(blob, size, marks_at + 3 * 8 + 4, past, 1, "time mark 3");
+	const unsigned char loop[1] = {SINEW_FMT_FLAG_LOOPING};
+	check_refused(blob, size, (size_t)(v.clip - blob) + SINEW_FMT_CLIP_FLAGS, loop, 1, "Time_map with Looping");
+	sinew_blob_free(blob, size, NULL);
+	sinew_clip_set_free(set);
+}
+
 void suite_format(void) {
 	RUN(test_format_midpoint_knots);
+	RUN(test_format_time_map);
 	RUN(test_format_short_constants);
 	RUN(test_format_half_ranges);
 	RUN(test_format_size_breakdown);

@@ -167,8 +167,9 @@ static void pack_roundtrip(const char *source, const char *packed_name, const ch
 			break;
 		}
 		sinew_error_stats st;
-		// the unpacked keys sit at float32 times and hold what the blob plays there (not at k / rate)
-		test_saved_samples saved = test_play_at_key_times(set->clips[c]);
+		// the unpacked keys sit at float32 times and hold what the blob plays there; the re-import samples them at
+		// each sample's own time (issue 24)
+		test_saved_samples saved = test_play_as_reimported(set->clips[c], got);
 		sinew_result measured = sinew_measure_error(ref, got, NULL, NULL, &st, &err);
 		test_restore_samples(set->clips[c], saved);
 		if (measured != SINEW_RESULT_OK) {

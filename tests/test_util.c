@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 // Shared test helpers: a counting allocator, file helpers for the export and pack tests.
 #include "test.h"
+#include "clip/clip_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -133,7 +134,7 @@ test_saved_samples test_play_at_key_times(sinew_clip *clip) {
 		else memcpy(saved.scalars[i], clip->scalar_tracks[i].values, bytes);
 	}
 	for (uint32_t k = 0; k < n; ++k) {
-		double u = (double)(float)((double)k / clip->sample_rate) * clip->sample_rate - k;
+		double u = sinewi_clip_key(clip, (double)(float)sinew_clip_sample_time(clip, (double)k)) - k;
 		uint32_t k0 = k;
 		if (u < 0.0 && k > 0) k0 = k - 1, u += 1.0;
 		if (!(u > 0.0 && u < 1.0) || k0 + 1 >= n) continue;
@@ -161,6 +162,61 @@ test_saved_samples test_play_at_key_times(sinew_clip *clip) {
 			}
 		}
 	}
+	return saved;
+}
+
+test_saved_samples test_play_as_reimported(sinew_clip *clip, const sinew_clip *reimported) {
+	test_saved_samples saved = test_play_at_key_times(clip); // the exported keys, V_j at f32 times T_j
+	const uint32_t n = clip->sample_count, nj = clip->joint_count;
+	sinew_qvv *keys = (sinew_qvv *)malloc((size_t)n * nj * sizeof(sinew_qvv) + 1);
+	float **scalar_keys = (float **)calloc(clip->scalar_track_count + 1, sizeof(float *));
+	double *times = (double *)malloc((size_t)n * sizeof(double) + 1);
+	if (!keys || !scalar_keys || !times || !saved.transforms) {
+		test_fail(__FILE__, __LINE__, "out of memory");
+		free(keys), free(scalar_keys), free(times);
+		return saved;
+	}
+	memcpy(keys, clip->transforms, (size_t)n * nj * sizeof(sinew_qvv));
+	for (uint32_t k = 0; k < n; ++k) times[k] = (double)(float)sinew_clip_sample_time(clip, (double)k);
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+		size_t bytes = (size_t)n * clip->scalar_tracks[i].components * sizeof(float);
+		scalar_keys[i] = (float *)malloc(bytes + 1);
+		if (scalar_keys[i]) memcpy(scalar_keys[i], clip->scalar_tracks[i].values, bytes);
+	}
+	// the curve through (T_j, V_j) at each re-imported sample's time (LINEAR: lerp, and for rotations an nlerp,
+	// which the importer's slerp equals to within rounding over the sub-ulp steps involved here)
+	uint32_t j = 0;
+	for (uint32_t k = 0; k < n && k < reimported->sample_count; ++k) {
+		double t = sinew_clip_sample_time(reimported, (double)k);
+		while (j + 1 < n && times[j + 1] <= t) ++j;
+		double u = j + 1 < n && t > times[j] ? (t - times[j]) / (times[j + 1] - times[j]) : 0.0;
+		const uint32_t j1 = j + 1 < n ? j + 1 : j;
+		for (uint32_t q = 0; q < nj; ++q) {
+			if (own_rounding(clip->joints[q].rounding, clip) != SINEW_ROUNDING_NONE) continue;
+			const sinew_qvv *a = &keys[(size_t)j * nj + q], *b = &keys[(size_t)j1 * nj + q];
+			sinew_qvv *o = &clip->transforms[(size_t)k * nj + q];
+			double dot = 0.0, r[4], n2 = 0.0;
+			for (int c = 0; c < 4; ++c) dot += (double)a->rotation[c] * b->rotation[c];
+			for (int c = 0; c < 4; ++c)
+				r[c] = (1.0 - u) * a->rotation[c] + (dot < 0.0 ? -u : u) * b->rotation[c], n2 += r[c] * r[c];
+			for (int c = 0; c < 4; ++c) o->rotation[c] = (float)(r[c] / sqrt(n2));
+			for (int c = 0; c < 3; ++c) {
+				o->translation[c] = (float)((1.0 - u) * a->translation[c] + u * b->translation[c]);
+				o->scale[c] = (float)((1.0 - u) * a->scale[c] + u * b->scale[c]);
+			}
+		}
+		for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+			sinew_scalar_track *track = &clip->scalar_tracks[i];
+			if (!scalar_keys[i] || own_rounding(track->rounding, clip) != SINEW_ROUNDING_NONE) continue;
+			for (uint32_t c = 0; c < track->components; ++c) {
+				const float *a = &scalar_keys[i][(size_t)j * track->components + c];
+				const float b = scalar_keys[i][(size_t)j1 * track->components + c];
+				track->values[(size_t)k * track->components + c] = (float)((1.0 - u) * a[0] + u * b);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) free(scalar_keys[i]);
+	free(scalar_keys), free(keys), free(times);
 	return saved;
 }
 

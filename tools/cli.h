@@ -20,6 +20,7 @@ typedef struct cli_options {
 	int level;
 	uint32_t segment_length, clip;
 	bool json, strip, midpoint, plain_knots, quiet, no_end_sites, skin_shells, sizes, scalar_kernel, random_access;
+	bool allow_over_bound;
 	int repeat;
 	uint32_t jobs; // -j: worker threads of a batch compress
 	uint32_t page_bytes;   // compress --page-bytes: paged blob with pages under this size
@@ -48,6 +49,9 @@ bool cli_parse(int argc, char **argv, int first, cli_options *o);
 void cli_print_help(FILE *f);
 
 // Messages: "sinew: error: ..." on stderr.
+// True when measured stats are over the bound (a node over its threshold, a scalar over its precision), with
+// one line naming the clip, the node, the time and the error in `message`.
+bool cli_over_bound(const sinew_clip *c, const sinew_error_stats *st, double error_cm, char *message, size_t size);
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

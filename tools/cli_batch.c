@@ -18,7 +18,7 @@ typedef struct batch_item {
 	char *input, *output;
 	// results
 	bool ok;
-	char message[300];
+	char message[400];
 	uint32_t clips;
 	uint64_t raw, bytes, ns;
 	double max_cm;
@@ -170,8 +170,13 @@ static void run_item(const cli_options *o, batch_item *it) {
 		sinew_metric_options mo = {.shell_distance = (o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM) * 0.01 * unit,
 		                           .threshold = (o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM) * 0.01 * unit};
 		sinew_error_stats st;
+		char over[320];
 		if (sinew_measure_blob_error(c, blob, size, i, &mo, NULL, &st, &err) != SINEW_RESULT_OK) {
 			snprintf(it->message, sizeof it->message, "measure: %s", err.message);
+			it->ok = false;
+		} else if (!o->allow_over_bound && cli_over_bound(c, &st, o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM, over,
+		                                                   sizeof over)) { // never silently over the bound
+			snprintf(it->message, sizeof it->message, "%s; nothing written (--allow-over-bound writes it anyway)", over);
 			it->ok = false;
 		} else if (st.max_error / unit * 100.0 > it->max_cm) {
 			it->max_cm = st.max_error / unit * 100.0;

@@ -52,6 +52,8 @@ static const opt_def options[] = {
     {"--strip", OPT_FLAG, OFF(strip), 0, 0, "compress: leave out names, hierarchy and default poses"},
     {"--plain-knots", OPT_FLAG, OFF(plain_knots), 0, 0, "compress: no midpoint knots (~20 % faster pose sampling, 5-10 % larger)"},
     {"--midpoint", OPT_FLAG, OFF(midpoint), 0, 0, "compress: midpoint knots (the default; kept for scripts)"},
+    {"--allow-over-bound", OPT_FLAG, OFF(allow_over_bound), 0, 0, "compress, pack: write a clip that cannot meet its bound "
+                                                                    "(marked over its bound) instead of failing"},
     {"--sizes", OPT_FLAG, OFF(sizes), 0, 0, "info on a .sinew: where every byte goes (docs/format.md parts)"},
     {"--no-end-sites", OPT_FLAG, OFF(no_end_sites), 0, 0, "BVH/AMC import: drop End Site joints"},
     {"--skin-shells", OPT_FLAG, OFF(skin_shells), 0, 0, "glTF import: shells reach each joint's farthest skinned vertex"},
@@ -95,6 +97,7 @@ void cli_compress_options(const cli_options *o, sinew_compress_options *co) {
 	co->segment_length = o->segment_length;
 	co->strip_metadata = o->strip;
 	co->midpoint_knots = o->plain_knots ? -1 : 1;
+	co->allow_over_bound = o->allow_over_bound;
 	co->page_bytes = o->page_bytes;
 	co->tier_count = o->tier_count;
 	for (uint32_t k = 0; k < o->tier_count; ++k) co->tier_error_cm[k] = o->tiers_cm[k];
@@ -299,4 +302,23 @@ void cli_json_uint(cli_json *j, const char *key, uint64_t value) {
 void cli_json_bool(cli_json *j, const char *key, bool value) {
 	cli_json_key(j, key);
 	fputs(value ? "true" : "false", stdout);
+}
+
+bool cli_over_bound(const sinew_clip *c, const sinew_error_stats *st, double error_cm, char *message, size_t size) {
+	if (st->samples_over_threshold == 0 && st->scalar_over_precision == 0) return false;
+	const double to_cm = 100.0 / (c->unit_scale > 0 ? c->unit_scale : 1.0);
+	if (st->samples_over_threshold == 0) {
+		snprintf(message, size, "clip '%s': a scalar track is %.3g times its precision off", c->name ? c->name : "",
+		         st->max_scalar_error);
+		return true;
+	}
+	const uint32_t j = st->worst_joint < c->joint_count ? st->worst_joint : 0;
+	double threshold = c->joint_count && c->joints[j].precision > 0.0f ? c->joints[j].precision * to_cm : error_cm;
+	char node[96];
+	if (c->joint_count && c->joints[j].name) snprintf(node, sizeof node, "node '%.80s'", c->joints[j].name);
+	else snprintf(node, sizeof node, "joint %u", j);
+	snprintf(message, size, "clip '%s': %s is %.4g cm off at t = %.6g s, over the %.4g cm threshold (%llu times over)",
+	         c->name ? c->name : "", node, st->max_error * to_cm, st->worst_time, threshold,
+	         (unsigned long long)st->samples_over_threshold);
+	return true;
 }

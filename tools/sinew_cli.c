@@ -78,11 +78,11 @@ static bool measure_tiers(const cli_options *o, const sinew_clip *ref, const voi
 
 // The parts of a size breakdown as (name, bytes) rows; knot bits in bytes (fractional).
 static void size_rows(const sinew_size_breakdown *b, const char **names, double *bytes, int *count) {
-	const char *n[] = {"blob_header", "clip_headers", "descriptors", "constants", "clip_ranges", "segment_table",
+	const char *n[] = {"blob_header", "clip_headers", "descriptors", "constants", "clip_ranges", "time_map", "segment_table",
 	                   "segment_descriptors", "segment_ranges", "group_offsets", "rotation_bits", "translation_bits",
 	                   "scale_bits", "scalar_bits", "bit_padding", "metadata", "padding"};
 	double v[] = {(double)b->blob_header, (double)b->clip_headers, (double)b->descriptors, (double)b->constants,
-	              (double)b->clip_ranges, (double)b->segment_table, (double)b->segment_descriptors,
+	              (double)b->clip_ranges, (double)b->time_map, (double)b->segment_table, (double)b->segment_descriptors,
 	              (double)b->segment_ranges, (double)b->group_offsets, (double)b->bits_rotation / 8.0, (double)b->bits_translation / 8.0,
 	              (double)b->bits_scale / 8.0, (double)b->bits_scalar / 8.0, (double)b->bit_padding / 8.0, (double)b->metadata,
 	              (double)b->padding};
@@ -91,8 +91,8 @@ static void size_rows(const sinew_size_breakdown *b, const char **names, double 
 }
 
 static void print_sizes(cli_json *j, const cli_options *o, const char *label, const sinew_size_breakdown *b) {
-	const char *names[16];
-	double bytes[16];
+	const char *names[17];
+	double bytes[17];
 	int n;
 	size_rows(b, names, bytes, &n);
 	if (o->json) {
@@ -150,6 +150,8 @@ static int cmd_info(const cli_options *o) {
 				cli_json_uint(&j, "resident_bytes", info.size);
 				cli_json_uint(&j, "page_bytes", info.page_bytes);
 				cli_json_uint(&j, "page_bytes_max", info.page_bytes_max);
+				cli_json_uint(&j, "time_marks", info.time_mark_count);
+				cli_json_bool(&j, "over_bound", info.over_bound);
 				if (info.tier_count > 1) { // as compressed: each tier's bound, bytes and the error the encoder measured
 					cli_json_key(&j, "tiers"), cli_json_begin(&j, '[');
 					for (uint32_t k = 0; k < info.tier_count; ++k) {
@@ -163,10 +165,14 @@ static int cmd_info(const cli_options *o) {
 					cli_json_end(&j, ']');
 				}
 			} else {
-				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %g Hz (%.3f s), %u segments, %u bytes%s\n", i,
+				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %s%g Hz (%.3f s), %u segments, %u bytes%s%s\n", i,
 				       info.name ? info.name : "", info.joint_count, info.scalar_track_count, info.sample_count,
-				       info.sample_rate, info.duration, info.segment_count, info.size + info.page_bytes,
-				       info.looping ? ", looping" : "");
+				       info.time_mark_count ? "~" : "", info.sample_rate, info.duration, info.segment_count,
+				       info.size + info.page_bytes, info.looping ? ", looping" : "",
+				       info.over_bound ? ", OVER ITS BOUND (written with --allow-over-bound)" : "");
+				if (info.time_mark_count)
+					printf("    time map: %u marks (samples off a uniform grid, evenly spaced between marks)\n",
+					       info.time_mark_count);
 				if (info.page_count)
 					printf("    paged: %u resident bytes + %u pages of %u bytes (largest %u)\n", info.size, info.page_count,
 					       info.page_bytes, info.page_bytes_max);
@@ -226,6 +232,7 @@ static int cmd_info(const cli_options *o) {
 			cli_json_number(&j, "duration", sinew_clip_duration(c));
 			cli_json_number(&j, "sample_rate", c->sample_rate);
 			cli_json_uint(&j, "samples", c->sample_count);
+			cli_json_uint(&j, "time_marks", c->time_mark_count);
 			cli_json_uint(&j, "joints", c->joint_count);
 			cli_json_uint(&j, "joints_with_tracks", with_tracks);
 			cli_json_uint(&j, "rotation_subtracks_changing", changing[0]);
@@ -243,10 +250,12 @@ static int cmd_info(const cli_options *o) {
 			}
 			cli_json_end(&j, '}');
 		} else {
-			printf("  clip %u '%s': %.3f s, %u samples @ %g Hz, %u joints (%u with tracks), changing sub-tracks: %u rotation, "
+			printf("  clip %u '%s': %.3f s, %u samples @ %s%g Hz, %u joints (%u with tracks), changing sub-tracks: %u rotation, "
 			       "%u translation, %u scale; %u scalar tracks; raw %llu bytes",
-			       i, c->name ? c->name : "", sinew_clip_duration(c), c->sample_count, c->sample_rate, c->joint_count,
-			       with_tracks, changing[0], changing[1], changing[2], c->scalar_track_count, (unsigned long long)raw);
+			       i, c->name ? c->name : "", sinew_clip_duration(c), c->sample_count, c->time_mark_count ? "~" : "",
+			       c->sample_rate, c->joint_count, with_tracks, changing[0], changing[1], changing[2], c->scalar_track_count,
+			       (unsigned long long)raw);
+			if (c->time_mark_count) printf("; %u time marks", c->time_mark_count);
 			if (c->resample_error > 0) printf("; resampled, max %.4g cm", resample_cm);
 			if (c->check_count) printf(", %u check points", c->check_count);
 			if (own_shells)
@@ -329,6 +338,7 @@ typedef struct clip_result {
 	double threshold;
 	sinew_clip_info info;
 	double tier_max_cm[SINEW_MAX_TIERS]; // measured through the decoder with tiers 0..k
+	bool over;                           // over its bound (measured, or marked Over_bound by the encoder)
 } clip_result;
 
 // Quality tiers of a compressed clip: bound, bytes of its pages, and the largest error measured
@@ -362,6 +372,8 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 	cli_json_number(j, "max_error", r->st.max_error);
 	cli_json_number(j, "p99_error", r->st.p99_error);
 	cli_json_uint(j, "samples_over_threshold", r->st.samples_over_threshold);
+	cli_json_bool(j, "over_bound", r->over);
+	cli_json_uint(j, "time_marks", c->time_mark_count);
 	cli_json_uint(j, "measured", r->st.measured);
 	cli_json_string(j, "worst_joint_name", r->st.worst_joint < c->joint_count ? c->joints[r->st.worst_joint].name : NULL);
 	cli_json_number(j, "worst_time", r->st.worst_time);
@@ -425,6 +437,15 @@ static int cmd_compress(const cli_options *o) {
 			res[i].tier_max_cm[k] = units_to_cm(ts.max_error, c->unit_scale);
 		}
 		over_total += res[i].st.samples_over_threshold;
+		// never silently over the bound: what the decoder plays is measured against the source, and a clip over
+		// it fails the command unless --allow-over-bound (then the clip says so: info, --json)
+		char over[320];
+		if (code == 0 && cli_over_bound(c, &res[i].st, o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM, over,
+		                                sizeof over)) {
+			res[i].over = true;
+			if (!o->allow_over_bound) cli_error("%s: %s; nothing written (--allow-over-bound writes it anyway)", o->positional[0], over), code = 1;
+		}
+		res[i].over |= res[i].info.over_bound != 0;
 		double m = units_to_cm(res[i].st.max_error, c->unit_scale), p = units_to_cm(res[i].st.p99_error, c->unit_scale);
 		if (m > max_cm) max_cm = m;
 		if (p > p99_cm) p99_cm = p;
@@ -454,13 +475,13 @@ static int cmd_compress(const cli_options *o) {
 			printf("sinew: %s -> %s\n", o->positional[0], o->output);
 			for (uint32_t i = 0; i < set->clip_count; ++i) {
 				const sinew_clip *c = set->clips[i];
-				printf("  '%s': %u joints, %u samples @ %g Hz: %llu -> %llu bytes (%.2f:1), max error %.5f cm, p99 %.5f cm, "
-				       "%llu over, %.2f ms\n",
-				       c->name ? c->name : "", c->joint_count, c->sample_count, c->sample_rate,
+				printf("  '%s': %u joints, %u samples @ %s%g Hz: %llu -> %llu bytes (%.2f:1), max error %.5f cm, p99 %.5f cm, "
+				       "%llu over%s, %.2f ms\n",
+				       c->name ? c->name : "", c->joint_count, c->sample_count, c->time_mark_count ? "~" : "", c->sample_rate,
 				       (unsigned long long)res[i].raw, (unsigned long long)res[i].bytes,
 				       (double)res[i].raw / (double)res[i].bytes, units_to_cm(res[i].st.max_error, c->unit_scale),
 				       units_to_cm(res[i].st.p99_error, c->unit_scale), (unsigned long long)res[i].st.samples_over_threshold,
-				       (double)res[i].ns / 1e6);
+				       res[i].over ? ", OVER ITS BOUND" : "", (double)res[i].ns / 1e6);
 				for (uint32_t k = 0; res[i].info.tier_count > 1 && k < res[i].info.tier_count; ++k)
 					printf("    tier %u (bound %g cm): %u bytes of pages, max error %.5f cm with tiers 0..%u\n", k,
 					       res[i].info.tier_bound_cm[k], res[i].info.tier_bytes[k], res[i].tier_max_cm[k], k);
@@ -693,7 +714,7 @@ int main(int argc, char **argv) {
 		return argc < 2 ? 2 : 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("sinew %s (format versions read 1..1, written 1)\n", sinew_version());
+		printf("sinew %s (format versions read 1..2, written 2)\n", sinew_version());
 		const char *assimp = sinew_import_assimp_version();
 		if (assimp) printf("importers: glTF, BVH, ASF/AMC, ACL; FBX, COLLADA, ... through assimp %s (trusted input only)\n", assimp);
 		else printf("importers: glTF, BVH, ASF/AMC, ACL (built without assimp: no FBX/COLLADA)\n");

@@ -228,7 +228,9 @@ export function readMetadata(data) {
 				if ((k & 3) === 3) ranges += 8 * n;
 			}
 			at = (at + 3) & ~3; // the constants end on 4 bytes
-			at += flags & 256 ? ranges / 2 : ranges; // (Half_ranges: binary16) the segment table, or a paged clip's page table
+			at += flags & 256 ? ranges / 2 : ranges; // (Half_ranges: binary16)
+			if (flags & 2048) at += 4 + 8 * u32(start + at); // the time map (§Time map)
+			// the segment table, or a paged clip's page table
 			let end = flags & 32 ? at + 4 + 20 * u32(start + at) : u32(start + at + 4 * segments);
 			if (flags & 128) end += 4 + 12 * u32(start + end); // the tier table after the page table
 			metaOffset = (end + 3) & ~3;

@@ -1,7 +1,9 @@
 // sinew — see include/sinew.h for version and licence
 // The raw clip model: clip sets own every clip, name and array through one arena.
 #include "../core/base.h"
+#include "../core/codec_math.h"
 #include "../core/quat.h"
+#include "clip_internal.h"
 
 #include <string.h>
 
@@ -116,5 +118,42 @@ uint64_t sinew_clip_raw_size(const sinew_clip *clip) {
 
 double sinew_clip_duration(const sinew_clip *clip) {
 	if (clip->sample_count <= 1 || !(clip->sample_rate > 0.0)) return 0.0;
+	if (clip->time_mark_count >= 2 && clip->time_marks) return clip->time_marks[clip->time_mark_count - 1].time;
 	return (double)(clip->sample_count - 1) / clip->sample_rate;
+}
+
+double sinewi_key_time(double rate, const sinew_time_mark *m, uint32_t n, double key) {
+	if (!(n >= 2 && m)) return key / rate;
+	uint32_t lo = 0, hi = n - 1; // the last mark with m.sample <= key, below the last mark
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((double)m[mid].sample <= key) lo = mid;
+		else hi = mid;
+	}
+	return sinewi_map_time(key, m[lo].time, m[lo + 1].time, m[lo].sample, m[lo + 1].sample);
+}
+
+double sinewi_time_key(double rate, uint32_t count, const sinew_time_mark *m, uint32_t n, double t) {
+	const double last = (double)(count - 1);
+	if (!(n >= 2 && m)) {
+		double key = t * rate;
+		return !(key > 0.0) ? 0.0 : key > last ? last : key;
+	}
+	uint32_t lo = 0, hi = n - 1;
+	if (!(t > m[0].time)) return 0.0;
+	if (t >= m[hi].time) return last;
+	while (hi - lo > 1) { // the last mark with time <= t
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m[mid].time <= t) lo = mid;
+		else hi = mid;
+	}
+	return sinewi_map_key(t, m[lo].time, m[lo + 1].time, m[lo].sample, m[lo + 1].sample);
+}
+
+double sinew_clip_sample_time(const sinew_clip *clip, double sample) {
+	return sinewi_key_time(clip->sample_rate, clip->time_marks, clip->time_mark_count, sample);
+}
+
+double sinewi_clip_key(const sinew_clip *clip, double t) {
+	return sinewi_time_key(clip->sample_rate, clip->sample_count, clip->time_marks, clip->time_mark_count, t);
 }

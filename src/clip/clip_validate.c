@@ -49,6 +49,19 @@ sinew_result sinew_clip_validate(const sinew_clip *clip, sinew_error *error) {
 	SINEWI_CHECK(clip->rounding <= SINEW_ROUNDING_NEAREST, error, SINEW_RESULT_INVALID_ARGUMENT,
 	             "clip rounding mode %u is unknown", clip->rounding);
 
+	if (clip->time_mark_count || clip->time_marks) {
+		const sinew_time_mark *m = clip->time_marks;
+		const uint32_t n = clip->time_mark_count;
+		SINEWI_CHECK(m && n >= 2 && n <= clip->sample_count && !clip->looping, error, SINEW_RESULT_BAD_SAMPLE_RATE,
+		             "clip '%s': %u time marks for %u samples%s", clip->name ? clip->name : "", n, clip->sample_count,
+		             clip->looping ? " (a looping clip has none)" : "");
+		for (uint32_t i = 0; i < n; ++i)
+			SINEWI_CHECK(isfinite(m[i].time) && m[i].time >= 0.0f &&
+			                 (i == 0 ? m[i].sample == 0 : m[i].sample > m[i - 1].sample && m[i].time > m[i - 1].time) &&
+			                 (i + 1 < n || m[i].sample == clip->sample_count - 1),
+			             error, SINEW_RESULT_BAD_SAMPLE_RATE, "clip '%s': time mark %u (%g s, sample %u) out of order",
+			             clip->name ? clip->name : "", i, (double)m[i].time, m[i].sample);
+	}
 	for (uint32_t j = 0; j < clip->joint_count; ++j) {
 		const sinew_joint *joint = &clip->joints[j];
 		SINEWI_CHECK(joint->parent >= -1 && joint->parent < (int32_t)j, error, SINEW_RESULT_BAD_PARENT,

@@ -8,6 +8,7 @@
 #include "compress_work.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out) {
@@ -24,6 +25,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	                                            : SINEWI_PLAIN_SEGMENT_LENGTH;
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
+	out->allow_over_bound = options->allow_over_bound != 0;
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
 	out->tier_count = 1;
 	out->tier_factor[0] = 1.0;
@@ -565,7 +567,7 @@ static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
 			}
 		enc->max_error = 0.0;
 		for (uint32_t s = 0; s < enc->segment_count; ++s)
-			SINEWI_CHECK(sinewi_search_segment(w, s, error), error, SINEW_RESULT_UNSUPPORTED,
+			SINEWI_CHECK(sinewi_search_segment(w, s, error), error, SINEW_RESULT_OVER_BOUND,
 			             "clip '%s': tier %u cannot meet its bound", w->clip->name ? w->clip->name : "", k);
 		enc->tier_segments[k] = enc->segments;
 		enc->tier_max_error[k] = enc->max_error;
@@ -601,6 +603,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 	const double fractions[] = {0.25, 0.05, 0.0};
 	for (size_t attempt = 0; attempt < sizeof fractions / sizeof fractions[0]; ++attempt) {
 		w.class_fraction = fractions[attempt];
+		enc->over_error = 0.0, enc->over_bound = 0;
 		classify_joints(&w);
 		list_tracks(&w);
 		SINEWI_TRY(build_segments(&w, error));
@@ -617,7 +620,15 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 			return SINEW_RESULT_OK;
 		}
 	}
-	return sinewi_fail(error, SINEW_RESULT_UNSUPPORTED,
-	                   "clip '%s': cannot meet the error threshold even at full precision (%.3g units)",
-	                   clip->name ? clip->name : "", enc->max_error);
+	// the one line a user sees (DESIGN §4: never silently over the bound): clip, node, time, error
+	const uint32_t j = enc->over_joint < clip->joint_count ? enc->over_joint : 0;
+	const double to_cm = 100.0 / clip->unit_scale;
+	char node[96];
+	if (clip->joint_count && clip->joints[j].name) snprintf(node, sizeof node, "node '%.80s'", clip->joints[j].name);
+	else snprintf(node, sizeof node, "joint %u", j);
+	return sinewi_fail(error, SINEW_RESULT_OVER_BOUND,
+	                   "clip '%s': %s is %.4g cm off at t = %.6g s, over the %.4g cm threshold even at full precision "
+	                   "(resampling the source costs %.4g cm; --allow-over-bound writes it anyway)",
+	                   clip->name ? clip->name : "", node, enc->over_error * to_cm, enc->over_time,
+	                   clip->joint_count ? w.threshold[j] * to_cm : 0.0, clip->resample_error * to_cm);
 }

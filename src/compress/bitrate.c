@@ -6,6 +6,7 @@
 // sample; joints on chains that exceed it get tighter budgets until everything fits.
 #include "../core/codec_math.h"
 #include "../core/metric.h"
+#include "../clip/clip_internal.h"
 #include "compress_work.h"
 
 #include <math.h>
@@ -275,6 +276,7 @@ typedef struct seg_scratch {
 	uint32_t *subtree_end;    // [joints] one past the last descendant's index (descendants lie in [j, end))
 	float *trial_decoded;     // [positions * 4]
 	uint32_t *saved_knots;    // [(length + 1) * 4]
+	uint32_t worst_joint, worst_position; // the largest error / threshold of the last verify_segment
 } seg_scratch;
 
 static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
@@ -314,13 +316,11 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	return true;
 }
 
-// The bound at position u for joint j: the threshold, except at check points when resampling alone
-// already used more than half of it (the importer warned): there the bound is what resampling left plus
-// half the threshold, so compression still succeeds and the reported error says what was reached.
-static inline double position_threshold(const sinewi_work *w, const seg_scratch *sc, uint32_t u, uint32_t j) {
-	if (u < sc->explicit_start) return w->threshold[j];
-	double relaxed = w->clip->resample_error + 0.5 * w->threshold[j];
-	return relaxed > w->threshold[j] ? relaxed : w->threshold[j];
+// The time of position u of the current segment (a sample, a sample midpoint or a clip check point).
+static double position_time(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_segment *seg, uint32_t u) {
+	if (u <= seg->length) return sinew_clip_sample_time(w->clip, (double)(seg->first_sample + u));
+	if (u < sc->explicit_start) return sinew_clip_sample_time(w->clip, (double)(seg->first_sample + u - seg->length - 1) + 0.5);
+	return w->clip->check_times[w->check_first + u - sc->explicit_start];
 }
 
 // Object-space error of every joint at every position of the segment (samples, then check points); returns the largest ratio
@@ -334,6 +334,7 @@ static double verify_segment(sinewi_work *w, seg_scratch *sc) {
 	const uint32_t samples = sc->positions - w->check_n;
 	double worst_ratio = 0.0;
 	for (uint32_t j = 0; j < nj; ++j) sc->err[j] = 0.0;
+	sc->worst_joint = sc->worst_position = 0;
 	for (uint32_t u = 0; u < sc->positions; ++u) {
 		if (u == samples && worst_ratio > 1.0) break;
 		for (uint32_t j = 0; j < nj; ++j) {
@@ -350,8 +351,8 @@ static double verify_segment(sinewi_work *w, seg_scratch *sc) {
 		for (uint32_t j = 0; j < nj; ++j) {
 			double e = sinewi_shell_error_frame_d(&raw[j], &sc->dec[j], w->shell_off + 3 * (size_t)j);
 			if (e > sc->err[j]) sc->err[j] = e;
-			double r = e / position_threshold(w, sc, u, j);
-			if (!(r <= worst_ratio)) worst_ratio = r;
+			double r = e / w->threshold[j];
+			if (!(r <= worst_ratio)) worst_ratio = r, sc->worst_joint = j, sc->worst_position = u;
 		}
 	}
 	return worst_ratio;
@@ -380,12 +381,12 @@ static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi
 	uint32_t a = 0, b = clip->check_count; // first check with key > lo
 	while (a < b) {
 		uint32_t m = a + (b - a) / 2;
-		if (clip->check_times[m] * clip->sample_rate <= lo) a = m + 1;
+		if (sinewi_clip_key(clip, clip->check_times[m]) <= lo) a = m + 1;
 		else b = m;
 	}
 	w->check_first = a;
 	for (uint32_t c = a; c < clip->check_count; ++c) {
-		double key = clip->check_times[c] * clip->sample_rate;
+		double key = sinewi_clip_key(clip, clip->check_times[c]); // t * rate, or through the time map
 		if (key >= hi || key > last) break;
 		// the context snaps keys this close to a sample onto it (two tolerances: codec_math.h); keep the
 		// run contiguous (check_first + index): a snapped key checks its sample again
@@ -472,7 +473,7 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, int3
 				sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
 			else
 				trial[i] = local;
-			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell_off + 3 * (size_t)i) <= position_threshold(w, sc, u, i)))
+			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell_off + 3 * (size_t)i) <= w->threshold[i]))
 				return false;
 		}
 	}
@@ -600,9 +601,16 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 			if (e > enc->max_error) enc->max_error = e;
 			break;
 		}
-		if (iter > max_iter) {
+		if (iter > max_iter) { // even full precision is over (resampling took more than the bound at check points)
 			for (uint32_t j = 0; j < nj; ++j)
 				if (sc.err[j] > enc->max_error) enc->max_error = sc.err[j];
+			const uint32_t j = sc.worst_joint;
+			if (!(sc.err[j] <= enc->over_error)) {
+				enc->over_error = sc.err[j], enc->over_joint = j;
+				enc->over_time = position_time(w, &sc, seg, sc.worst_position);
+			}
+			// asked to write it anyway: this encoding stands, and the clip says it is over its bound
+			if (w->settings->allow_over_bound) enc->over_bound = 1, success = true;
 			break;
 		}
 		// Tighten every joint on the chain of each joint over its threshold; after max_iter

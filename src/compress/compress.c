@@ -91,8 +91,11 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 			if (!explicit_length) plain.segment_length = SINEWI_PLAIN_SEGMENT_LENGTH;
 			sinewi_enc_clip *plain_enc = NULL;
 			size_t plain_size = SIZE_MAX;
-			r = encode_clip(set->clips[i], &plain, explicit_length, metadata, &arena, allocator, &plain_enc, &plain_size, error);
-			if (r == SINEW_RESULT_OK && plain_size <= best_size) encoded[i] = plain_enc;
+			sinew_error plain_error = {0}; // the midpoint encoding stands if this one fails
+			sinew_result pr = encode_clip(set->clips[i], &plain, explicit_length, metadata, &arena, allocator, &plain_enc,
+			                              &plain_size, &plain_error);
+			if (pr == SINEW_RESULT_OK && plain_size <= best_size) encoded[i] = plain_enc;
+			else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);
 		}
 		if (r != SINEW_RESULT_OK) {
 			sinewi_arena_free(&arena);

@@ -55,6 +55,10 @@ typedef struct sinewi_enc_clip {
 	uint8_t half_ranges;    // clip ranges stored as binary16 (Half_ranges): clip_min/clip_ext hold those values
 	uint8_t short_constants; // constants stored as their high 24 bits (Short_constants): the values are such
 	uint8_t midpoint;       // 5-byte track descriptors, predicted knots as midpoint residuals (Midpoint_knots)
+	uint8_t over_bound;     // the bound was not met (written on request: Over_bound)
+	// where the bound was missed worst (when it was): joint, time (seconds) and error (clip units)
+	uint32_t over_joint;
+	double over_time, over_error;
 	uint8_t *joint_kinds;   // [joint_count * 3] rotation, translation, scale
 	uint8_t *scalar_kinds;  // [scalar_track_count]
 	sinew_qvv *constants;   // [joint_count] values of DEFAULT/CONSTANT sub-tracks (as decoded)
@@ -85,6 +89,7 @@ typedef struct sinewi_compress_settings {
 	double tier_factor[8];      // tier k's bound / the clip threshold (>= 1; the last is 1)
 	bool short_constants;       // round constants to 24 bits (Short_constants; compress.c tries both)
 	bool midpoint;              // may store midpoint residuals (Midpoint_knots), the option midpoint_knots
+	bool allow_over_bound;      // a clip whose bound cannot be met is written anyway (Over_bound)
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);

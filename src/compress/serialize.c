@@ -321,6 +321,16 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 			k++;
 		}
 	}
+	// the time map of a clip sampled off a uniform grid (docs/format.md §time map)
+	if (clip->time_mark_count) {
+		size_t at = buffer_reserve(b, 4 + (size_t)clip->time_mark_count * SINEW_FMT_MARK_SIZE);
+		if (b->failed) return;
+		sinewi_wr32(b->data + at, clip->time_mark_count);
+		for (uint32_t m = 0; m < clip->time_mark_count; ++m) {
+			sinewi_wrf32(b->data + at + 4 + (size_t)m * SINEW_FMT_MARK_SIZE, clip->time_marks[m].time);
+			sinewi_wr32(b->data + at + 8 + (size_t)m * SINEW_FMT_MARK_SIZE, clip->time_marks[m].sample);
+		}
+	}
 	const uint32_t tiers = enc->tier_count > 1 ? enc->tier_count : 1;
 	if (pages) {
 		// segments aside, grouped into pages tier by tier; the page table's offsets, sizes and checksums
@@ -375,7 +385,8 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
 	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
 	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |
-	                 (pages && tiers > 1 ? SINEW_FMT_FLAG_TIERED : 0u);
+	                 (pages && tiers > 1 ? SINEW_FMT_FLAG_TIERED : 0u) | (clip->time_mark_count ? SINEW_FMT_FLAG_TIME_MAP : 0u) |
+	                 (enc->over_bound ? SINEW_FMT_FLAG_OVER_BOUND : 0u);
 	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_SAMPLE_RATE, clip->sample_rate);
 	sinewi_wrf64(h + SINEW_FMT_CLIP_UNIT_SCALE, clip->unit_scale);

@@ -129,6 +129,16 @@ static inline double sinewi_snap_key(double key, double tolerance) {
 	return fabs(key - nearest) <= tolerance * (nearest > 1.0 ? nearest : 1.0) ? nearest : key;
 }
 
+// Time map (docs/format.md §time map): between two marks (time t0 at sample s0, t1 at s1, t0 < t1,
+// s0 < s1) the samples are evenly spaced. The key of time t in [t0, t1], and the time of key k in
+// [s0, s1], in binary64 in this order.
+static inline double sinewi_map_key(double t, double t0, double t1, uint32_t s0, uint32_t s1) {
+	return (double)s0 + (t - t0) * (double)(s1 - s0) / (t1 - t0);
+}
+static inline double sinewi_map_time(double key, double t0, double t1, uint32_t s0, uint32_t s1) {
+	return t0 + (key - (double)s0) * (t1 - t0) / (double)(s1 - s0);
+}
+
 // Knot pair and weight for local sample position u in [0, length] at decimation d.
 static inline void sinewi_knot_locate(float u, uint32_t length, uint32_t d, uint32_t *k0, float *alpha) {
 	if (length == 0) {

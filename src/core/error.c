@@ -29,7 +29,11 @@ sinew_result sinewi_fail(sinew_error *error, sinew_result code, const char *fmt,
 		va_start(args, fmt);
 		int n = vsnprintf(error->message, sizeof error->message, fmt, args);
 		va_end(args);
+#ifndef __wasm__ // the wasm modules' freestanding vsnprintf never fails, and the table of texts is 1 KB there
 		if (n < 0) snprintf(error->message, sizeof error->message, "%s", sinew_error_string(code));
+#else
+		(void)n;
+#endif
 	}
 	return code;
 }

@@ -47,7 +47,10 @@
 #define SINEW_FMT_FLAG_HALF_RANGES 0x100u   // version 2: clip range values are 16-bit (the high half of an f32)
 #define SINEW_FMT_FLAG_SHORT_CONSTANTS 0x200u // version 2: constant values are 24-bit (the high 3 bytes of an f32)
 #define SINEW_FMT_FLAG_MIDPOINT_KNOTS 0x400u // version 2: 5-byte track descriptors; odd knots may be midpoint residuals
-#define SINEW_FMT_FLAGS_KNOWN_V2 0x7FFu
+#define SINEW_FMT_FLAG_TIME_MAP 0x800u   // version 2: a time map after the clip ranges: samples off a uniform grid
+#define SINEW_FMT_FLAG_OVER_BOUND 0x1000u // version 2: the encoder could not meet the clip's bound (written on request)
+#define SINEW_FMT_FLAGS_KNOWN_V2 0x1FFFu
+#define SINEW_FMT_MARK_SIZE 8u              // time map: f32 time, u32 sample
 #define SINEW_FMT_TIER_ENTRY_SIZE 12u       // first page, bound, measured error
 #define SINEW_FMT_MAX_TIERS 8u
 

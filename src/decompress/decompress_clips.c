@@ -62,6 +62,15 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 	sinew_clip_desc desc = {name, v->sample_rate, samples, v->joint_count, v->scalar_count, components};
 	sinew_clip *clip = NULL;
 	r = sinew_clip_set_add_clip(set, &desc, &clip);
+	if (r == SINEW_RESULT_OK && v->mark_count) { // samples off a uniform grid: the same time marks
+		clip->time_marks = (sinew_time_mark *)sinew_clip_set_alloc(set, (size_t)v->mark_count * sizeof(sinew_time_mark));
+		if (!clip->time_marks) r = SINEW_RESULT_OUT_OF_MEMORY;
+		for (uint32_t m = 0; clip->time_marks && m < v->mark_count; ++m) {
+			clip->time_marks[m].time = sinewi_rdf32(v->time_map + (size_t)m * SINEW_FMT_MARK_SIZE);
+			clip->time_marks[m].sample = sinewi_rd32(v->time_map + (size_t)m * SINEW_FMT_MARK_SIZE + 4);
+		}
+		clip->time_mark_count = clip->time_marks ? v->mark_count : 0;
+	}
 	if (r == SINEW_RESULT_OK) {
 		clip->unit_scale = v->unit_scale;
 		clip->looping = (v->flags & SINEW_FMT_FLAG_LOOPING) ? 1 : 0;

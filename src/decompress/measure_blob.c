@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/metric.h"
+#include "../clip/clip_internal.h"
 #include "context.h"
 
 static uint8_t effective_rounding(uint8_t own, uint8_t clip) {
@@ -94,19 +95,19 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 		bool scalars = true;
 		if (p < ns) { // samples
 			floor_sample = (uint32_t)p;
-			t = (double)p / source->sample_rate;
+			t = sinew_clip_sample_time(source, (double)p);
 			ref = &source->transforms[p * nj];
 			halfway_scalars(source, floor_sample, floor_sample, ref_scalars);
 		} else if (p < (size_t)ns + mids) { // sample midpoints
 			floor_sample = (uint32_t)(p - ns);
-			t = ((double)floor_sample + 0.5) / source->sample_rate;
+			t = sinew_clip_sample_time(source, (double)floor_sample + 0.5);
 			halfway_pose(source, floor_sample, floor_sample + 1, half);
 			halfway_scalars(source, floor_sample, floor_sample + 1, ref_scalars);
 			ref = half;
 		} else { // the source's own evaluation at its check times
 			size_t c = p - ns - mids;
 			t = source->check_times[c];
-			double k = floor(t * source->sample_rate);
+			double k = floor(sinewi_clip_key(source, t));
 			floor_sample = k <= 0.0 ? 0 : k >= (double)(ns - 1) ? ns - 1 : (uint32_t)k;
 			ref = &source->check_transforms[c * nj];
 			scalars = false;

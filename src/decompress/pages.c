@@ -34,8 +34,8 @@ sinew_result sinew_context_page_info(const sinew_context *context, uint32_t page
 	out->segment_count = e.segment_count;
 	out->offset = e.offset;
 	out->size = e.size;
-	out->start_time = first / v->sample_rate;
-	out->end_time = last / v->sample_rate;
+	out->start_time = sinewi_view_time(v, first);
+	out->end_time = sinewi_view_time(v, last);
 	out->present = context->pages[page] != NULL;
 	out->tier = context->page_tier[page];
 	return SINEW_RESULT_OK;
@@ -158,6 +158,8 @@ uint32_t sinew_context_pages_needed(const sinew_context *context, double t, doub
 		k0 = sinewi_key_for_time(context, key / v->sample_rate);
 	}
 	double span = isfinite(horizon) ? fabs(horizon) * v->sample_rate : 0.0;
+	if (v->mark_count && isfinite(t) && isfinite(horizon)) // samples off a uniform grid (never looping)
+		span = fabs(sinewi_key_for_time(context, t + horizon) - k0);
 	if (span > last) span = last;
 	page_list l = {pages, capacity, 0, UINT32_MAX, UINT32_MAX};
 	// the base tier's pages first (what playback cannot do without), then each finer tier's

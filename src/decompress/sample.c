@@ -1,6 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 // The scalar reference kernel and the sampling context. Seek (docs/format.md §sampling):
-// key = t * rate clamped to [0, stored samples - 1] and snapped onto a sample (two tolerances, codec_math.h);
+// key = t * rate (or from the time map) clamped to [0, stored samples - 1] and snapped onto a sample (two
+// tolerances, codec_math.h);
 // the segment is chosen by floor(key);
 // each track rounds the key by its own mode, then interpolates its knots directly.
 #include "context.h"
@@ -14,10 +15,8 @@
 #include "../core/format_layout.h"
 
 double sinewi_key_for_time(const sinew_context *ctx, double t) {
-	double last = (double)(ctx->view.stored_sample_count - 1);
-	double key = t * ctx->view.sample_rate;
-	if (!(key > 0.0)) return 0.0; // also NaN
-	if (key > last) return last;
+	// t * rate, or through the time map (docs/format.md §time map), clamped to the samples
+	double key = sinewi_view_key(&ctx->view, t);
 	return sinewi_snap_key(key, SINEWI_SNAP_INTERPOLATED); // t = k / rate lands on sample k
 }
 

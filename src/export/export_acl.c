@@ -91,6 +91,9 @@ sinew_result sinew_export_acl(const sinew_clip *clip, const char *path, sinew_er
 	SINEWI_TRY(sinew_clip_validate(clip, error));
 	SINEWI_CHECK(clip->joint_count > 0, error, SINEW_RESULT_UNSUPPORTED,
 	             "export_acl: clip '%s' has no joints (ACL raw clips hold transforms only)", clip->name ? clip->name : "");
+	SINEWI_CHECK(clip->time_mark_count == 0, error, SINEW_RESULT_UNSUPPORTED,
+	             "export_acl: clip '%s' is sampled off a uniform grid (%u time marks); ACL clips are uniform: import it "
+	             "with a sample rate (--rate)", clip->name ? clip->name : "", clip->time_mark_count);
 	sinewi_export_file out;
 	SINEWI_TRY(sinewi_export_open(path, &out, error));
 	return sinewi_export_close(&out, write_clip(out.f, clip), error);

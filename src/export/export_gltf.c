@@ -35,6 +35,7 @@
 // writes the decompressed clips back and drops the extension and its bufferView.
 #include "../core/base.h"
 #include "../core/format_layout.h"
+#include "../clip/clip_internal.h"
 #include "../import/import_internal.h"
 #include "../import/json.h"
 #include "export_internal.h"
@@ -798,14 +799,15 @@ static void sub_value(const sinew_clip *clip, uint32_t joint, uint32_t k, int pa
 		memcpy(out, x->scale, 3 * sizeof(float));
 }
 
-// Key k's time, f32(k / rate), is up to half a float32 ulp off the sample time k / rate: 5e-7 s near 10 s,
+// Key k's time, f32(k / rate) (or of its time through the clip's time marks), is up to half a float32 ulp
+// off the sample time k / rate: 5e-7 s near 10 s,
 // in which a node moving 40 m/s (a flying camera) covers 0.002 cm, a fifth of the default threshold. So a
 // key holds the value sampling plays at the key's own time: interpolating samples are blended (lerp, nlerp
 // on the shortest arc, as the decoder does); floor, ceil and nearest hold sample k, exact at k / rate.
 static void key_positions(const sinew_clip *clip, key_pos *out) {
 	uint32_t n = clip->sample_count;
 	for (uint32_t k = 0; k < n; ++k) {
-		double x = (double)to_float((double)k / clip->sample_rate) * clip->sample_rate;
+		double x = sinewi_clip_key(clip, (double)to_float(sinew_clip_sample_time(clip, (double)k)));
 		key_pos p = {k, x - (double)k};
 		if (p.u < 0.0) {
 			if (k == 0) p.u = 0.0;
@@ -1057,12 +1059,13 @@ static sinew_result analyse_clips(exporter *e) {
 static sinew_result write_clip(exporter *e, uint32_t ci) {
 	const sinew_clip *clip = e->set->clips[ci];
 	source_doc *s = e->src;
-	// Key times k / rate as float32; they must increase strictly (glTF animation sampler rule).
+	// Key times k / rate (or the clip's time marks) as float32; they must increase strictly (glTF animation
+	// sampler rule).
 	pad(&e->bin, 4, 0);
 	size_t time_offset = e->bin.size;
 	float previous = -1.0f, last = 0.0f;
 	for (uint32_t k = 0; k < clip->sample_count; ++k) {
-		float t = to_float((double)k / clip->sample_rate);
+		float t = to_float(sinew_clip_sample_time(clip, (double)k));
 		SINEWI_CHECK(t > previous && isfinite(t), e->error, SINEW_RESULT_UNSUPPORTED,
 		             "export: clip %u ('%s'): sample %u time is not representable as a distinct float32 key time", ci,
 		             clip_label(clip), k);

@@ -235,6 +235,69 @@ sinew_result sinewi_check_page(const sinewi_clip_view *v, uint32_t page, const u
 }
 #endif
 
+// The time map at clip offset `at`: Mark_count >= 2 marks (f32 time, u32 sample), times finite, >= 0 and
+// increasing, samples from 0 to the last stored sample, increasing; not with Looping.
+static sinew_result check_time_map(sinewi_clip_view *v, uint32_t index, uint64_t at, bool looping, uint64_t *bytes,
+                                   sinew_error *error) {
+	SINEWI_CHECK(!looping, error, SINEW_RESULT_CORRUPT, "clip %u: Time_map with Looping", index);
+	SINEWI_CHECK(at + 4 <= v->size, error, SINEW_RESULT_CORRUPT, "clip %u: time map exceeds the clip", index);
+	const uint32_t n = sinewi_rd32(v->clip + at);
+	SINEWI_CHECK(n >= 2 && n <= v->stored_sample_count && at + 4 + (uint64_t)n * SINEW_FMT_MARK_SIZE <= v->size, error,
+	             SINEW_RESULT_CORRUPT, "clip %u: %u time marks for %u samples", index, n, v->stored_sample_count);
+	const unsigned char *m = v->clip + at + 4;
+	for (uint32_t i = 0; i < n; ++i) {
+		float t = sinewi_rdf32(m + (size_t)i * SINEW_FMT_MARK_SIZE);
+		uint32_t s = sinewi_rd32(m + (size_t)i * SINEW_FMT_MARK_SIZE + 4);
+		bool ok = isfinite(t) && t >= 0.0f && (i == 0 ? s == 0 : (s > sinewi_rd32(m + (size_t)(i - 1) * SINEW_FMT_MARK_SIZE + 4) &&
+		                                                          t > sinewi_rdf32(m + (size_t)(i - 1) * SINEW_FMT_MARK_SIZE)));
+		SINEWI_CHECK(ok && (i + 1 < n || s == v->stored_sample_count - 1), error, SINEW_RESULT_CORRUPT,
+		             "clip %u: time mark %u (%g s, sample %u) out of order", index, i, (double)t, s);
+	}
+	v->time_map = m, v->mark_count = n;
+	*bytes = 4 + (uint64_t)n * SINEW_FMT_MARK_SIZE;
+	return SINEW_RESULT_OK;
+}
+
+// Mark i of a time map.
+static double mark_time(const sinewi_clip_view *v, uint32_t i) {
+	return sinewi_rdf32(v->time_map + (size_t)i * SINEW_FMT_MARK_SIZE);
+}
+static uint32_t mark_sample(const sinewi_clip_view *v, uint32_t i) {
+	return sinewi_rd32(v->time_map + (size_t)i * SINEW_FMT_MARK_SIZE + 4);
+}
+
+double sinewi_view_key(const sinewi_clip_view *v, double t) {
+	const double last = (double)(v->stored_sample_count - 1);
+	if (!v->mark_count) {
+		double key = t * v->sample_rate;
+		return !(key > 0.0) ? 0.0 : key > last ? last : key; // NaN gives 0
+	}
+	if (!(t > mark_time(v, 0))) return 0.0;
+	uint32_t lo = 0, hi = v->mark_count - 1; // mark_time(lo) < t; find the last mark with time <= t
+	if (t >= mark_time(v, hi)) return last;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (mark_time(v, mid) <= t) lo = mid;
+		else hi = mid;
+	}
+	return sinewi_map_key(t, mark_time(v, lo), mark_time(v, lo + 1), mark_sample(v, lo), mark_sample(v, lo + 1));
+}
+
+double sinewi_view_time(const sinewi_clip_view *v, double key) {
+	if (!v->mark_count) return key / v->sample_rate;
+	uint32_t lo = 0, hi = v->mark_count - 1; // the last mark with sample <= key, below the last mark
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((double)mark_sample(v, mid) <= key) lo = mid;
+		else hi = mid;
+	}
+	return sinewi_map_time(key, mark_time(v, lo), mark_time(v, lo + 1), mark_sample(v, lo), mark_sample(v, lo + 1));
+}
+
+double sinewi_view_duration(const sinewi_clip_view *v) {
+	return v->mark_count ? mark_time(v, v->mark_count - 1) : (double)(v->stored_sample_count - 1) / v->sample_rate;
+}
+
 // Version 1 header fields (64 bytes, offsets stored) or version 2 (36 bytes, offsets derived).
 static sinew_result read_clip_header(const sinewi_blob_header *h, const unsigned char *c, uint32_t index, sinewi_clip_view *v,
                                      uint32_t offsets[4], sinew_error *error) {
@@ -407,7 +470,11 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	const bool paged = SINEWI_PAGES && (v->flags & SINEW_FMT_FLAG_PAGED) != 0;
 	// the section offsets follow from the layout (version 1 stores them: they must be those values)
 	const uint64_t ranges_at = constants_at + constant_bytes;
-	const uint64_t segments_at = ranges_at + range_bytes;
+	const uint64_t map_at = ranges_at + range_bytes; // Time_map: the marks (docs/format.md §time map)
+	uint64_t map_bytes = 0;
+	if (r == SINEW_RESULT_OK && (v->flags & SINEW_FMT_FLAG_TIME_MAP))
+		r = check_time_map(v, index, map_at, looping, &map_bytes, error);
+	const uint64_t segments_at = map_at + map_bytes;
 	if (r == SINEW_RESULT_OK && (segments_at > v->size || (!v2 && (offsets[0] != constants_at || offsets[1] != ranges_at ||
 	                                                                offsets[2] != segments_at))))
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: section offsets are inconsistent", index);
@@ -570,7 +637,9 @@ sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, 
 	out->scalar_track_count = v.scalar_count;
 	out->segment_count = v.segment_count;
 	out->looping = (v.flags & SINEW_FMT_FLAG_LOOPING) != 0;
-	out->duration = (double)(v.stored_sample_count - 1) / v.sample_rate;
+	out->duration = sinewi_view_duration(&v);
+	out->time_mark_count = v.mark_count;
+	out->over_bound = (v.flags & SINEW_FMT_FLAG_OVER_BOUND) != 0;
 	out->unit_scale = v.unit_scale;
 	out->has_metadata = v.metadata != NULL;
 	out->size = v.size;

@@ -28,6 +28,8 @@ typedef struct sinewi_clip_view {
 	const unsigned char *rounding;   // rounding nibbles (low 4 bits), a joint's then a scalar track's, rounding_stride
 	                                 // bytes apart; NULL: every track uses the clip's (version 2 without Track_rounding)
 	const unsigned char *page_table; // paged clips: the first page entry
+	const unsigned char *time_map;   // Time_map: the first mark (f32 time, u32 sample); NULL: sample k at k / rate
+	uint32_t mark_count;
 	const unsigned char *clip; // first byte of the clip
 	uint32_t size, flags;
 	double sample_rate, unit_scale;
@@ -78,6 +80,12 @@ float sinewi_constant_value(const unsigned char *constants, uint32_t i, uint32_t
 // Value i of a clip range table: f32, or (`half`, Half_ranges) the high 16 bits of one (bfloat16).
 // Out of line: it is read when a segment is entered, not per sample, and the wasm decoder counts bytes.
 float sinewi_range_value(const unsigned char *ranges, uint32_t i, uint32_t half);
+
+// Time map (docs/format.md §time map): the key of time t (clamped to the samples, not snapped), and the
+// time of a (fractional) key, for a uniform clip or one with a time map; the clip's duration.
+double sinewi_view_key(const sinewi_clip_view *v, double t);
+double sinewi_view_time(const sinewi_clip_view *v, double key);
+double sinewi_view_duration(const sinewi_clip_view *v);
 
 // Paged clips (format 2) can be compiled out where size matters more (the wasm decoder: -DSINEW_NO_PAGES);
 // such a build rejects paged blobs with UNSUPPORTED.

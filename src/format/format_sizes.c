@@ -11,6 +11,7 @@
 static void add(sinew_size_breakdown *to, const sinew_size_breakdown *from) {
 	to->total += from->total, to->blob_header += from->blob_header, to->clip_headers += from->clip_headers;
 	to->descriptors += from->descriptors, to->constants += from->constants, to->clip_ranges += from->clip_ranges;
+	to->time_map += from->time_map;
 	to->segment_table += from->segment_table, to->segment_descriptors += from->segment_descriptors;
 	to->segment_ranges += from->segment_ranges, to->group_offsets += from->group_offsets;
 	to->bits_rotation += from->bits_rotation, to->bits_translation += from->bits_translation;
@@ -43,7 +44,9 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 	out->descriptors = (uint64_t)(v.constants - v.descriptors);
 	out->constants = (uint64_t)(v.ranges - v.constants);
 	const unsigned char *table = v.page_count ? v.page_table - 4 : v.segment_table;
-	out->clip_ranges = (uint64_t)(table - v.ranges);
+	const unsigned char *ranges_end = v.time_map ? v.time_map - 4 : table;
+	out->clip_ranges = (uint64_t)(ranges_end - v.ranges);
+	out->time_map = (uint64_t)(table - ranges_end);
 	// the segment table, or the page table and each page's segment offsets
 	out->segment_table = v.page_count ? 4ull + (uint64_t)SINEW_FMT_PAGE_ENTRY_SIZE * v.page_count : 4ull * (v.segment_count + 1);
 	for (uint32_t p = 0; p < v.page_count; ++p) {
@@ -96,7 +99,7 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 	if (v.metadata) out->metadata = (uint64_t)(v.clip + v.size - v.metadata);
 	uint64_t stream_bytes = (out->bits_rotation + out->bits_translation + out->bits_scale + out->bits_scalar +
 	                         out->bit_padding) / 8;
-	out->padding = out->total - out->clip_headers - out->descriptors - out->constants - out->clip_ranges -
+	out->padding = out->total - out->clip_headers - out->descriptors - out->constants - out->clip_ranges - out->time_map -
 	               out->segment_table - out->segment_descriptors - out->segment_ranges - out->group_offsets -
 	               stream_bytes - out->metadata;
 	return SINEW_RESULT_OK;

@@ -11,6 +11,7 @@
 
 #include "../core/codec_math.h"
 #include "../core/metric.h"
+#include "../clip/clip_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -131,24 +132,22 @@ void sinewi_gltf_source_pose(sinewi_gltf_checker *c, double t, sinew_qvv *out) {
 	}
 }
 
-// The decoder's key for time t (docs/format.md §sampling): t * rate clamped to the samples, snapped
-// onto a sample within `tolerance` (SINEWI_SNAP_INTERPOLATED, or SINEWI_SNAP_ROUNDED for floor joints).
-static double playback_key(double t, double rate, uint32_t count, double tolerance) {
-	double key = t * rate, last = (double)(count - 1);
-	if (!(key > 0.0)) return 0.0;
-	if (key > last) return last;
-	return sinewi_snap_key(key, tolerance);
+// The decoder's key for time t (docs/format.md §sampling): t * rate or through the time map, clamped to the
+// samples, snapped onto a sample within `tolerance` (SINEWI_SNAP_INTERPOLATED, or SINEWI_SNAP_ROUNDED for floor
+// joints).
+static double playback_key(const sinewi_gltf_timing *g, double t, double tolerance) {
+	return sinewi_snap_key(sinewi_time_key(g->rate, g->count, g->marks, g->mark_count, t), tolerance);
 }
 
 void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *animated, const uint8_t *joint_floor,
-                           const sinew_qvv *poses, uint32_t count, double rate, double t, sinew_qvv *out) {
-	const uint32_t nj = in->joint_count;
-	double key = playback_key(t, rate, count, SINEWI_SNAP_INTERPOLATED);
+                           const sinew_qvv *poses, const sinewi_gltf_timing *timing, double t, sinew_qvv *out) {
+	const uint32_t nj = in->joint_count, count = timing->count;
+	double key = playback_key(timing, t, SINEWI_SNAP_INTERPOLATED);
 	uint32_t i = (uint32_t)key;
 	if (i >= count - 1) i = count > 1 ? count - 2 : 0;
 	double f = count > 1 ? key - i : 0.0;
 	const sinew_qvv *a = poses + (size_t)i * nj, *b = count > 1 ? a + nj : a;
-	const sinew_qvv *held = poses + (size_t)playback_key(t, rate, count, SINEWI_SNAP_ROUNDED) * nj; // floor
+	const sinew_qvv *held = poses + (size_t)playback_key(timing, t, SINEWI_SNAP_ROUNDED) * nj; // floor
 	for (uint32_t j = 0; j < nj; ++j) {
 		if (joint_floor[j] && animated[j]) { // floor rounding holds its sample
 			out[j] = held[j];
@@ -176,10 +175,11 @@ void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *anim
 	}
 }
 
-uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, uint32_t count, double rate, double *out) {
-	uint32_t n = 0, a = 0, k = 0, mids = count > 1 ? count - 1 : 0;
+uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, const sinewi_gltf_timing *g, double *out) {
+	uint32_t n = 0, a = 0, k = 0, mids = g->count > 1 ? g->count - 1 : 0;
 	while (a < c->count || k < mids) {
-		double ta = a < c->count ? c->times[a] : INFINITY, tk = k < mids ? ((double)k + 0.5) / rate : INFINITY;
+		double ta = a < c->count ? c->times[a] : INFINITY;
+		double tk = k < mids ? sinewi_key_time(g->rate, g->marks, g->mark_count, (double)k + 0.5) : INFINITY;
 		if (ta <= tk) out[n++] = ta, ++a, k += ta == tk;
 		else out[n++] = tk, ++k;
 	}
@@ -187,8 +187,9 @@ uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, uint32_t coun
 }
 
 double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, uint32_t time_count,
-                                   const sinew_qvv *poses, uint32_t count, double rate, const uint8_t *joint_floor,
+                                   const sinew_qvv *poses, const sinewi_gltf_timing *timing, const uint8_t *joint_floor,
                                    double stop, float *errors) {
+	const uint32_t count = timing->count;
 	const sinewi_gltf_clip_input *in = c->in;
 	const uint32_t nj = in->joint_count;
 	double worst = 0.0;
@@ -198,7 +199,7 @@ double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, 
 	for (uint32_t k = 0; k < time_count; ++k) {
 		double t = times[k];
 		sinewi_gltf_source_pose(c, t, c->src);
-		sinewi_gltf_play_pose(in, c->animated, joint_floor, poses, count, rate, t, c->play);
+		sinewi_gltf_play_pose(in, c->animated, joint_floor, poses, timing, t, c->play);
 		sinewi_compose_pose_d(in->joints, nj, c->src, c->src_obj);
 		sinewi_compose_pose_d(in->joints, nj, c->play, c->play_obj);
 		double e = 0.0;
@@ -213,19 +214,23 @@ double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, 
 	return worst;
 }
 
-bool sinewi_gltf_turns_under_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
-                                const uint8_t *joint_floor) {
+uint32_t sinewi_gltf_turn_over_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
+                                  const uint8_t *joint_floor, uint32_t from) {
 	const uint32_t nj = in->joint_count;
 	// |dot| of unit quaternions >= cos(45 degrees): at most 90 degrees between consecutive samples
 	const double limit = 0.70710678118654752;
+	uint32_t first = count;
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
 		if (bind->curve->path != SINEWI_GLTF_ROTATION || joint_floor[bind->joint]) continue;
-		for (uint32_t s = 0; s + 1 < count; ++s) {
+		for (uint32_t s = from; s + 1 < first; ++s) {
 			const float *qa = poses[(size_t)s * nj + bind->joint].rotation, *qb = poses[(size_t)(s + 1) * nj + bind->joint].rotation;
 			double dot = (double)qa[0] * qb[0] + (double)qa[1] * qb[1] + (double)qa[2] * qb[2] + (double)qa[3] * qb[3];
-			if (fabs(dot) < limit) return false;
+			if (fabs(dot) < limit) {
+				first = s;
+				break;
+			}
 		}
 	}
-	return true;
+	return first;
 }

@@ -57,8 +57,9 @@ typedef struct sinewi_gltf_clip_input {
 	double unit_scale; // clip units per metre
 } sinewi_gltf_clip_input;
 
-// Chooses the sample rate (exact key grid, options->sample_rate, or the lowest of 30/60/120 Hz within the
-// error threshold), samples every curve and adds the clip to `set`. Uses `scratch` for temporaries.
+// Chooses where the samples go (the source's key times, runs of evenly spaced ones as one run, key
+// intervals cut where the curves need it; or options->sample_rate), samples every curve and adds the clip
+// to `set`. Uses `scratch` for temporaries.
 sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *scratch,
                                     const sinewi_gltf_clip_input *in, sinew_clip_set *set, sinew_error *error);
 
@@ -94,20 +95,31 @@ sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_
 // The source's pose at time t: every TRS curve evaluated exactly by the glTF rules, in clip units.
 // Uses c->cursors (reset them to 0 before a run of increasing times).
 void sinewi_gltf_source_pose(sinewi_gltf_checker *c, double t, sinew_qvv *out);
-// The pose the decoder plays at time t from exact samples `poses` ([count * joint_count] at `rate`).
+// Where a clip's samples are: `count` samples, at k / rate (no marks) or at the times of a time map
+// (docs/format.md §time map; `rate` is then the average).
+typedef struct sinewi_gltf_timing {
+	uint32_t count;
+	double rate;
+	uint32_t mark_count; // 0: uniform
+	const sinew_time_mark *marks;
+} sinewi_gltf_timing;
+
+// The pose the decoder plays at time t from exact samples `poses` ([count * joint_count], `timing`).
 void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *animated, const uint8_t *joint_floor,
-                           const sinew_qvv *poses, uint32_t count, double rate, double t, sinew_qvv *out);
+                           const sinew_qvv *poses, const sinewi_gltf_timing *timing, double t, sinew_qvv *out);
 // The times a candidate is checked at: c->times merged with the midpoint of every sample interval
-// ((k + 0.5) / rate, k < count - 1), sorted, distinct; `out` holds c->count + count. Returns the number.
-uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, uint32_t count, double rate, double *out);
+// (the time of key k + 0.5, k < count - 1), sorted, distinct; `out` holds c->count + count. Returns the number.
+uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, const sinewi_gltf_timing *timing, double *out);
 // Largest object-space error (DESIGN §4 metric: shells fixed at rest, 3 cm or the joint's) of playing `poses`
-// instead of the source at `times` (increasing); stops once it exceeds `stop`. errors[k] receives the error at times[k] when not NULL.
+// instead of the source at `times` (increasing); stops once it exceeds `stop`. errors[k] receives the error at
+// times[k] when not NULL.
 double sinewi_gltf_check_candidate(sinewi_gltf_checker *c, const double *times, uint32_t time_count,
-                                   const sinew_qvv *poses, uint32_t count, double rate, const uint8_t *joint_floor,
+                                   const sinew_qvv *poses, const sinewi_gltf_timing *timing, const uint8_t *joint_floor,
                                    double stop, float *errors);
-// False when a rotation turns by more than 90 degrees between two consecutive samples.
-bool sinewi_gltf_turns_under_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
-                                const uint8_t *joint_floor);
+// The first sample s (s + 1 < count) after which a rotation turns by more than 90 degrees to the next, or
+// `count` when there is none; `from` is where to start looking.
+uint32_t sinewi_gltf_turn_over_90(const sinewi_gltf_clip_input *in, const sinew_qvv *poses, uint32_t count,
+                                  const uint8_t *joint_floor, uint32_t from);
 
 /* ---- shells from skinned meshes (gltf_skin_shells.c) ---- */
 

@@ -1,39 +1,44 @@
 // sinew — see include/sinew.h for version and licence
-// glTF curves -> uniformly sampled clips.
+// glTF curves -> sampled clips: where the samples go, and their values.
 //
-// Time range: a clip covers [0, last key time] over its channels; before a channel's first key its first
-// value holds (glTF sampler rule), so clips whose keys start at t > 0 keep their absolute timing.
+// Time range: a clip covers the source's key times; before a channel's first key its first value holds
+// (glTF sampler rule), and before the clip's first key sampling holds the first sample, so clips whose keys
+// start at t > 0 keep their absolute timing.
 //
-// Sample rate, in this order:
-// 1. options->sample_rate > 0: exactly that rate; samples run from 0 to the first grid time >= the last key
-//    (the tail holds the last value).
-// 2. every key time of the clip lies on one uniform grid k / r (within 1e-3 of a grid step plus float
-//    rounding of the times): r is the coarsest such grid up to 1000 Hz, found from the smallest key spacing
-//    d as n / d (n = 1, 2, ...), snapped to integer, NTSC (x / 1.001) or small-denominator rates. Failing
-//    that, a grid with jittered keys (within 5% of a step, any rate: 37.5, 29.97 Hz, float32-accumulated
-//    times), fitted by least squares. Samples on the grid take the keys' values. Multiples of r reaching
-//    30, 60, ... 960 Hz are the fallbacks when r itself does not reproduce the curves between keys
-//    (CUBICSPLINE, slerp over large angles).
-// 3. otherwise the lowest of 30, 60, ... 960 Hz, each nudged up so that a whole number of intervals ends
-//    exactly on the last key (the duration is kept; the rate may be fractional).
-// A candidate is accepted when the pose played from its samples (as the decoder plays them: lerp, nlerp on
+// Where the samples go (DESIGN §4 "keys anywhere"; docs/format.md §time map):
+// 1. options->sample_rate > 0: exactly that rate, uniformly from 0 to the first grid time >= the last key
+//    (the tail holds the last value); at most MAX_CLIP_SAMPLES samples.
+// 2. otherwise at the source's own key times (the distinct times of every channel; or, when cheaper by the
+//    estimate of rs.sample_bytes, the keys of the channel with the most keys, the others resampled onto them:
+//    channels keyed at different rates): key interval i is cut into
+//    sub[i] evenly spaced sample intervals (1 to start with), and a run of keys whose samples are evenly spaced
+//    in time within float noise of the key times (KEY_TOL: two float32 ulps of the clip's last time) takes two
+//    time marks however long it is (a swinging-door fit of key time against sample index). One run from t = 0
+//    is a uniform clip (its rate snapped to an integer, NTSC or small-fraction rate within the same tolerance);
+//    sparse grids, offset grids, channels keyed at different rates and jittered key times become time maps with
+//    marks where the spacing changes. So the samples grow with the keys, not with the duration.
+// The placement is accepted when the pose played from its samples (as the decoder plays them: lerp, nlerp on
 // the shortest arc, floor for STEP joints) is within RESAMPLE_SHARE (half) of the threshold of the source's
-// pose in object space (DESIGN §4 metric: every joint's origin and six shell points at 3 cm, scene units)
-// at every check time (gltf_checks.c: every key time, key-interval midpoint, CUBICSPLINE quarter point, and
-// the midpoint of every interval between the candidate's own samples), when no rotation turns more than 90
-// degrees between consecutive samples (so quantization cannot flip the arc the decoder takes), and when
-// morph weights stay within half their 1e-4 precision at key times and midpoints. Else the candidate that
-// came closest is used, with a warning. clip->resample_error reports the chosen rate's object-space error
-// at the check times (clip units); the check times where it is above float noise become the clip's check
-// points (the source's exact pose there), which the compressor verifies along with every sample and sample
-// midpoint.
+// pose in object space (DESIGN §4 metric: every joint's origin and six shell points, fixed at rest) at every
+// check time (gltf_checks.c: every key time, key-interval midpoint, CUBICSPLINE quarter point, and the midpoint
+// of every interval between the candidate's own samples), when no rotation turns more than 90 degrees between
+// consecutive samples (so quantization cannot flip the arc the decoder takes), and when scalar curves stay
+// within SCALAR_SHARE of their precision at key times (and CUBICSPLINE midpoints and quarter points). A key
+// interval that fails is cut finer (about sqrt(error / budget) times, up to MAX_SUB sample intervals), and a key
+// of a run whose sample sits beside it
+// (float noise beside a STEP key, a curve that bends there) becomes a mark of its own, until it passes. Samples
+// are the curves evaluated at each sample's own time (STEP: a key within KEY_TOL of a sample counts as on it).
+// clip->resample_error reports the object-space error at the check times (clip units); the check times where
+// it is above float noise become the clip's check points (the source's exact pose there), which the
+// compressor verifies along with every sample and sample midpoint.
 //
-// STEP: sample k takes the key at or before k / rate (a key within the grid tolerance counts as on it), and
-// a joint whose animated sub-tracks are all STEP gets SINEW_ROUNDING_FLOOR, so playback holds each value
+// STEP: a joint whose animated sub-tracks are all STEP gets SINEW_ROUNDING_FLOOR, so playback holds each value
 // until the next sample exactly as the source does; same for all-STEP morph weight tracks.
 #include "gltf_internal.h"
 
 #include "../core/quat.h"
+#include "../core/codec_math.h"
+#include "../clip/clip_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,20 +48,27 @@
 // transforms). Bounds memory and time on hostile key times (one key at t = 1e6 s); beyond: UNSUPPORTED.
 #define MAX_CLIP_SAMPLES ((size_t)1 << 20)
 #define MAX_CLIP_VALUES ((size_t)1 << 23)
-#define MAX_GRID_RATE 1000.0
-#define MAX_GRID_DIVISOR 256u
 #define DEFAULT_RATE 30.0
 #define SHELL_M 0.03          // DESIGN §4 default shell distance, in metres
 #define WEIGHT_PRECISION 1e-4 // default scalar track precision
 #define TIME_EPS 2.4e-7       // relative precision of float key times (about 4 ulp)
-// Key times within this fraction of a grid step are on it (exporters accumulate float steps:
-// AnimatedMorphSphere drifts 1.6e-4 frames over 216 keys).
+// Keys within this fraction of their run's sample interval of their evenly spaced sample time stay in the run
+// (exporters accumulate float steps: AnimatedMorphSphere drifts 1.6e-4 frames over 216 keys); the samples are
+// the curves at their own times, so what the offset costs is measured at the key times like any other error.
 #define GRID_TOL 1e-3
-// Jittered grids: keys within this fraction of a step of their grid point.
-#define JITTER_TOL 0.05
+// Most sample intervals a key interval is cut into (CUBICSPLINE curves, slerp over large angles).
+#define MAX_SUB 4096u
+// Refinement rounds of the placement (each checks the whole clip). A key interval that fails is cut into
+// about sqrt(error / budget) times as many sample intervals (linear playback of a smooth curve is off by
+// h^2 times its bend), at least the next step of next_sub.
+#define MAX_ROUNDS 24
 // Share of the error threshold that resampling may use (object space, at the check times); the rest
 // is the compressor's.
 #define RESAMPLE_SHARE 0.5
+// Share of a scalar curve's precision resampling may use. Its compressed track then gets what is left (at
+// least a quarter: two more bits per knot on that track alone), which costs less than samples added for every
+// curve of the clip; the object-space share stays half because errors add up along a chain.
+#define SCALAR_SHARE 0.75
 // Check times whose resampling error is below this share of the threshold are float noise: the
 // samples already play the source back there, and the compressor's check of sample midpoints covers them.
 #define CHECK_NOISE 1e-3
@@ -131,7 +143,7 @@ void sinewi_gltf_curve_eval(const sinewi_gltf_curve *curve, double t, double sna
 	if (curve->path == SINEWI_GLTF_ROTATION) sinewi_quat_normalize_d(out);
 }
 
-/* ---- rate selection ---- */
+/* ---- key times ---- */
 
 static int compare_float(const void *a, const void *b) {
 	float x = *(const float *)a, y = *(const float *)b;
@@ -146,262 +158,6 @@ typedef struct time_array {
 static int compare_array(const void *a, const void *b) {
 	uintptr_t x = (uintptr_t)((const time_array *)a)->times, y = (uintptr_t)((const time_array *)b)->times;
 	return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static bool on_grid(const float *times, size_t n, double rate) {
-	for (size_t i = 0; i < n; ++i) {
-		double k = times[i] * rate;
-		if (fabs(k - floor(k + 0.5)) > GRID_TOL + k * TIME_EPS) return false;
-	}
-	return true;
-}
-
-// Coarsest grid rate (<= max_rate) holding every distinct key time, 0 when there is none. With
-// max_rate <= max_samples / t_end the work is bounded by about 17 x max_samples time checks.
-static double detect_grid(const float *times, size_t n, double max_rate) {
-	double d_min = 0.0;
-	double prev = 0.0;
-	for (size_t i = 0; i < n; ++i) {
-		double gap = times[i] - prev;
-		if (gap > 1e-9 + times[i] * TIME_EPS && (d_min == 0.0 || gap < d_min)) d_min = gap;
-		prev = times[i];
-	}
-	if (!(d_min > 0.0)) return 0.0;
-	double base = 1.0 / d_min;
-	for (uint32_t div = 1; div <= MAX_GRID_DIVISOR && base * div <= max_rate * 1.001; ++div) {
-		double r = base * div;
-		double variants[20];
-		int count = 0;
-		double nearest = floor(r + 0.5);
-		if (nearest >= 1.0 && fabs(r - nearest) <= 1e-3 * r) variants[count++] = nearest;
-		double ntsc = floor(r * 1.001 + 0.5);
-		if (ntsc >= 1.0 && fabs(r * 1.001 - ntsc) <= 1e-3 * r) variants[count++] = ntsc / 1.001;
-		for (int q = 2; q <= 16; ++q) {
-			double p = floor(r * q + 0.5);
-			if (p >= 1.0 && fabs(r * q - p) <= 1e-3 * r * q) variants[count++] = p / q;
-		}
-		variants[count++] = r;
-		for (int v = 0; v < count; ++v)
-			if (variants[v] <= max_rate * 1.001 && on_grid(times, n, variants[v])) return variants[v];
-	}
-	return 0.0;
-}
-
-static int compare_double(const void *a, const void *b) {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
-// Key times on a uniform grid k / r with jitter beyond GRID_TOL (times accumulated in float32,
-// exporters rounding to milliseconds, rates such as 37.5 or 29.97 Hz): the step is the median key
-// spacing, refined by least squares through the origin, then snapped to a nearby integer, NTSC or
-// small-fraction rate when one fits as well. Accepted when every key lies within JITTER_TOL of a
-// step from its own grid point; *snap receives the largest offset (seconds), so sampling on the
-// grid takes each key's value. The object-space check of the candidate then measures the timing
-// difference at the exact key times. 0 when there is no such grid.
-static double detect_jittered_grid(const float *times, size_t n, double max_rate, sinewi_arena *scratch, double *snap) {
-	if (n < 3) return 0.0;
-	double *gaps = (double *)sinewi_arena_array(scratch, n - 1, sizeof(double));
-	if (!gaps) return 0.0; // no grid: the plain rates follow
-	for (size_t i = 0; i + 1 < n; ++i) gaps[i] = (double)times[i + 1] - times[i];
-	qsort(gaps, n - 1, sizeof(double), compare_double);
-	double h = gaps[(n - 1) / 2];
-	if (!(h > 0.0) || !(1.0 / h <= max_rate * 1.001)) return 0.0;
-	for (int pass = 0; pass < 2; ++pass) { // least squares: h = sum(k t) / sum(k^2)
-		double kt = 0.0, kk = 0.0;
-		for (size_t i = 0; i < n; ++i) {
-			double k = floor(times[i] / h + 0.5);
-			kt += k * times[i], kk += k * k;
-		}
-		if (!(kk > 0.0)) return 0.0;
-		h = kt / kk;
-	}
-	double r = 1.0 / h, variants[20];
-	int count = 0;
-	double nearest = floor(r + 0.5);
-	if (nearest >= 1.0) variants[count++] = nearest;
-	double ntsc = floor(r * 1.001 + 0.5);
-	if (ntsc >= 1.0) variants[count++] = ntsc / 1.001;
-	for (int q = 2; q <= 16; ++q) variants[count++] = floor(r * q + 0.5) / q;
-	variants[count++] = r;
-	for (int v = 0; v < count; ++v) {
-		double rate = variants[v];
-		if (!(rate > 0.0) || fabs(rate - r) > 2e-3 * r || rate > max_rate * 1.001) continue;
-		double worst = 0.0, prev = -1.0;
-		bool ok = true;
-		for (size_t i = 0; i < n && ok; ++i) {
-			double k = floor(times[i] * rate + 0.5), off = fabs(times[i] * rate - k);
-			ok = off <= JITTER_TOL && k > prev; // one key per grid point
-			prev = k;
-			if (off > worst) worst = off;
-		}
-		if (ok) {
-			*snap = (worst + GRID_TOL) / rate;
-			return rate;
-		}
-	}
-	return 0.0;
-}
-
-typedef struct candidate {
-	double rate;
-	uint32_t count;
-	double snap; // seconds: keys this close to a sample time count as on it
-} candidate;
-
-static void sample_curve(const sinewi_gltf_curve *curve, const candidate *cand, double *tmp, float *out) {
-	uint32_t cursor = 0, comps = curve->components;
-	for (uint32_t k = 0; k < cand->count; ++k) {
-		sinewi_gltf_curve_eval(curve, k / cand->rate, cand->snap, &cursor, tmp);
-		for (uint32_t c = 0; c < comps; ++c) out[(size_t)k * comps + c] = to_float(tmp[c]);
-	}
-}
-
-// Value the sampled curve plays back at time t (DESIGN §4 sampling semantics).
-static void playback(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode,
-                     double t, double *out) {
-	uint32_t comps = curve->components;
-	double x = t * cand->rate;
-	double snap_k = cand->snap * cand->rate;
-	double fi = floor(x + (floor_mode ? snap_k : 0.0));
-	uint32_t last = cand->count - 1;
-	uint32_t i = fi <= 0.0 ? 0 : fi >= last ? last : (uint32_t)fi;
-	const float *a = samples + (size_t)i * comps;
-	double f = x - i;
-	if (floor_mode || i == last || f <= 0.0) {
-		for (uint32_t c = 0; c < comps; ++c) out[c] = a[c];
-		return;
-	}
-	const float *b = a + comps;
-	if (curve->path == SINEWI_GLTF_ROTATION) {
-		double dot = 0.0;
-		for (int c = 0; c < 4; ++c) dot += (double)a[c] * b[c];
-		double s = dot < 0.0 ? -f : f;
-		for (int c = 0; c < 4; ++c) out[c] = a[c] * (1.0 - f) + b[c] * s;
-		sinewi_quat_normalize_d(out);
-	} else {
-		for (uint32_t c = 0; c < comps; ++c) out[c] = a[c] + (b[c] - (double)a[c]) * f;
-	}
-}
-
-// Morph weights: the largest absolute difference of a component.
-static double value_error(const sinewi_gltf_curve *curve, const double *x, const double *y) {
-	double worst = 0.0;
-	for (uint32_t c = 0; c < curve->components; ++c) worst = fmax(worst, fabs(x[c] - y[c]));
-	return worst;
-}
-
-// Largest difference between the glTF curve and its playback from `samples` at key times, interval
-// midpoints and (CUBICSPLINE) quarter points.
-static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode,
-                          double *src, double *rec) {
-	double worst = 0.0;
-	uint32_t cursor = 0;
-	bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
-	// A LINEAR translation/scale/weight curve is a polyline: playback from any grid holding its
-	// keys reproduces it between keys, so only rotations (slerp vs nlerp) and cubic curves need
-	// checks between keys (which would otherwise only measure rounding at huge magnitudes).
-	bool between = cubic || (curve->path == SINEWI_GLTF_ROTATION && curve->interpolation == SINEWI_GLTF_LINEAR);
-	for (uint32_t k = 0; k < curve->key_count; ++k) {
-		double t0 = curve->times[k];
-		double points[4] = {t0, 0, 0, 0};
-		int count = 1;
-		if (between && k + 1 < curve->key_count && curve->times[k + 1] > t0) {
-			double t1 = curve->times[k + 1];
-			if (cubic) {
-				points[count++] = t0 + (t1 - t0) * 0.25;
-				points[count++] = t0 + (t1 - t0) * 0.5;
-				points[count++] = t0 + (t1 - t0) * 0.75;
-			} else {
-				points[count++] = t0 + (t1 - t0) * 0.5;
-			}
-		}
-		for (int p = 0; p < count; ++p) {
-			sinewi_gltf_curve_eval(curve, points[p], 0.0, &cursor, src);
-			playback(curve, cand, samples, floor_mode, points[p], rec);
-			double e = value_error(curve, src, rec);
-			if (!(e <= worst)) worst = e; // NaN propagates as "worst"
-		}
-	}
-	return worst;
-}
-
-static bool joint_all_step(const sinewi_gltf_clip_input *in, uint32_t joint) {
-	bool any = false;
-	for (uint32_t b = 0; b < in->binding_count; ++b) {
-		const sinewi_gltf_binding *bind = &in->bindings[b];
-		if (bind->curve->path == SINEWI_GLTF_WEIGHTS || bind->joint != joint) continue;
-		if (bind->curve->interpolation != SINEWI_GLTF_STEP) return false;
-		any = true;
-	}
-	return any;
-}
-
-// Precision of the scalar tracks a WEIGHTS binding writes (its tracks share it).
-static double binding_precision(const sinewi_gltf_clip_input *in, const sinewi_gltf_binding *bind) {
-	float p = in->tracks[bind->first_track].precision;
-	return p > 0.0f ? p : WEIGHT_PRECISION;
-}
-
-// Largest error of the scalar curves (morph weights, pointer values: they do not move nodes) when played
-// back from `cand`'s samples, as a fraction of each curve's precision; stops above `stop`.
-static double weights_error(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *src,
-                            double *rec, double stop) {
-	double worst = 0.0;
-	for (uint32_t b = 0; b < in->binding_count; ++b) {
-		const sinewi_gltf_binding *bind = &in->bindings[b];
-		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) continue;
-		sample_curve(bind->curve, cand, src, samples);
-		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, src, rec) /
-		           binding_precision(in, bind);
-		if (!(e <= worst)) worst = e;
-		if (!(worst <= stop)) break;
-	}
-	return worst;
-}
-
-// Makes *poses hold at least `count` poses (contents not kept).
-static bool grow_poses(const sinewi_alloc *al, sinew_qvv **poses, size_t *bytes, size_t count) {
-	size_t need = (count ? count : 1) * sizeof(sinew_qvv);
-	if (*poses && *bytes >= need) return true;
-	sinewi_free(al, *poses, *bytes);
-	*poses = (sinew_qvv *)sinewi_malloc(al, need);
-	*bytes = *poses ? need : 0;
-	return *poses != NULL;
-}
-
-// Samples every TRS curve of the clip at `cand`'s times into poses[count * joint_count].
-static void sample_poses(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *tmp,
-                         sinew_qvv *poses) {
-	const uint32_t nj = in->joint_count;
-	for (uint32_t s = 0; s < cand->count; ++s)
-		for (uint32_t j = 0; j < nj; ++j) poses[(size_t)s * nj + j] = in->joints[j].default_pose;
-	for (uint32_t b = 0; b < in->binding_count; ++b) {
-		const sinewi_gltf_binding *bind = &in->bindings[b];
-		const sinewi_gltf_curve *curve = bind->curve;
-		if (curve->path == SINEWI_GLTF_WEIGHTS) continue;
-		sample_curve(curve, cand, tmp, samples);
-		for (uint32_t s = 0; s < cand->count; ++s) {
-			sinew_qvv *x = &poses[(size_t)s * nj + bind->joint];
-			const float *v = samples + (size_t)s * curve->components;
-			switch (curve->path) {
-			case SINEWI_GLTF_TRANSLATION:
-				for (int c = 0; c < 3; ++c) x->translation[c] = to_float(v[c] * in->unit_scale);
-				break;
-			case SINEWI_GLTF_ROTATION: memcpy(x->rotation, v, sizeof x->rotation); break;
-			default: memcpy(x->scale, v, sizeof x->scale); break;
-			}
-		}
-	}
-}
-
-static void add_candidate(candidate *list, int *count, double rate, uint32_t samples, double snap) {
-	for (int i = 0; i < *count; ++i)
-		if (fabs(list[i].rate - rate) <= 1e-9 * rate) return;
-	list[*count].rate = rate;
-	list[*count].count = samples;
-	list[*count].snap = snap;
-	++*count;
 }
 
 // Distinct key times of all curves of the clip, sorted. Channels sharing an input accessor share its array.
@@ -434,167 +190,556 @@ static sinew_result gather_times(const sinewi_gltf_clip_input *in, sinewi_arena 
 	return SINEW_RESULT_OK;
 }
 
+/* ---- where the samples go ---- */
+
+// A placement of the samples: the timing and each sample's time.
+typedef struct candidate {
+	sinewi_gltf_timing g;
+	double *times; // [g.count] seconds
+	double snap;   // STEP: a key this close to a sample time counts as on it
+} candidate;
+
+// Sample intervals per key interval: the refinement steps.
+static uint32_t next_sub(uint32_t n, double ratio) {
+	double want = ratio > 1.0 ? ceil(n * sqrt(ratio) * 1.2) : 0.0;
+	uint32_t step = n < 4 ? n + 1 : n + n / 2;
+	if (want > (double)step) step = want < (double)MAX_SUB ? (uint32_t)want : MAX_SUB;
+	return step < MAX_SUB ? step : MAX_SUB;
+}
+
+// The key structure: keys[0..nu) distinct and increasing; key interval i cut into sub[i] sample intervals;
+// exact[i] makes key i a mark; first[i] is the sample index of key i.
+typedef struct key_plan {
+	const float *keys;
+	uint32_t nu;
+	uint16_t *sub;     // [nu - 1]
+	uint8_t *exact;    // [nu]
+	uint32_t *first;   // [nu]
+	double tol;        // seconds
+} key_plan;
+
+// An integer, NTSC or small-fraction rate within `tol` seconds over `span` of `rate`, else `rate`.
+static double nice_rate(double rate, double span, double tol) {
+	double variants[18];
+	int n = 0;
+	variants[n++] = floor(rate + 0.5);
+	variants[n++] = floor(rate * 1.001 + 0.5) / 1.001;
+	for (int q = 2; q <= 16; ++q) variants[n++] = floor(rate * q + 0.5) / q;
+	for (int v = 0; v < n; ++v)
+		if (variants[v] > 0.0 && fabs(span * rate / variants[v] - span) <= tol) return variants[v];
+	return rate;
+}
+
+// Marks from the plan: a swinging-door fit of key time against sample index. A run [a, e] is one pair of
+// marks when every key inside it lies within plan->tol of the evenly spaced sample times from key a to
+// key e; a key with `exact` set ends a run. Fills cand (marks in `marks`, at most nu of them).
+static void place_samples(const key_plan *p, sinew_time_mark *marks, candidate *cand) {
+	const uint32_t nu = p->nu;
+	p->first[0] = 0;
+	for (uint32_t i = 0; i + 1 < nu; ++i) p->first[i + 1] = p->first[i] + p->sub[i];
+	uint32_t m = 0, a = 0;
+	double lo = -INFINITY, hi = INFINITY; // slopes (seconds per sample) the keys inside the run allow
+	// a run's tolerance: float noise, or GRID_TOL of its first sample interval (exporters accumulate float steps)
+	double tol = nu > 1 ? fmax(p->tol, GRID_TOL * ((double)p->keys[1] - p->keys[0]) / p->sub[0]) : p->tol;
+	marks[m++] = (sinew_time_mark){p->keys[0], 0};
+	for (uint32_t e = 1; e < nu; ++e) {
+		double dk = (double)(p->first[e] - p->first[a]), slope = ((double)p->keys[e] - p->keys[a]) / dk;
+		if (e > a + 1 && (p->exact[e - 1] || slope < lo || slope > hi)) { // key e - 1 ends the run
+			a = e - 1;
+			marks[m++] = (sinew_time_mark){p->keys[a], p->first[a]};
+			lo = -INFINITY, hi = INFINITY;
+			dk = (double)(p->first[e] - p->first[a]);
+			tol = fmax(p->tol, GRID_TOL * ((double)p->keys[e] - p->keys[a]) / p->sub[a]);
+		}
+		// key e inside a longer run from a: the slopes that keep it within tol of its sample time
+		lo = fmax(lo, ((double)p->keys[e] - tol - p->keys[a]) / dk);
+		hi = fmin(hi, ((double)p->keys[e] + tol - p->keys[a]) / dk);
+	}
+	if (nu > 1) marks[m++] = (sinew_time_mark){p->keys[nu - 1], p->first[nu - 1]};
+	cand->g.count = p->first[nu - 1] + 1;
+	cand->snap = p->tol;
+	const double span = (double)p->keys[nu - 1] - p->keys[0];
+	if (m == 2 && p->keys[0] == 0.0f) { // one run from 0: a uniform clip
+		cand->g.mark_count = 0;
+		cand->g.marks = NULL;
+		cand->g.rate = nice_rate((double)(cand->g.count - 1) / span, span, fmax(p->tol, GRID_TOL * span / (cand->g.count - 1)));
+	} else {
+		cand->g.mark_count = nu > 1 ? m : 0;
+		cand->g.marks = nu > 1 ? marks : NULL;
+		cand->g.rate = nu > 1 ? (double)(cand->g.count - 1) / span : DEFAULT_RATE;
+	}
+	for (uint32_t k = 0; k < cand->g.count; ++k)
+		cand->times[k] = sinewi_key_time(cand->g.rate, cand->g.marks, cand->g.mark_count, (double)k);
+	// one distinct key time: the lone sample is the curves there (later keys of equal times win), which sampling
+	// plays at every time of the clip
+	if (nu == 1) cand->times[0] = p->keys[0];
+}
+
+// Key interval holding time t (the last one for t at or after the last key).
+static uint32_t interval_of(const key_plan *p, double t) {
+	uint32_t lo = 0, hi = p->nu - 1; // keys[lo] <= t < keys[hi], or the ends
+	if (!(t > p->keys[0])) return 0;
+	if (t >= p->keys[hi]) return p->nu >= 2 ? p->nu - 2 : 0;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->keys[mid] <= t) lo = mid;
+		else hi = mid;
+	}
+	return lo;
+}
+
+// Key interval holding sample k.
+static uint32_t interval_of_sample(const key_plan *p, uint32_t k) {
+	uint32_t lo = 0, hi = p->nu - 1; // first[lo] <= k < first[hi]
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->first[mid] <= k) lo = mid;
+		else hi = mid;
+	}
+	return lo;
+}
+
+static void sample_curve(const sinewi_gltf_curve *curve, const candidate *cand, double *tmp, float *out) {
+	uint32_t cursor = 0, comps = curve->components;
+	// interpolating curves at each sample's own time (a float32 key beside it is the curve there too); a STEP
+	// key within the snap of a sample counts as on it
+	const double snap = curve->interpolation == SINEWI_GLTF_STEP ? cand->snap : 0.0;
+	for (uint32_t k = 0; k < cand->g.count; ++k) {
+		sinewi_gltf_curve_eval(curve, cand->times[k], snap, &cursor, tmp);
+		for (uint32_t c = 0; c < comps; ++c) out[(size_t)k * comps + c] = to_float(tmp[c]);
+	}
+}
+
+// Value the sampled curve plays back at time t (DESIGN §4 sampling semantics).
+static void playback(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode,
+                     double t, double *out) {
+	uint32_t comps = curve->components;
+	const sinewi_gltf_timing *g = &cand->g;
+	double x = sinewi_snap_key(sinewi_time_key(g->rate, g->count, g->marks, g->mark_count, t),
+	                           floor_mode ? SINEWI_SNAP_ROUNDED : SINEWI_SNAP_INTERPOLATED);
+	double fi = floor(x);
+	uint32_t last = g->count - 1;
+	uint32_t i = fi <= 0.0 ? 0 : fi >= last ? last : (uint32_t)fi;
+	const float *a = samples + (size_t)i * comps;
+	double f = x - i;
+	if (floor_mode || i == last || f <= 0.0) {
+		for (uint32_t c = 0; c < comps; ++c) out[c] = a[c];
+		return;
+	}
+	const float *b = a + comps;
+	if (curve->path == SINEWI_GLTF_ROTATION) {
+		double dot = 0.0;
+		for (int c = 0; c < 4; ++c) dot += (double)a[c] * b[c];
+		double s = dot < 0.0 ? -f : f;
+		for (int c = 0; c < 4; ++c) out[c] = a[c] * (1.0 - f) + b[c] * s;
+		sinewi_quat_normalize_d(out);
+	} else {
+		for (uint32_t c = 0; c < comps; ++c) out[c] = a[c] + (b[c] - (double)a[c]) * f;
+	}
+}
+
+// Scalar curves: the largest absolute difference of a component.
+static double value_error(const sinewi_gltf_curve *curve, const double *x, const double *y) {
+	double worst = 0.0;
+	for (uint32_t c = 0; c < curve->components; ++c) worst = fmax(worst, fabs(x[c] - y[c]));
+	return worst;
+}
+
+// Largest difference between the glTF curve and its playback from `samples` at key times and, for CUBICSPLINE
+// curves, interval midpoints and quarter points; with `plan`, key intervals where it exceeds `limit` get
+// bad[i] = 1. (A LINEAR curve is a polyline, and so is its playback from samples on it: they differ most at the
+// curve's corners, its keys.)
+static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode,
+                          double *src, double *rec, const key_plan *plan, double limit, uint8_t *bad) {
+	double worst = 0.0;
+	uint32_t cursor = 0;
+	const bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
+	for (uint32_t k = 0; k < curve->key_count; ++k) {
+		double t0 = curve->times[k];
+		double points[4] = {t0, 0, 0, 0};
+		int count = 1;
+		if (cubic && k + 1 < curve->key_count && curve->times[k + 1] > t0) {
+			double t1 = curve->times[k + 1];
+			points[count++] = t0 + (t1 - t0) * 0.25;
+			points[count++] = t0 + (t1 - t0) * 0.5;
+			points[count++] = t0 + (t1 - t0) * 0.75;
+		}
+		for (int p = 0; p < count; ++p) {
+			sinewi_gltf_curve_eval(curve, points[p], 0.0, &cursor, src);
+			playback(curve, cand, samples, floor_mode, points[p], rec);
+			double e = value_error(curve, src, rec);
+			if (!(e <= worst)) worst = e; // NaN propagates as "worst"
+			if (plan && !(e <= limit)) bad[interval_of(plan, points[p])] = 1;
+		}
+	}
+	return worst;
+}
+
+static bool joint_all_step(const sinewi_gltf_clip_input *in, uint32_t joint) {
+	bool any = false;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		if (bind->curve->path == SINEWI_GLTF_WEIGHTS || bind->joint != joint) continue;
+		if (bind->curve->interpolation != SINEWI_GLTF_STEP) return false;
+		any = true;
+	}
+	return any;
+}
+
+// Precision of the scalar tracks a WEIGHTS binding writes (its tracks share it).
+static double binding_precision(const sinewi_gltf_clip_input *in, const sinewi_gltf_binding *bind) {
+	float p = in->tracks[bind->first_track].precision;
+	return p > 0.0f ? p : WEIGHT_PRECISION;
+}
+
+// Largest error of the scalar curves (morph weights, pointer values: they do not move nodes) when played
+// back from `cand`'s samples, as a fraction of each curve's precision; with `plan`, marks the key intervals
+// above SCALAR_SHARE in bad[].
+static double weights_error(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *src,
+                            double *rec, const key_plan *plan, uint8_t *bad) {
+	double worst = 0.0;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) continue;
+		sample_curve(bind->curve, cand, src, samples);
+		const double p = binding_precision(in, bind);
+		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, src, rec, plan,
+		                       SCALAR_SHARE * p, bad) / p;
+		if (!(e <= worst)) worst = e;
+	}
+	return worst;
+}
+
+// Samples every TRS curve of the clip at `cand`'s times into poses[count * joint_count].
+static void sample_poses(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *tmp,
+                         sinew_qvv *poses) {
+	const uint32_t nj = in->joint_count;
+	for (uint32_t s = 0; s < cand->g.count; ++s)
+		for (uint32_t j = 0; j < nj; ++j) poses[(size_t)s * nj + j] = in->joints[j].default_pose;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		const sinewi_gltf_curve *curve = bind->curve;
+		if (curve->path == SINEWI_GLTF_WEIGHTS) continue;
+		sample_curve(curve, cand, tmp, samples);
+		for (uint32_t s = 0; s < cand->g.count; ++s) {
+			sinew_qvv *x = &poses[(size_t)s * nj + bind->joint];
+			const float *v = samples + (size_t)s * curve->components;
+			switch (curve->path) {
+			case SINEWI_GLTF_TRANSLATION:
+				for (int c = 0; c < 3; ++c) x->translation[c] = to_float(v[c] * in->unit_scale);
+				break;
+			case SINEWI_GLTF_ROTATION: memcpy(x->rotation, v, sizeof x->rotation); break;
+			default: memcpy(x->scale, v, sizeof x->scale); break;
+			}
+		}
+	}
+}
+
+// The placement's buffers, grown as key intervals are cut finer.
+typedef struct placement {
+	sinewi_alloc al;
+	candidate cand;
+	size_t times_bytes, sample_bytes, pose_bytes, error_bytes, check_bytes;
+	float *samples;     // one curve's samples: [count * components]
+	sinew_qvv *poses;   // [count * joint_count]
+	float *errors;      // [check times]
+	double *check_times;
+} placement;
+
+static bool grow(const sinewi_alloc *al, void **p, size_t *bytes, size_t need) {
+	if (need == 0) need = 1;
+	if (*p && *bytes >= need) return true;
+	sinewi_free(al, *p, *bytes);
+	*p = sinewi_malloc(al, need);
+	*bytes = *p ? need : 0;
+	return *p != NULL;
+}
+
+static void placement_free(placement *pl) {
+	sinewi_free(&pl->al, pl->cand.times, pl->times_bytes);
+	sinewi_free(&pl->al, pl->samples, pl->sample_bytes);
+	sinewi_free(&pl->al, pl->poses, pl->pose_bytes);
+	sinewi_free(&pl->al, pl->errors, pl->error_bytes);
+	sinewi_free(&pl->al, pl->check_times, pl->check_bytes);
+}
+
+// Buffers for a placement of `count` samples checked at `times` check times.
+static bool placement_reserve(placement *pl, uint32_t count, size_t times, uint32_t joints, uint32_t max_components) {
+	return grow(&pl->al, (void **)&pl->cand.times, &pl->times_bytes, (size_t)count * sizeof(double)) &&
+	       grow(&pl->al, (void **)&pl->samples, &pl->sample_bytes, (size_t)count * max_components * sizeof(float)) &&
+	       grow(&pl->al, (void **)&pl->poses, &pl->pose_bytes, (size_t)count * joints * sizeof(sinew_qvv)) &&
+	       grow(&pl->al, (void **)&pl->errors, &pl->error_bytes, times * sizeof(float)) &&
+	       grow(&pl->al, (void **)&pl->check_times, &pl->check_bytes, times * sizeof(double));
+}
+
+// What a placement of the samples needs: the clip, its checks and buffers.
+typedef struct resampler {
+	const sinewi_import_ctx *ctx;
+	const sinewi_gltf_clip_input *in;
+	sinewi_gltf_checker checker;
+	uint8_t *joint_floor;
+	double *src, *rec;  // [max_components] each
+	double budget;      // object-space share of the threshold resampling may use (clip units)
+	size_t max_samples;
+	uint32_t max_components;
+	double sample_bytes; // estimated compressed bytes of one sample of every animated curve (choosing a placement)
+	placement pl;
+	uint8_t *bad;        // [nu] scratch per key interval
+	float *worst;        // [nu]
+} resampler;
+
+typedef struct plan_result {
+	bool accepted;
+	double error; // object-space resampling error at the check times (clip units)
+	uint32_t count, mark_count, time_count; // time_count: check times of the placement (pl.check_times)
+	double cost;  // estimated bytes: samples and time marks
+} plan_result;
+
+// Samples the clip at `rs->pl.cand` (its times set) and checks it: the object-space error at every check time
+// (errors in pl.errors). With `plan`, marks in rs->bad the key intervals that fail (a check time over the
+// budget, a rotation turning past 90 degrees between two samples, a scalar curve over half its precision),
+// with their error ratio in rs->worst; returns whether any fails.
+static bool check_placement(resampler *rs, const key_plan *plan, double *error, uint32_t *time_count) {
+	placement *pl = &rs->pl;
+	const sinewi_gltf_clip_input *in = rs->in;
+	candidate *cand = &pl->cand;
+	const uint32_t count = cand->g.count;
+	sample_poses(in, cand, pl->samples, rs->src, pl->poses);
+	*time_count = sinewi_gltf_candidate_times(&rs->checker, &cand->g, pl->check_times);
+	*error = sinewi_gltf_check_candidate(&rs->checker, pl->check_times, *time_count, pl->poses, &cand->g, rs->joint_floor,
+	                                     INFINITY, pl->errors);
+	if (!plan) return false;
+	memset(rs->bad, 0, plan->nu);
+	memset(rs->worst, 0, (size_t)plan->nu * sizeof(float));
+	bool any = false;
+	for (uint32_t k = 0; k < *time_count; ++k)
+		if (!(pl->errors[k] <= rs->budget)) {
+			uint32_t i = interval_of(plan, pl->check_times[k]);
+			rs->bad[i] = 1, any = true;
+			rs->worst[i] = fmaxf(rs->worst[i], isfinite(pl->errors[k]) ? (float)(pl->errors[k] / rs->budget) : 1e30f);
+		}
+	for (uint32_t s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, 0); s + 1 < count;
+	     s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, s + 1))
+		rs->bad[interval_of_sample(plan, s)] = 1, any = true;
+	if (!(weights_error(in, cand, pl->samples, rs->src, rs->rec, plan, rs->bad) <= SCALAR_SHARE)) any = true;
+	return any;
+}
+
+// Places the samples by `plan` (keys, cuts, forced marks), cutting key intervals finer and turning keys into
+// marks until the placement passes or nothing is left to change. pl holds the last placement.
+static sinew_result run_plan(resampler *rs, key_plan *plan, sinew_time_mark *marks, plan_result *out, sinew_error *error) {
+	placement *pl = &rs->pl;
+	candidate *cand = &pl->cand;
+	memset(out, 0, sizeof *out);
+	uint32_t time_count = 0;
+	for (int round = 0; round < MAX_ROUNDS; ++round) {
+		uint64_t count = 1;
+		for (uint32_t i = 0; i + 1 < plan->nu; ++i) count += plan->sub[i];
+		SINEWI_CHECK(count <= rs->max_samples, error, SINEW_RESULT_UNSUPPORTED, "animation '%s': more than %zu samples",
+		             rs->in->name ? rs->in->name : "", rs->max_samples);
+		SINEWI_CHECK(placement_reserve(pl, (uint32_t)count, (size_t)rs->checker.count + count, rs->in->joint_count,
+		                               rs->max_components),
+		             error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (%u samples)", (uint32_t)count);
+		place_samples(plan, marks, cand);
+		bool fails = check_placement(rs, plan, &out->error, &time_count);
+		out->count = cand->g.count, out->mark_count = cand->g.mark_count, out->time_count = time_count;
+		out->cost = cand->g.count * rs->sample_bytes + (cand->g.mark_count ? 4.0 + 8.0 * cand->g.mark_count : 0.0);
+		if (!fails) {
+			out->accepted = true;
+			break;
+		}
+		// A failing interval whose keys sit beside their samples (inside a run) gets its keys as marks first;
+		// one whose keys are marks is cut finer.
+		bool changed = false;
+		for (uint32_t i = 0; i + 1 < plan->nu; ++i) {
+			if (!rs->bad[i]) continue;
+			bool beside = false;
+			for (uint32_t e = i; e <= i + 1; ++e)
+				beside |= !plan->exact[e] && cand->times[plan->first[e]] != (double)plan->keys[e];
+			if (beside) plan->exact[i] = plan->exact[i + 1] = 1, changed = true;
+			else if (plan->sub[i] < MAX_SUB) plan->sub[i] = (uint16_t)next_sub(plan->sub[i], rs->worst[i]), changed = true;
+		}
+		if (!changed) break;
+	}
+	return SINEW_RESULT_OK;
+}
+
+// A plan over `keys` (distinct, increasing): no cuts, no forced marks.
+static bool plan_init(key_plan *plan, const float *keys, uint32_t n, double tol, sinewi_arena *scratch) {
+	plan->keys = keys, plan->nu = n, plan->tol = tol;
+	plan->sub = (uint16_t *)sinewi_arena_array(scratch, n, sizeof(uint16_t));
+	plan->exact = (uint8_t *)sinewi_arena_alloc(scratch, n);
+	plan->first = (uint32_t *)sinewi_arena_array(scratch, n, sizeof(uint32_t));
+	if (!plan->sub || !plan->exact || !plan->first) return false;
+	for (uint32_t i = 0; i < n; ++i) plan->sub[i] = 1;
+	return true;
+}
+
+// The key times of the curve with the most keys, distinct, with the clip's first and last key time added when
+// it does not reach them: a grid the other curves may be resampled onto (channels keyed at different rates, where
+// a sample at every distinct key time of every curve costs more than resampling the sparser ones).
+static uint32_t densest_keys(const sinewi_gltf_clip_input *in, const float *merged, uint32_t nu, float *out) {
+	const sinewi_gltf_curve *best = NULL;
+	for (uint32_t b = 0; b < in->binding_count; ++b)
+		if (!best || in->bindings[b].curve->key_count > best->key_count) best = in->bindings[b].curve;
+	uint32_t n = 0;
+	if (!best || nu == 0) return 0;
+	if (best->times[0] > merged[0]) out[n++] = merged[0];
+	for (uint32_t k = 0; k < best->key_count; ++k)
+		if (n == 0 || best->times[k] > out[n - 1]) out[n++] = best->times[k];
+	if (out[n - 1] < merged[nu - 1]) out[n++] = merged[nu - 1];
+	return n;
+}
+
 sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *scratch,
                                     const sinewi_gltf_clip_input *in, sinew_clip_set *set, sinew_error *error) {
 	const sinew_import_options *opt = ctx->options;
 	double t_end = 0.0;
-	uint32_t max_components = 4;
+	resampler rs;
+	memset(&rs, 0, sizeof rs);
+	rs.ctx = ctx, rs.in = in, rs.max_components = 4;
+	double curve_values = 0.0; // animated components per sample
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_curve *c = in->bindings[b].curve;
 		t_end = fmax(t_end, c->times[c->key_count - 1]);
-		if (c->components > max_components) max_components = c->components;
+		if (c->components > rs.max_components) rs.max_components = c->components;
+		curve_values += c->path == SINEWI_GLTF_ROTATION ? 3 : c->components;
 	}
+	// about 5 bits per animated component and sample once compressed (the estimate only ranks placements)
+	rs.sample_bytes = curve_values * 5.0 / 8.0;
 	size_t per_sample = (size_t)in->joint_count + in->track_count;
-	size_t max_samples = MAX_CLIP_VALUES / (per_sample ? per_sample : 1);
-	if (max_samples > MAX_CLIP_SAMPLES) max_samples = MAX_CLIP_SAMPLES;
+	rs.max_samples = MAX_CLIP_VALUES / (per_sample ? per_sample : 1);
+	if (rs.max_samples > MAX_CLIP_SAMPLES) rs.max_samples = MAX_CLIP_SAMPLES;
 	double error_cm = opt->error_cm > 0.0 ? opt->error_cm : SINEW_DEFAULT_ERROR_CM;
 	double threshold = sinewi_cm_to_units(error_cm, in->unit_scale);
+	rs.budget = threshold * RESAMPLE_SHARE;
 
 	float *merged = NULL; // the clip's distinct key times, sorted
 	size_t merged_count = 0;
 	SINEWI_TRY(gather_times(in, scratch, &merged, &merged_count, error));
-	candidate cands[12];
-	int cand_count = 0;
-	// multiples of a key grid (or plain rates) up to 960 Hz: CUBICSPLINE and slerp over large angles
-	// may need several samples per key interval to stay within the resampling share
-	const double targets[] = {0.0, 30.0, 60.0, 120.0, 240.0, 480.0, 960.0};
-	const int target_count = (int)(sizeof targets / sizeof targets[0]);
-	if (opt->sample_rate > 0.0) {
-		SINEWI_CHECK(isfinite(opt->sample_rate), error, SINEW_RESULT_BAD_SAMPLE_RATE, "sample rate %g is not finite",
-		             opt->sample_rate);
-		double intervals = ceil(t_end * opt->sample_rate * (1.0 - TIME_EPS) - 1e-6); // float key times round up
-		SINEWI_CHECK(intervals + 1.0 <= (double)max_samples, error, SINEW_RESULT_UNSUPPORTED,
-		             "%.6g s at %g Hz needs more than %zu samples", t_end, opt->sample_rate, max_samples);
-		add_candidate(cands, &cand_count, opt->sample_rate, (uint32_t)intervals + 1, 1e-9 + t_end * TIME_EPS);
-	} else if (t_end == 0.0) {
-		add_candidate(cands, &cand_count, DEFAULT_RATE, 1, 0.0);
-	} else {
-		double max_rate = fmin(MAX_GRID_RATE, (double)(max_samples - 1) / t_end);
-		double grid = detect_grid(merged, merged_count, max_rate);
-		double snap = (GRID_TOL + t_end * grid * TIME_EPS) / (grid > 0.0 ? grid : 1.0);
-		if (!(grid > 0.0)) grid = detect_jittered_grid(merged, merged_count, max_rate, scratch, &snap);
-		if (grid > 0.0) {
-			for (int i = 0; i < target_count; ++i) {
-				double multiple = targets[i] > grid ? ceil(targets[i] / grid - 1e-9) : 1.0;
-				double rate = grid * multiple;
-				double intervals = floor(t_end * rate + 0.5);
-				if (intervals + 1.0 > (double)max_samples) break;
-				add_candidate(cands, &cand_count, rate, (uint32_t)intervals + 1, snap);
-			}
-		} else {
-			for (int i = 1; i < target_count; ++i) {
-				double intervals = fmax(1.0, ceil(t_end * targets[i] - 1e-6));
-				if (intervals + 1.0 > (double)max_samples) break;
-				add_candidate(cands, &cand_count, intervals / t_end, (uint32_t)intervals + 1, 1e-9 + t_end * TIME_EPS);
-			}
-		}
-		SINEWI_CHECK(cand_count > 0, error, SINEW_RESULT_UNSUPPORTED, "%.6g s of animation needs more than %zu samples",
-		             t_end, max_samples);
-	}
+	const uint32_t nu = (uint32_t)merged_count;
+	SINEWI_CHECK(merged_count >= 1 && merged_count <= rs.max_samples, error, SINEW_RESULT_UNSUPPORTED,
+	             "animation '%s': %zu distinct key times (at most %zu samples per clip)", in->name ? in->name : "",
+	             merged_count, rs.max_samples);
 
-	uint8_t *joint_floor = (uint8_t *)sinewi_arena_alloc(scratch, in->joint_count ? in->joint_count : 1);
-	SINEWI_CHECK(joint_floor, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	rs.joint_floor = (uint8_t *)sinewi_arena_alloc(scratch, in->joint_count ? in->joint_count : 1);
+	SINEWI_CHECK(rs.joint_floor, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
-		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) joint_floor[bind->joint] = joint_all_step(in, bind->joint);
+		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) rs.joint_floor[bind->joint] = joint_all_step(in, bind->joint);
 	}
-
-	uint32_t max_count = 0;
-	for (int i = 0; i < cand_count; ++i) max_count = cands[i].count > max_count ? cands[i].count : max_count;
-	sinewi_gltf_checker checker;
-	SINEWI_TRY(sinewi_gltf_checker_init(&checker, in, merged, merged_count, threshold, opt->shell_cm, scratch, error));
-	sinewi_alloc al = sinewi_alloc_from(ctx->allocator);
+	SINEWI_TRY(sinewi_gltf_checker_init(&rs.checker, in, merged, merged_count, threshold, opt->shell_cm, scratch, error));
 	const size_t nj = in->joint_count;
-	size_t sample_bytes = (size_t)max_count * max_components * sizeof(float); // < 2^24 * components * 4
-	size_t pose_bytes = 0; // grown with the candidates tried (most clips stop at the first)
-	float *samples = (float *)sinewi_malloc(&al, sample_bytes);
-	sinew_qvv *poses = NULL;
-	// check times of a candidate: the source's (keys, midpoints) and the samples' midpoints
-	const size_t max_times = (size_t)checker.count + max_count;
-	float *check_errors = (float *)sinewi_arena_array(scratch, max_times, sizeof(float));
-	double *check_times = (double *)sinewi_arena_array(scratch, max_times, sizeof(double));
-	double *src = (double *)sinewi_arena_array(scratch, (size_t)max_components * 2, sizeof(double));
-	if (!samples || !src || !check_errors || !check_times) {
-		sinewi_free(&al, samples, sample_bytes);
-		sinewi_free(&al, poses, pose_bytes);
-		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
-	}
-	double *rec = src + max_components;
-	// The first candidate whose samples play back within the resampling share of the threshold (in
-	// object space, at every check time), turn no rotation past 90 degrees between samples and keep
-	// the morph weights within their precision; else the one that came closest.
-	const double budget = threshold * RESAMPLE_SHARE;
-	int chosen = -1, fallback = cand_count - 1;
-	double fallback_error = INFINITY, chosen_error = 0.0;
+	rs.src = (double *)sinewi_arena_array(scratch, (size_t)rs.max_components * 2, sizeof(double));
+	rs.bad = (uint8_t *)sinewi_arena_alloc(scratch, nu + 2);
+	rs.worst = (float *)sinewi_arena_array(scratch, nu + 2, sizeof(float));
+	// marks of a placement (at most one per key) and the densest curve's keys (plus the clip's ends)
+	sinew_time_mark *marks = (sinew_time_mark *)sinewi_arena_array(scratch, nu + 2, sizeof(sinew_time_mark));
+	float *dense = (float *)sinewi_arena_array(scratch, nu + 2, sizeof(float));
+	SINEWI_CHECK(rs.src && rs.bad && rs.worst && marks && dense, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	rs.rec = rs.src + rs.max_components;
+	// float noise of the key times: two float32 ulps of the last one (an exporter's k / rate rounded to float32
+	// is within half an ulp of it, and the evenly spaced times within half an ulp of the last key)
+	const double tol = 2.0 * (nextafterf((float)t_end, INFINITY) - (float)t_end);
+
+	rs.pl.al = sinewi_alloc_from(ctx->allocator);
+	placement *pl = &rs.pl;
+	candidate *cand = &pl->cand;
+	double resample_error = 0.0;
 	uint32_t time_count = 0;
-	for (int i = 0; i < cand_count && chosen < 0; ++i) {
-		if (!grow_poses(&al, &poses, &pose_bytes, (size_t)cands[i].count * nj)) {
-			sinewi_free(&al, samples, sample_bytes);
-			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	sinew_result r = SINEW_RESULT_OK;
+	bool accepted = true;
+	if (opt->sample_rate > 0.0) { // a uniform rate asked for: from 0 to the first sample time at or after the last key
+		double intervals = ceil(t_end * opt->sample_rate * (1.0 - TIME_EPS) - 1e-6); // float key times round up
+		if (!isfinite(opt->sample_rate)) r = sinewi_fail(error, SINEW_RESULT_BAD_SAMPLE_RATE, "sample rate %g is not finite", opt->sample_rate);
+		else if (!(intervals + 1.0 <= (double)rs.max_samples))
+			r = sinewi_fail(error, SINEW_RESULT_UNSUPPORTED, "%.6g s at %g Hz needs more than %zu samples", t_end,
+			                opt->sample_rate, rs.max_samples);
+		else if (!placement_reserve(pl, (uint32_t)intervals + 1, (size_t)rs.checker.count + (size_t)intervals + 1,
+		                            in->joint_count, rs.max_components))
+			r = sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		if (r == SINEW_RESULT_OK) {
+			cand->g = (sinewi_gltf_timing){(uint32_t)intervals + 1, opt->sample_rate, 0, NULL};
+			cand->snap = 1e-9 + t_end * TIME_EPS;
+			for (uint32_t k = 0; k < cand->g.count; ++k) cand->times[k] = k / opt->sample_rate;
+			check_placement(&rs, NULL, &resample_error, &time_count);
 		}
-		sample_poses(in, &cands[i], samples, src, poses);
-		bool turns = sinewi_gltf_turns_under_90(in, poses, cands[i].count, joint_floor);
-		time_count = sinewi_gltf_candidate_times(&checker, cands[i].count, cands[i].rate, check_times);
-		double e = sinewi_gltf_check_candidate(&checker, check_times, time_count, poses, cands[i].count, cands[i].rate,
-		                                       joint_floor, turns ? budget : INFINITY, check_errors);
-		double we = weights_error(in, &cands[i], samples, src, rec, INFINITY);
-		// the fallback: the candidate whose worse part (poses, scalars) takes the least of its share
-		double part = fmax(e / budget, we / RESAMPLE_SHARE);
-		if (turns && e <= budget && we <= RESAMPLE_SHARE) chosen = i, chosen_error = e;
-		else if (turns && part < fallback_error) fallback = i, fallback_error = part;
-	}
-	// An accepted candidate was checked at every time (no early stop): its poses and errors are in hand.
-	// A fallback is sampled and checked again, completely.
-	const bool reuse = chosen >= 0;
-	if (!reuse) chosen = fallback;
-	const candidate *cand = &cands[chosen];
-	double resample_error = chosen_error;
-	if (!reuse) {
-		if (!grow_poses(&al, &poses, &pose_bytes, (size_t)cand->count * nj)) {
-			sinewi_free(&al, samples, sample_bytes);
-			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	} else {
+		// A sample at every distinct key time (runs of evenly spaced ones as one run), or, when the curve with the
+		// most keys holds fewer times, the other curves resampled onto its keys: the accepted one estimated
+		// smaller (or the one closer to the budget).
+		key_plan all, grid;
+		uint32_t nd = densest_keys(in, merged, nu, dense);
+		if (!plan_init(&all, merged, nu, tol, scratch) || (nd < nu && !plan_init(&grid, dense, nd, tol, scratch)))
+			r = sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		plan_result ra = {0}, rg = {0};
+		if (r == SINEW_RESULT_OK) r = run_plan(&rs, &all, marks, &ra, error);
+		const plan_result *chosen = &ra;
+		if (r == SINEW_RESULT_OK && nd < nu) {
+			r = run_plan(&rs, &grid, marks, &rg, error);
+			bool grid_wins = r == SINEW_RESULT_OK && (rg.accepted != ra.accepted ? rg.accepted
+			                                          : rg.accepted              ? rg.cost < ra.cost
+			                                                                     : rg.error < ra.error);
+			if (grid_wins) chosen = &rg;
+			else if (r == SINEW_RESULT_OK) r = run_plan(&rs, &all, marks, &ra, error); // its cuts stand: one round
 		}
-		sample_poses(in, cand, samples, src, poses);
-		time_count = sinewi_gltf_candidate_times(&checker, cand->count, cand->rate, check_times);
-		resample_error = sinewi_gltf_check_candidate(&checker, check_times, time_count, poses, cand->count, cand->rate,
-		                                             joint_floor, INFINITY, check_errors);
+		resample_error = chosen->error, time_count = chosen->time_count, accepted = chosen->accepted;
 	}
-	if (!(resample_error <= budget))
+	if (r != SINEW_RESULT_OK) {
+		placement_free(pl);
+		return r;
+	}
+	if (!accepted)
+		sinewi_import_warn(ctx, "animation '%s': playing the samples instead of the source curves is off by %.4g cm "
+		                        "(more than %g%% of the %g cm threshold) even with key intervals cut %u times",
+		                   in->name ? in->name : "", resample_error / in->unit_scale * 100.0, RESAMPLE_SHARE * 100.0, error_cm,
+		                   MAX_SUB);
+	else if (!(resample_error <= rs.budget))
 		sinewi_import_warn(ctx, "animation '%s': playing %g Hz samples instead of the source curves is off by %.4g cm "
-		                        "(more than %g%% of the %g cm threshold); try --rate",
-		                   in->name ? in->name : "", cand->rate, resample_error / in->unit_scale * 100.0,
+		                        "(more than %g%% of the %g cm threshold)",
+		                   in->name ? in->name : "", cand->g.rate, resample_error / in->unit_scale * 100.0,
 		                   RESAMPLE_SHARE * 100.0, error_cm);
+	double *src = rs.src, *rec = rs.rec;
+	sinewi_gltf_checker checker = rs.checker;
+	float *samples = pl->samples;
+	sinew_qvv *poses = pl->poses;
+	float *check_errors = pl->errors;
+	double *check_times = pl->check_times;
 
 	uint32_t *track_components = (uint32_t *)sinewi_arena_array(scratch, in->track_count + 1, sizeof(uint32_t));
 	if (!track_components) {
-		sinewi_free(&al, samples, sample_bytes);
-		sinewi_free(&al, poses, pose_bytes);
+		placement_free(pl);
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	}
 	for (uint32_t t = 0; t < in->track_count; ++t) track_components[t] = in->tracks[t].components;
-	sinew_clip_desc desc = {in->name, cand->rate, cand->count, in->joint_count, in->track_count, track_components};
+	const uint32_t count = cand->g.count;
+	sinew_clip_desc desc = {in->name, cand->g.rate, count, in->joint_count, in->track_count, track_components};
 	sinew_clip *clip = NULL;
-	sinew_result r = sinew_clip_set_add_clip(set, &desc, &clip);
+	r = sinew_clip_set_add_clip(set, &desc, &clip);
+	if (r == SINEW_RESULT_OK && cand->g.mark_count) { // samples off a uniform grid: the time map
+		clip->time_marks = (sinew_time_mark *)sinew_clip_set_alloc(set, (size_t)cand->g.mark_count * sizeof(sinew_time_mark));
+		if (!clip->time_marks) r = SINEW_RESULT_OUT_OF_MEMORY;
+		else memcpy(clip->time_marks, cand->g.marks, (size_t)cand->g.mark_count * sizeof(sinew_time_mark));
+		clip->time_mark_count = clip->time_marks ? cand->g.mark_count : 0;
+	}
 	if (r != SINEW_RESULT_OK) {
-		sinewi_free(&al, samples, sample_bytes);
-		sinewi_free(&al, poses, pose_bytes);
-		return sinewi_fail(error, r, "cannot allocate the clip (%u samples x %u joints)", cand->count, in->joint_count);
+		placement_free(pl);
+		return sinewi_fail(error, r, "cannot allocate the clip (%u samples x %u joints)", count, in->joint_count);
 	}
 	clip->unit_scale = in->unit_scale;
 	clip->resample_error = resample_error;
 	clip->check_midpoints = 1;
 	for (uint32_t j = 0; j < in->joint_count; ++j) {
 		clip->joints[j] = in->joints[j];
-		if (joint_floor[j]) clip->joints[j].rounding = SINEW_ROUNDING_FLOOR;
+		if (rs.joint_floor[j]) clip->joints[j].rounding = SINEW_ROUNDING_FLOOR;
 	}
-	if (nj) memcpy(clip->transforms, poses, (size_t)cand->count * nj * sizeof(sinew_qvv));
-	sinewi_free(&al, poses, pose_bytes);
+	if (nj) memcpy(clip->transforms, poses, (size_t)count * nj * sizeof(sinew_qvv));
 	for (uint32_t t = 0; t < in->track_count; ++t) {
 		sinew_scalar_track *track = &clip->scalar_tracks[t];
 		float *values = track->values;
 		*track = in->tracks[t];
 		track->values = values;
-		for (uint32_t s = 0; s < cand->count; ++s)
+		for (uint32_t s = 0; s < count; ++s)
 			for (uint32_t c = 0; c < track->components; ++c) values[(size_t)s * track->components + c] = track->default_value[c];
 	}
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
@@ -604,16 +749,16 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		sample_curve(curve, cand, src, samples);
 		uint32_t width = bind->track_width ? bind->track_width : 1;
 		// The compressor bounds a scalar track against these samples; what playing them back already
-		// costs against the source (keys off the grid) comes off the precision it gets, so the sum
-		// stays within the track's precision of the source.
+		// costs against the source comes off the precision it gets, so the sum stays within the track's
+		// precision of the source.
 		bool floor_mode = curve->interpolation == SINEWI_GLTF_STEP;
 		double p = binding_precision(in, bind);
-		double resampled = curve_error(curve, cand, samples, floor_mode, src, rec);
+		double resampled = curve_error(curve, cand, samples, floor_mode, src, rec, NULL, 0.0, NULL);
 		if (resampled > p * 0.9)
-			sinewi_import_warn(ctx, "animation '%s': scalar track '%.80s': playing %g Hz samples instead of the source "
+			sinewi_import_warn(ctx, "animation '%s': scalar track '%.80s': playing the samples instead of the source "
 			                        "curve is off by %.4g (%.0f%% of its precision %.3g); try --rate",
 			                   in->name ? in->name : "", in->tracks[bind->first_track].name ? in->tracks[bind->first_track].name : "",
-			                   cand->rate, resampled, resampled / p * 100.0, p);
+			                   resampled, resampled / p * 100.0, p);
 		if (resampled > p * 1e-3)
 			for (uint32_t c = 0; c < curve->components; c += width)
 				clip->scalar_tracks[bind->first_track + c / width].precision = (float)fmax(p - resampled, p * 0.1);
@@ -621,11 +766,10 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c / width];
 			uint32_t k = c % width, tc = track->components;
 			if (curve->interpolation == SINEWI_GLTF_STEP) track->rounding = SINEW_ROUNDING_FLOOR;
-			for (uint32_t s = 0; s < cand->count; ++s)
+			for (uint32_t s = 0; s < count; ++s)
 				track->values[(size_t)s * tc + k] = samples[(size_t)s * curve->components + c];
 		}
 	}
-	sinewi_free(&al, samples, sample_bytes);
 	// Check points: the check times where the samples do not already play the source back (beyond
 	// float noise), with the source's pose there, for the compressor to verify. Elsewhere (keys on
 	// samples, LINEAR midpoints) the samples or their interpolation are the source.
@@ -635,8 +779,10 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	if (kept && nj) {
 		clip->check_times = (double *)sinew_clip_set_alloc(set, (size_t)kept * sizeof(double));
 		clip->check_transforms = (sinew_qvv *)sinew_clip_set_alloc(set, (size_t)kept * nj * sizeof(sinew_qvv));
-		if (!clip->check_times || !clip->check_transforms)
+		if (!clip->check_times || !clip->check_transforms) {
+			placement_free(pl);
 			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (%u check points)", kept);
+		}
 		memset(checker.cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
 		for (uint32_t k = 0; k < time_count; ++k) {
 			if (check_errors[k] <= noise) continue;
@@ -645,5 +791,6 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 			clip->check_count++;
 		}
 	}
+	placement_free(pl);
 	return SINEW_RESULT_OK;
 }

@@ -1,17 +1,39 @@
 // Independent judge of sinew's error guarantee — evaluating a scene loaded by three's GLTFLoader.
 // World transforms come from three's own Object3D.updateMatrixWorld; clips are played by three's
-// AnimationMixer. Per glTF node: its world origin and the 6 shell points origin ± d * axis, the
-// axes being the normalized columns of matrixWorld (d in scene units whatever the node's and its
-// ancestors' scale), computed with unit quaternions (`points`) and as three composes the stored
-// quaternions (`raw`). Nothing here shares code with sinew's C metric.
+// AnimationMixer. Per glTF node: its world origin and 6 shell points origin ± off_k * column k of
+// matrixWorld. The default shell (`rest`, DESIGN §4) is fixed at the rest pose: off_k = d / sigma_k,
+// sigma_k the length of column k of the node's rest world matrix (so the points lie d from the node at
+// rest whatever the armature's scale) and every animated scale, the node's own included, then moves
+// them; a degenerate rest axis (sigma_k < 1e-3 M_k, M_k the largest length the column reaches at the
+// clip's check times) takes M_k. `normalized` (d along the unit columns at every time) and `scaled`
+// (d * the columns) are diagnosis modes. Computed with unit quaternions (`points`) and as three
+// composes the stored quaternions (`raw`). Nothing here shares code with sinew's C metric.
 import { AnimationMixer, LoopOnce } from '../../web/browser-test/node_modules/three/build/three.module.js';
 
 export const POINTS = 7;                 // origin, +x, -x, +y, -y, +z, -z
 export const FLOATS_PER_NODE = POINTS * 3;
+export const SHELL_MODES = ['rest', 'normalized', 'scaled'];
+// A rest axis shorter than this fraction of the longest the clip gives it is degenerate (DESIGN §4).
+export const DEGENERATE_REST = 1e-3;
+
+// Rest-mode local offsets, per node and axis: d / sigma_k, sigma_k = the rest column length, replaced
+// by M_k (the largest length at the check times) when sigma_k < 1e-3 M_k; no offset (the two points on
+// the origin) when the axis is still below 1e-30 (rest and clip both zero).
+export function restOffsets(sigma, maxColumns, d) {
+	const off = new Float64Array(sigma.length);
+	for (let i = 0; i < sigma.length; i++) {
+		let s = sigma[i];
+		const m = maxColumns ? maxColumns[i] : 0;
+		if (!(s >= DEGENERATE_REST * m)) s = m; // (NaN rest lengths take M_k too)
+		off[i] = s > 1e-30 ? d / s : 0;
+	}
+	return off;
+}
 
 export class SceneEval {
 	// gltf: GLTFLoader result; json: its document (node names).
-	constructor(gltf, json, { shell = 0.03, shellMode = 'normalized', plusOnly = false } = {}) {
+	constructor(gltf, json, { shell = 0.03, shellMode = 'rest', plusOnly = false } = {}) {
+		if (!SHELL_MODES.includes(shellMode)) throw new Error(`shell mode ${shellMode}`);
 		this.gltf = gltf;
 		this.json = json;
 		this.shell = shell;
@@ -47,6 +69,54 @@ export class SceneEval {
 		this._savedQ = new Float64Array(this.objects.length * 4);
 		// Per node the weights of all its primitives one after the other.
 		this.weights = this.morphs.map((l) => new Float64Array(l.reduce((n, m) => n + m.rest.length, 0)));
+		// rest mode: the local offset of each node's shell points along each axis (setOffsets)
+		this.offsets = new Float64Array(this.objects.length * 3);
+		// The rest world matrix's column lengths (sigma_k) per node and axis, as loaded.
+		this.restColumns = new Float64Array(this.objects.length * 3);
+		this.reset();
+		this.columns(this.restColumns, true);
+	}
+
+	// Rest-mode offsets, per slot of this scene (3 per node).
+	setOffsets(off) {
+		this.offsets.set(off);
+	}
+
+	// Column lengths of every node's world matrix for the current local TRS, with unit quaternions:
+	// into out (assign) or the largest so far (!assign). Leaves matrixWorld as three composes the stored
+	// quaternions only when compute() runs next (it always does before points are read).
+	columns(out, assign = false) {
+		const objs = this.objects;
+		this._normalizeQuaternions();
+		for (const root of this.roots) root.updateMatrixWorld(true);
+		for (let k = 0; k < objs.length; k++) {
+			const e = objs[k].matrixWorld.elements;
+			for (let axis = 0; axis < 3; axis++) {
+				const len = Math.hypot(e[4 * axis], e[4 * axis + 1], e[4 * axis + 2]);
+				const i = 3 * k + axis;
+				if (assign) out[i] = len;
+				else if (len > out[i] || Number.isNaN(len)) out[i] = Number.isNaN(len) ? Infinity : len;
+			}
+		}
+		this._restoreQuaternions();
+	}
+
+	_normalizeQuaternions() {
+		const objs = this.objects, saved = this._savedQ;
+		let any = false;
+		for (let k = 0; k < objs.length; k++) {
+			const q = objs[k].quaternion;
+			saved[4 * k] = q.x; saved[4 * k + 1] = q.y; saved[4 * k + 2] = q.z; saved[4 * k + 3] = q.w;
+			if (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w !== 1) { q.normalize(); any = true; }
+		}
+		this._anyNormalized = any;
+		return any;
+	}
+
+	_restoreQuaternions() {
+		if (!this._anyNormalized) return;
+		const objs = this.objects, saved = this._savedQ;
+		for (let k = 0; k < objs.length; k++) objs[k].quaternion.set(saved[4 * k], saved[4 * k + 1], saved[4 * k + 2], saved[4 * k + 3]);
 	}
 
 	nodeName(index) {
@@ -84,20 +154,14 @@ export class SceneEval {
 	// is, and a float32 quaternion is not exactly unit: |q|^2 - 1 scales and shears the node), and
 	// `points` with every quaternion normalized first (glTF rotations are unit quaternions).
 	compute() {
-		const objs = this.objects, saved = this._savedQ;
-		this._points(this.raw);
-		let any = false;
-		for (let k = 0; k < objs.length; k++) {
-			const q = objs[k].quaternion;
-			saved[4 * k] = q.x; saved[4 * k + 1] = q.y; saved[4 * k + 2] = q.z; saved[4 * k + 3] = q.w;
-			if (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w !== 1) { q.normalize(); any = true; }
-		}
-		if (any) {
+		const objs = this.objects;
+		if (this._normalizeQuaternions()) {
 			this._points(this.points);
-			for (let k = 0; k < objs.length; k++) objs[k].quaternion.set(saved[4 * k], saved[4 * k + 1], saved[4 * k + 2], saved[4 * k + 3]);
-			for (const root of this.roots) root.updateMatrixWorld(true);
+			this._restoreQuaternions();
+			this._points(this.raw);
 		} else {
-			this.points.set(this.raw);
+			this._points(this.points);
+			this.raw.set(this.points);
 		}
 		for (let k = 0; k < objs.length; k++) {
 			const w = this.weights[k];
@@ -111,7 +175,7 @@ export class SceneEval {
 
 	_points(pts) {
 		for (const root of this.roots) root.updateMatrixWorld(true);
-		const d = this.shell, normalized = this.shellMode === 'normalized';
+		const d = this.shell, mode = this.shellMode, offsets = this.offsets;
 		for (let k = 0; k < this.objects.length; k++) {
 			const e = this.objects[k].matrixWorld.elements;
 			const o = k * FLOATS_PER_NODE;
@@ -119,14 +183,14 @@ export class SceneEval {
 			pts[o] = px; pts[o + 1] = py; pts[o + 2] = pz;
 			for (let axis = 0; axis < 3; axis++) {
 				let ax = e[4 * axis], ay = e[4 * axis + 1], az = e[4 * axis + 2];
-				if (normalized) {
+				let f;
+				if (mode === 'rest') f = offsets[3 * k + axis]; // fixed local offset: the column carries every scale
+				else if (mode === 'normalized') {
 					const len = Math.hypot(ax, ay, az);
 					// A zero-scaled axis has no direction: its shell points sit at the origin.
-					const f = len > 1e-30 ? d / len : 0;
-					ax *= f; ay *= f; az *= f;
-				} else {
-					ax *= d; ay *= d; az *= d;
-				}
+					f = len > 1e-30 ? d / len : 0;
+				} else f = d;
+				ax *= f; ay *= f; az *= f;
 				const q = o + 3 + 6 * axis;
 				pts[q] = px + ax; pts[q + 1] = py + ay; pts[q + 2] = pz + az;
 				if (this.plusOnly) { pts[q + 3] = px; pts[q + 4] = py; pts[q + 5] = pz; }
@@ -160,12 +224,17 @@ export class ThreePlayer {
 	// stopped and restarted around the reset: three's PropertyMixer only writes a property whose
 	// value changed since its previous apply(), so a reset behind its back would otherwise stick.
 	at(t) {
+		this.pose(t);
+		this.scene.compute();
+	}
+
+	// The pose at t in the nodes' local TRS and weights, without computing points.
+	pose(t) {
 		this.action.stop();
 		this.scene.reset();
 		this.action.play();
 		this.action.time = t; // with deltaTime 0 the action evaluates exactly this time (no clamping logic)
 		this.mixer.update(0);
-		this.scene.compute();
 	}
 
 	dispose() {
@@ -190,15 +259,24 @@ export class SinewPlayer {
 			return k === undefined ? -1 : k;
 		});
 		this.scalars = this.info.scalars.map((s, i) => {
-			const k = s.node === null ? undefined : scene.slot.get(s.node);
+			const k = s.node === null || s.pointer !== null ? undefined : scene.slot.get(s.node);
 			return { slot: k === undefined ? -1 : k, target: s.target, offset: this.info.scalarTracks[i].offset };
 		});
 	}
 
 	at(t) {
+		this.pose(t);
+		this.scene.compute();
+	}
+
+	// The sampled pose written into the nodes (and morph weights), without computing points; the
+	// sampled array (web/sinew.mjs's view of the wasm heap, valid until the next sample) is returned
+	// and kept as `sampled` for the pointer tracks.
+	pose(t) {
 		const scene = this.scene;
 		scene.reset();
 		const pose = this.anim.sample(this.clip, t);
+		this.sampled = pose;
 		for (let j = 0; j < this.targets.length; j++) {
 			const k = this.targets[j];
 			if (k < 0) continue;
@@ -214,42 +292,57 @@ export class SinewPlayer {
 				if (s.target < m.mesh.morphTargetInfluences.length) m.mesh.morphTargetInfluences[s.target] = pose[base + s.offset];
 			}
 		}
-		scene.compute();
+		return pose;
+	}
+
+	// KHR_animation_pointer tracks (scalars[i].pointer): per pointer the tracks holding its floats
+	// ({ first float, components, offset into the sampled array }), for PointerComparison.
+	pointerTracks() {
+		const base = this.targets.length * 10, byPointer = new Map();
+		this.info.scalars.forEach((s, i) => {
+			if (s.pointer === null) return;
+			const list = byPointer.get(s.pointer) ?? [];
+			list.push({ first: s.target ?? 0, components: this.info.scalarTracks[i].components, offset: base + this.info.scalarTracks[i].offset });
+			byPointer.set(s.pointer, list);
+		});
+		return byPointer;
 	}
 
 	dispose() {}
 }
 
-// Check times of a source clip: every key time of every track, the midpoint between consecutive
-// keys of each track, and the midpoints of the sorted union of key times. keysOnly: key times only;
-// subdiv N > 2: the N - 1 evenly spaced times inside each interval instead of the midpoint alone.
-// Returns { times: Float64Array sorted, keyMask: Uint8Array (1 = a key time), subsampled }.
-// extra: more clips (e.g. the decompressed one) whose key times and in-between times are added too
-// (counted as in-between times, not source keys), restricted to the source clip's time range.
-export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity, subdiv = 2, extra = [] } = {}) {
+// Check times of a source clip: every key time of every track, and the subdiv - 1 evenly spaced times
+// inside each interval between consecutive keys of each track and of the sorted union of key times
+// (subdiv 4, the default: the 1/4, 1/2 and 3/4 points; 2: the midpoint). keysOnly: key times only.
+// keyTracks: more source key-time arrays treated like the clip's tracks (the non-node
+// KHR_animation_pointer curves three does not play). extra: more clips (e.g. the decompressed one)
+// whose key times and in-between times are added too (counted as in-between times, not source keys),
+// restricted to the source keys' time range.
+// Returns { times: Float64Array sorted, keyMask: Uint8Array (1 = a key time), subsampled, keyCount }.
+export function checkTimes(clip, { keysOnly = false, maxTimes = Infinity, subdiv = 4, extra = [], keyTracks = [] } = {}) {
 	const keys = new Set(), all = new Set();
-	const inner = (a, b) => { for (let j = 1; j < subdiv; j++) all.add(j * 2 === subdiv ? (a + b) / 2 : a + ((b - a) * j) / subdiv); };
-	for (const track of clip.tracks) {
-		const t = track.times;
+	const inner = (set, a, b) => { for (let j = 1; j < subdiv; j++) set.add(j * 2 === subdiv ? (a + b) / 2 : a + ((b - a) * j) / subdiv); };
+	for (const t of [...clip.tracks.map((track) => track.times), ...keyTracks]) {
 		for (let i = 0; i < t.length; i++) {
 			keys.add(t[i]);
 			all.add(t[i]);
-			if (!keysOnly && i + 1 < t.length) inner(t[i], t[i + 1]);
+			if (!keysOnly && i + 1 < t.length) inner(all, t[i], t[i + 1]);
 		}
 	}
 	if (!keysOnly) {
 		const sorted = [...keys].sort((a, b) => a - b);
-		for (let i = 0; i + 1 < sorted.length; i++) inner(sorted[i], sorted[i + 1]);
+		for (let i = 0; i + 1 < sorted.length; i++) inner(all, sorted[i], sorted[i + 1]);
 	}
-	if (extra.length) {
-		const lo = Math.min(...keys), hi = Math.max(...keys);
+	if (extra.length && keys.size) {
+		let lo = Infinity, hi = -Infinity;
+		for (const t of keys) { if (t < lo) lo = t; if (t > hi) hi = t; }
 		const more = new Set();
 		for (const c of extra) {
 			for (const track of c.tracks) {
 				const t = track.times;
 				for (let i = 0; i < t.length; i++) {
 					more.add(t[i]);
-					if (i + 1 < t.length) for (let j = 1; j < subdiv; j++) more.add(j * 2 === subdiv ? (t[i] + t[i + 1]) / 2 : t[i] + ((t[i + 1] - t[i]) * j) / subdiv);
+					if (i + 1 < t.length) inner(more, t[i], t[i + 1]);
 				}
 			}
 		}

@@ -43,6 +43,11 @@ function compareWithCli(file, label, tier) {
   blob.clips.forEach((clip, c) => {
     const times = [];
     for (let i = 0; i < 12; ++i) times.push(-0.1 + (clip.duration + 0.2) * i / 11 + 0.0123);
+    // a clip with a time map (§Time map): its marks and the times a third of the way past them
+    for (let m = 0; m < Math.min(clip.marks.length, 8); ++m) {
+      times.push(clip.marks[m].time);
+      if (m + 1 < clip.marks.length) times.push(clip.marks[m].time + (clip.marks[m + 1].time - clip.marks[m].time) / 3);
+    }
     for (const t of times) {
       const json = JSON.parse(execFileSync(join(root, cli), ['sample', file, '--time', String(t), '--clip', String(c), '--json', ...tierArgs]));
       const { pose } = clip.samplePose(t);
@@ -85,6 +90,20 @@ test('reference decoder matches the C library on the bundled clips (format 2, pl
     compared += compareWithCli(out, `${input} ${extra.join(' ')}`);
   }
   assert.ok(compared >= 150);
+});
+
+test('reference decoder matches the C library on a clip with a time map (keys off a uniform grid)', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
+  const glb = join(dir, 'cmu.glb'), offgrid = join(dir, 'offgrid.glb'), out = join(dir, 'offgrid.sinew');
+  execFileSync(join(root, cli), ['convert', join(root, 'data/cmu_01_01.bvh'), '-o', glb, '-q', '--unit-cm', '5.644']);
+  // 2 s keyed at 37.5 Hz, times rounded to milliseconds (an exporter's): marks where the spacing changes
+  execFileSync(process.execPath, [join(root, 'bench/make_offgrid_gltf.mjs'), glb, offgrid, '--seconds', '2', '--times', 'ms']);
+  execFileSync(join(root, cli), ['compress', offgrid, '-o', out, '-q', '--error-cm', '0.1']);
+  const bytes = readFileSync(out);
+  assert.ok((bytes.readUInt32LE(bytes.readUInt32LE(32) + 4) & 2048) !== 0, 'Time_map');
+  const clip = decode(bytes).clips[0];
+  assert.ok(clip.marks.length >= 3, `${clip.marks.length} marks`);
+  assert.ok(compareWithCli(out, 'time map') >= 20);
 });
 
 test('reference decoder matches the C library on the golden version-1 blobs', { skip: !cli && 'SINEW_CLI not set' }, () => {
