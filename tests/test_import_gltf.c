@@ -1285,10 +1285,11 @@ static void gltf_corpus_cesium_man_keys_exact(void) {
 	CHECK_OK(r, &err);
 	CHECK_EQ(set->clip_count, 1);
 	sinew_clip *clip = set->clips[0];
-	CHECK(clip->sample_rate == 24.0);
-	CHECK_EQ(clip->sample_count, 49);
+	// the 49 keys of a 24 Hz grid are samples; the key intervals whose slerp nlerp would miss at the quarter
+	// points get more (5 here, with time marks around them)
+	CHECK_MSG(clip->sample_count >= 49 && clip->sample_count <= 64, "%u samples", clip->sample_count);
 	CHECK_NEAR(sinew_clip_duration(clip), 2.0, 1e-12);
-	CHECK_MSG(clip->resample_error < 1e-5, "resample error %g", clip->resample_error); // exact grid: float noise only
+	CHECK_MSG(clip->resample_error < 0.5e-4, "resample error %g", clip->resample_error); // within the resampling share
 	src_doc d;
 	char path[1024];
 	test_corpus_path("gltf/khronos/CesiumMan/CesiumMan.gltf", path, sizeof path);
@@ -1298,7 +1299,7 @@ static void gltf_corpus_cesium_man_keys_exact(void) {
 	src_free(&d);
 	sinew_clip_set_free(set);
 	CHECK(ok);
-	CHECK_MSG(compared == 57 * 49, "compared %u keys", compared); // 57 channels, 49 keys each, all on the grid
+	CHECK_MSG(compared == 57 * 49, "compared %u keys", compared); // 57 channels, 49 keys each, all on samples
 }
 
 // Nodes below animated bones move with them: bone tips (RobotExpressive's "*_end", its meshes
@@ -1414,29 +1415,35 @@ typedef struct corpus_case {
 } corpus_case;
 
 static const corpus_case corpus_cases[] = {
-    // Run: 24 Hz keys with a 0.2 s gap after which the grid is offset: a sample per key, 4 time marks (not 120 Hz)
-    {"gltf/khronos/Fox/Fox.glb", SINEW_RESULT_OK, 3, 25, 0, "Run:20.7194:25"},
-    {"gltf/khronos/CesiumMan/CesiumMan.gltf", SINEW_RESULT_OK, 1, 21, 0, "animation_0:24:49"},
+    // Run: 24 Hz keys with a 0.2 s gap after which the grid is offset: a sample per key (marks where the grid
+    // changes, not 120 Hz), and the key intervals whose slerp nlerp between two samples would miss at their
+    // quarter points (turns up to 1.5 rad between keys on a 25 m model) cut finer
+    {"gltf/khronos/Fox/Fox.glb", SINEW_RESULT_OK, 3, 25, 0, "Run:134.676:157"},
+    // 49 keys at 24 Hz and 5 samples cut into the intervals whose slerp nlerp would miss at the quarter points
+    {"gltf/khronos/CesiumMan/CesiumMan.gltf", SINEW_RESULT_OK, 1, 21, 0, "animation_0:26.5:54"},
     // keys from 1/24 s: a time map (2 marks) instead of a sample at 0 that holds the first key
     {"gltf/khronos/RiggedSimple/RiggedSimple.gltf", SINEW_RESULT_OK, 1, 4, 0, "animation_0:24:50"},
     // keys at 0, 1.25, 2.5 and 3.71 s: a sample per key, and the two key intervals whose slerp turns too far
-    // for nlerp between two samples cut in two (time marks; a 24 Hz grid of 90 samples before them)
-    {"gltf/khronos/BoxAnimated/BoxAnimated.gltf", SINEW_RESULT_OK, 1, 3, 0, "animation_0:1.34832:6"},
+    // for nlerp between two samples (at the midpoint and the quarter points) cut finer (time marks; a 24 Hz grid
+    // of 90 samples before them)
+    {"gltf/khronos/BoxAnimated/BoxAnimated.gltf", SINEW_RESULT_OK, 1, 3, 0, "animation_0:1.88764:8"},
     {"gltf/khronos/InterpolationTest/interpolation_test.gltf", SINEW_RESULT_OK, 9, 9, 0, "Linear Translation:2.4:5"},
     {"gltf/khronos/AnimatedMorphCube/AnimatedMorphCube.gltf", SINEW_RESULT_OK, 1, 1, 2, "Square:30:127"},
     {"gltf/khronos/AnimatedMorphSphere/AnimatedMorphSphere.gltf", SINEW_RESULT_OK, 1, 1, 2, "Globe:30:217"},
     {"gltf/khronos/SimpleMorph/SimpleMorph.gltf", SINEW_RESULT_OK, 1, 1, 2, "animation_0:1:5"},
     {"gltf/khronos/MorphStressTest/MorphStressTest.gltf", SINEW_RESULT_OK, 3, 1, 8, "Individuals:24:225"},
-    {"gltf/khronos/SimpleSkin/SimpleSkin.gltf", SINEW_RESULT_OK, 1, 3, 0, "animation_0:2:12"},
-    {"gltf/threejs/RobotExpressive.glb", SINEW_RESULT_OK, 14, 72, 3, "Dance:24:81"},
+    {"gltf/khronos/SimpleSkin/SimpleSkin.gltf", SINEW_RESULT_OK, 1, 3, 0, "animation_0:3.45455:20"},
+    // the 24 Hz keys, and samples cut into the key intervals whose slerp nlerp would miss at the quarter points
+    {"gltf/threejs/RobotExpressive.glb", SINEW_RESULT_OK, 14, 72, 3, "Dance:32.4:109"},
     {"gltf/threejs/Flamingo.glb", SINEW_RESULT_OK, 1, 1, 14, "flamingo_flyA_:24:34"},
     {"gltf/threejs/Horse.glb", SINEW_RESULT_OK, 1, 2, 15, "horse_A_:10:16"},
     {"gltf/godot/platformer_player.glb", SINEW_RESULT_OK, 8, 28, 0, "RESET:30:1"},
-    {"gltf/raylib/robot.glb", SINEW_RESULT_OK, 14, 44, 0, "Robot_Dance:24:81"},
+    {"gltf/raylib/robot.glb", SINEW_RESULT_OK, 14, 44, 0, "Robot_Dance:31.2:105"},
     // Walk: channels keyed at 30 and 24 Hz: a sample at each of the 49 distinct key times (38 time marks), not 120 Hz
     {"gltf/playcanvas/lumberjack.glb", SINEW_RESULT_OK, 3, 59, 0, "Walk:48:49"},
-    // CubeAction: 3 LINEAR keys 1 s apart whose slerp turns far: each key interval cut in 3 for nlerp (30 Hz before)
-    {"gltf/blender_io/03_all_animations/03_all_animations.gltf", SINEW_RESULT_OK, 3, 3, 0, "CubeAction:3:7"},
+    // CubeAction: 3 LINEAR keys 1 s apart whose slerp turns far: each key interval cut in 25 so that nlerp between two
+    // samples keeps the slerp at the quarter points too (61 samples at 30 Hz before)
+    {"gltf/blender_io/03_all_animations/03_all_animations.gltf", SINEW_RESULT_OK, 3, 3, 0, "CubeAction:25:51"},
     {"gltf/blender_io/07_nla-anim/07_nla-anim.gltf", SINEW_RESULT_OK, 3, 3, 0, NULL},
     // KHR_animation_pointer: the 23 node TRS/weights pointers import as joint and morph tracks, the 46
     // distinct others (one is animated twice) as 46 pointer tracks
@@ -1463,8 +1470,9 @@ static const corpus_case corpus_cases[] = {
     {"malformed/gltf_validator/animation_data/quaternion_non_unit_values.gltf", SINEW_RESULT_OK, 1, 1, 0, NULL},
     {"malformed/gltf_validator/skin/ignored_animated_transform.gltf", SINEW_RESULT_OK, 1, 2, 0, NULL},
     {"malformed/magnum/animation-invalid.gltf", SINEW_RESULT_CORRUPT, 0, 0, 0, "accessor 0: animation input"},
-    // keys at 0, 1.25, 2.5, 3.75 s (STEP) and 1.25, 2.5 s (LINEAR rotation cut in 3 for nlerp): 6 samples (30.4 Hz before)
-    {"malformed/magnum/animation-embedded.gltf", SINEW_RESULT_OK, 2, 6, 0, "TRS animation:1.33333:6"},
+    // keys at 0, 1.25, 2.5, 3.75 s (STEP) and 1.25, 2.5 s (a LINEAR rotation cut in 5 for nlerp): 8 samples (115 at
+    // 30.4 Hz before)
+    {"malformed/magnum/animation-embedded.gltf", SINEW_RESULT_OK, 2, 6, 0, "TRS animation:1.86667:8"},
     {"malformed/magnum/animation-splines-single-or-no-keyframes.gltf", SINEW_RESULT_OK, 1, 3, 0, NULL},
     {"malformed/magnum/animation-missing-target-node.gltf", SINEW_RESULT_BAD_COUNT, 0, 0, 0, "3 channels skipped"},
     {"malformed/magnum/animation-invalid-buffer-notfound.gltf", SINEW_RESULT_IO, 0, 0, 0, "buffer 1"},

@@ -242,6 +242,7 @@ static int cmd_info(const cli_options *o) {
 			cli_json_number(&j, "unit_scale", c->unit_scale);
 			cli_json_uint(&j, "raw_bytes", raw);
 			cli_json_number(&j, "resample_error_cm", resample_cm);
+			cli_json_number(&j, "float_error_cm", units_to_cm(c->float_error, c->unit_scale));
 			cli_json_uint(&j, "check_points", c->check_count);
 			cli_json_uint(&j, "joints_with_own_shell", own_shells);
 			if (own_shells) {
@@ -378,6 +379,7 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 	cli_json_string(j, "worst_joint_name", r->st.worst_joint < c->joint_count ? c->joints[r->st.worst_joint].name : NULL);
 	cli_json_number(j, "worst_time", r->st.worst_time);
 	cli_json_number(j, "resample_error_cm", units_to_cm(c->resample_error, c->unit_scale));
+	cli_json_number(j, "float_error_cm", units_to_cm(c->float_error, c->unit_scale));
 	cli_json_uint(j, "check_points", c->check_count);
 	cli_json_number(j, "max_scalar_error_ratio", r->st.max_scalar_error);
 	cli_json_uint(j, "compress_ns", r->ns);

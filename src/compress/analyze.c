@@ -147,6 +147,9 @@ static bool compute_levers(sinewi_work *w) {
 	for (uint32_t j = 0; j < nj; ++j) {
 		const sinew_joint *joint = &clip->joints[j];
 		w->threshold[j] = joint->precision > 0.0f ? joint->precision : default_threshold;
+		// the float32 representation of the samples against the source curves (clip->float_error), once for the
+		// reference and once for what the decoder's float32 pose adds on top, out of the budget (at most half)
+		if (clip->float_error > 0.0) w->threshold[j] = fmax(w->threshold[j] - 2.0 * clip->float_error, 0.5 * w->threshold[j]);
 		w->shell[j] = joint->shell_distance > 0.0f ? joint->shell_distance : default_shell;
 		w->shells_f[j] = (float)w->shell[j];
 		uint8_t r = joint->rounding == SINEW_ROUNDING_CLIP ? clip->rounding : joint->rounding;
@@ -626,9 +629,11 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 	char node[96];
 	if (clip->joint_count && clip->joints[j].name) snprintf(node, sizeof node, "node '%.80s'", clip->joints[j].name);
 	else snprintf(node, sizeof node, "joint %u", j);
+	const double nominal = clip->joint_count && clip->joints[j].precision > 0.0f ? clip->joints[j].precision * to_cm
+	                                                                             : settings->error_cm; // as asked
 	return sinewi_fail(error, SINEW_RESULT_OVER_BOUND,
 	                   "clip '%s': %s is %.4g cm off at t = %.6g s, over the %.4g cm threshold even at full precision "
 	                   "(resampling the source costs %.4g cm; --allow-over-bound writes it anyway)",
-	                   clip->name ? clip->name : "", node, enc->over_error * to_cm, enc->over_time,
-	                   clip->joint_count ? w.threshold[j] * to_cm : 0.0, clip->resample_error * to_cm);
+	                   clip->name ? clip->name : "", node, enc->over_error * to_cm, enc->over_time, nominal,
+	                   clip->resample_error * to_cm);
 }

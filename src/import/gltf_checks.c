@@ -1,8 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 // The guarantee against the source file (DESIGN §4) for resampled glTF clips:
-// - the check times of a clip: every key time of every curve, the midpoint of every key interval
-//   of every curve (and its quarter points for CUBICSPLINE), and the midpoints of the clip's merged
-//   key times;
+// - the check times of a clip: every key time of every curve, the midpoint and quarter points of every key
+//   interval of every curve and of the clip's merged key times;
 // - the object-space error of playing a candidate's samples (as the decoder interpolates them)
 //   instead of the curves at those times, on every joint's origin and six shell points;
 // - the rule that no rotation turns by more than 90 degrees between consecutive samples, so the
@@ -22,25 +21,25 @@ static int compare_double(const void *a, const void *b) {
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-// Adds the key times and key-interval midpoints of `times[0..n)` to out[*count]; CUBICSPLINE intervals
-// also get their quarter points (a Hermite segment can leave the chord between key and midpoint).
-static void add_times(const float *times, uint32_t n, bool cubic, double *out, size_t *count) {
+// Adds the key times, key-interval midpoints and quarter points of `times[0..n)` to out[*count] (DESIGN §4: the
+// guarantee's times; between samples a Hermite segment leaves the chord, and nlerp differs from slerp most near
+// the quarter points).
+static void add_times(const float *times, uint32_t n, double *out, size_t *count) {
 	for (uint32_t k = 0; k < n; ++k) {
 		out[(*count)++] = times[k];
 		if (k + 1 < n && times[k + 1] > times[k]) {
 			double t0 = times[k], t1 = times[k + 1];
+			out[(*count)++] = t0 + 0.25 * (t1 - t0);
 			out[(*count)++] = 0.5 * (t0 + t1);
-			if (cubic) out[(*count)++] = t0 + 0.25 * (t1 - t0), out[(*count)++] = t0 + 0.75 * (t1 - t0);
+			out[(*count)++] = t0 + 0.75 * (t1 - t0);
 		}
 	}
 }
 
-// One key-time array of the clip (channels sharing an input accessor share it): its keys, and whether
-// a CUBICSPLINE curve uses it (then its intervals need quarter points too).
+// One key-time array of the clip (channels sharing an input accessor share it).
 typedef struct time_source {
 	const float *times;
 	uint32_t count;
-	bool cubic;
 } time_source;
 
 static int compare_source(const void *a, const void *b) {
@@ -52,14 +51,12 @@ static int compare_source(const void *a, const void *b) {
 static uint32_t time_sources(const sinewi_gltf_clip_input *in, time_source *out) {
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_curve *c = in->bindings[b].curve;
-		out[b] = (time_source){c->times, c->key_count, c->interpolation == SINEWI_GLTF_CUBICSPLINE};
+		out[b] = (time_source){c->times, c->key_count};
 	}
 	qsort(out, in->binding_count, sizeof *out, compare_source);
 	uint32_t n = 0;
-	for (uint32_t b = 0; b < in->binding_count; ++b) {
-		if (n > 0 && out[n - 1].times == out[b].times) out[n - 1].cubic |= out[b].cubic;
-		else out[n++] = out[b];
-	}
+	for (uint32_t b = 0; b < in->binding_count; ++b)
+		if (n == 0 || out[n - 1].times != out[b].times) out[n++] = out[b];
 	return n;
 }
 
@@ -74,18 +71,18 @@ sinew_result sinewi_gltf_checker_init(sinewi_gltf_checker *c, const sinewi_gltf_
 	                                                         sizeof(time_source));
 	SINEWI_CHECK(sources, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	uint32_t source_count = time_sources(in, sources);
-	size_t total = 2 * merged_count;
-	for (uint32_t i = 0; i < source_count; ++i) total += (sources[i].cubic ? 4u : 2u) * (size_t)sources[i].count;
+	size_t total = 4 * merged_count;
+	for (uint32_t i = 0; i < source_count; ++i) total += 4u * (size_t)sources[i].count;
 	// Bounds the work of hostile files: every check time evaluates every curve and composes every joint.
 	size_t per_time = (size_t)in->joint_count + in->binding_count;
 	SINEWI_CHECK(total <= SINEWI_GLTF_MAX_CHECK_VALUES / (per_time ? per_time : 1), error, SINEW_RESULT_UNSUPPORTED,
 	             "animation '%s': %zu key times x %zu curves and joints is more than this importer checks",
-	             in->name ? in->name : "", total / 2, per_time);
+	             in->name ? in->name : "", total / 4, per_time);
 	double *times = (double *)sinewi_arena_array(scratch, total ? total : 1, sizeof(double));
 	SINEWI_CHECK(times, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	size_t n = 0;
-	for (uint32_t i = 0; i < source_count; ++i) add_times(sources[i].times, sources[i].count, sources[i].cubic, times, &n);
-	for (size_t k = 0; k + 1 < merged_count; ++k) times[n++] = 0.5 * ((double)merged[k] + (double)merged[k + 1]);
+	for (uint32_t i = 0; i < source_count; ++i) add_times(sources[i].times, sources[i].count, times, &n);
+	if (merged_count <= UINT32_MAX) add_times(merged, (uint32_t)merged_count, times, &n); // the intervals between any keys
 	qsort(times, n, sizeof(double), compare_double);
 	size_t unique = 0;
 	for (size_t i = 0; i < n; ++i)

@@ -787,8 +787,9 @@ static sinew_result own_names(sinewi_gltf_doc *d, sinew_clip_set *set, gltf_skel
 
 // The tracks of one pointer in a clip: 4 floats per track (the last may hold fewer), source_target the
 // first float's index, named by the pointer. Their default is the document's value at the pointer, or,
-// when the document has none, the curve's first key. Precision: 1e-4 of the largest magnitude, at least 1e-4
-// (a light's intensity in candela needs no finer steps than a colour's 0..1).
+// when the document has none, the curve's first key. Precision: 1e-4 of the largest magnitude of the curve's key
+// values, at least 1e-4 (a light's intensity in candela needs no finer steps than a colour's 0..1); neither the
+// tangents nor the document's value, which the clip never plays, widen it.
 static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, const sinewi_gltf_curve *curve,
                                        const char *pointer, sinew_scalar_track *out, uint32_t *out_count) {
 	uint32_t k = curve->components;
@@ -796,12 +797,13 @@ static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, 
 	const float *first_key = curve->values + (cubic ? k : 0);
 	const sinewi_json *rest = resolve_pointer(d->root, pointer);
 	double magnitude = 1.0;
-	size_t n = (size_t)curve->key_count * (cubic ? 3u : 1u) * k;
+	const size_t stride = (cubic ? 3u : 1u) * k;
 	float largest = 0.0f; // (a float max: gcc 12's AArch64 vectorizer crashes on this loop's fmax reduction)
-	for (size_t i = 0; i < n; ++i) {
-		float a = fabsf(curve->values[i]);
-		if (a > largest) largest = a;
-	}
+	for (size_t key = 0; key < curve->key_count; ++key)
+		for (uint32_t c = 0; c < k; ++c) {
+			float a = fabsf(first_key[key * stride + c]);
+			if (a > largest) largest = a;
+		}
 	magnitude = fmax(magnitude, (double)largest);
 	uint32_t tracks = (k + 3) / 4;
 	const char *name = sinew_clip_set_strdup(set, pointer);
@@ -825,7 +827,6 @@ static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, 
 	for (uint32_t c = 0; numbers && c < k; ++c) {
 		sinewi_json_number(array ? &rest->children[c] : rest, &v);
 		out[c / 4].default_value[c % 4] = sinewi_gltf_to_float(v);
-		magnitude = fmax(magnitude, fabs(v));
 	}
 	for (uint32_t i = 0; i < tracks; ++i) out[i].precision = (float)(1e-4 * magnitude);
 	*out_count = tracks;

@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 import { loadGltf } from './gltf_node.mjs';
-import { FLOATS_PER_NODE, POINTS, SHELL_MODES, SceneEval, SinewPlayer, ThreePlayer, checkTimes, restOffsets } from './evaluate.mjs';
+import { FLOATS_PER_NODE, POINTS, SHELL_MODES, SceneEval, SinewPlayer, ThreePlayer, checkTimes, restOffsets, setExactSlerp } from './evaluate.mjs';
 import { keyMagnitude, loadDocument, pointerCurves, sampleCurve } from './pointers.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -63,6 +63,8 @@ const USAGE = `usage: node tests/independent/check_gltf.mjs [options] FILE...
   --subdiv N        check N - 1 evenly spaced times inside each key interval (default ${DEFAULT_SUBDIV}: the
                     quarter, half and three-quarter points; 2: the midpoint only)
   --output-times    also check the decompressed clip's key times and the times between them
+  --three-slerp     LINEAR rotations with three's own slerpFlat (which lerps below dot 0.9995) instead of the
+                    glTF spec's exact slerp (README "Slack")
   --three-raw       judge the poses as three composes them, float32 quaternions not normalized
                     (default: judged with unit quaternions, the raw figure is reported; README "Slack")
   --plus-only       shell points at +d only (3 + origin, like sinew's C metric) instead of ±d
@@ -112,6 +114,7 @@ function parseArgs(argv) {
 			case '--keys-only': o.keysOnly = true; break;
 			case '--plus-only': o.plusOnly = true; break;
 			case '--three-raw': o.threeRaw = true; break;
+			case '--three-slerp': o.threeSlerp = true; break;
 			case '--output-times': o.outputTimes = true; break;
 			case '--subdiv': o.subdiv = Math.max(2, num(next(), a) | 0); break;
 			case '--max-times': o.maxTimes = num(next(), a); break;
@@ -400,6 +403,7 @@ function matchClip(list, index, name) {
 // ---- one file ----
 
 async function checkFile(spec, o) {
+	setExactSlerp(!o.threeSlerp);
 	const path = spec.path, gltf = isGltf(path);
 	const res = { file: path, kind: gltf ? 'gltf' : 'keys', import_args: spec.importArgs, shell_mode: o.shellMode, clips: [], pass: false, skipped: false, error: null };
 	const started = Date.now();

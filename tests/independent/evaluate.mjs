@@ -8,7 +8,45 @@
 // clip's check times) takes M_k. `normalized` (d along the unit columns at every time) and `scaled`
 // (d * the columns) are diagnosis modes. Computed with unit quaternions (`points`) and as three
 // composes the stored quaternions (`raw`). Nothing here shares code with sinew's C metric.
-import { AnimationMixer, LoopOnce } from '../../web/browser-test/node_modules/three/build/three.module.js';
+import { AnimationMixer, Interpolant, LoopOnce, QuaternionKeyframeTrack } from '../../web/browser-test/node_modules/three/build/three.module.js';
+
+// LINEAR rotations as the glTF spec plays them: slerp. three r187's Quaternion.slerpFlat lerps and normalizes
+// when the keys are closer than dot 0.9995 (a 3.6 degree turn), which strays up to 4e-7 from the slerp (1e-4 cm a
+// metre from the joint: RobotExpressive 'ThumbsUp' 0.01006 cm against 0.00997 with the slerp). The judge slerps
+// exactly, in double, with the angle from the keys' difference and sum (accurate as they meet); setExactSlerp(false)
+// (--three-slerp) keeps three's own interpolant.
+class ExactSlerpInterpolant extends Interpolant {
+	interpolate_(i1, t0, t, t1) {
+		const out = this.resultBuffer, v = this.sampleValues, stride = this.valueSize, alpha = (t - t0) / (t1 - t0);
+		for (let o = i1 * stride, end = o + stride, r = 0; o !== end; o += 4, r += 4) {
+			const a = o - stride;
+			let dot = 0;
+			for (let c = 0; c < 4; c++) dot += v[a + c] * v[o + c];
+			const sign = dot < 0 ? -1 : 1;
+			let diff = 0, sum = 0;
+			for (let c = 0; c < 4; c++) {
+				const d = v[a + c] - sign * v[o + c], p = v[a + c] + sign * v[o + c];
+				diff += d * d, sum += p * p;
+			}
+			const theta = 2 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));
+			let wa = 1 - alpha, wb = alpha;
+			if (theta > 1e-12) wa = Math.sin((1 - alpha) * theta) / Math.sin(theta), wb = Math.sin(alpha * theta) / Math.sin(theta);
+			let n = 0;
+			for (let c = 0; c < 4; c++) out[r + c] = wa * v[a + c] + sign * wb * v[o + c], n += out[r + c] * out[r + c];
+			n = Math.sqrt(n);
+			for (let c = 0; c < 4; c++) out[r + c] /= n;
+		}
+		return out;
+	}
+}
+const threeLinear = QuaternionKeyframeTrack.prototype.InterpolantFactoryMethodLinear;
+function exactLinear(result) {
+	return new ExactSlerpInterpolant(this.times, this.values, this.getValueSize(), result);
+}
+export function setExactSlerp(on) {
+	QuaternionKeyframeTrack.prototype.InterpolantFactoryMethodLinear = on ? exactLinear : threeLinear;
+}
+setExactSlerp(true);
 
 export const POINTS = 7;                 // origin, +x, -x, +y, -y, +z, -z
 export const FLOATS_PER_NODE = POINTS * 3;

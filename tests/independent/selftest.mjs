@@ -74,6 +74,21 @@ function armScene({ rootScale = 1, handT = [0.5, 0, 0], handR = [0, 0, 0, 1], ar
 	});
 }
 
+// A LINEAR rotation of 3° about Z between keys at t = 0 and 1 (keys closer than three's dot 0.9995, where its
+// slerpFlat lerps), and a test file keyed every quarter second with the exact slerp's values: the judge's own
+// slerp gives 0 at the quarter points; three's slerpFlat strays (the reason the judge slerps itself).
+function slerpScene(quarters) {
+	const d = new Doc();
+	const a = (3 * Math.PI) / 180, q = (f) => [0, 0, Math.sin((f * a) / 2), Math.cos((f * a) / 2)];
+	const times = quarters ? [0, 0.25, 0.5, 0.75, 1] : [0, 1];
+	return d.json({
+		scene: 0, scenes: [{ nodes: [0] }],
+		nodes: [{ name: 'arm', children: [1] }, { name: 'tip', translation: [40, 0, 0] }],
+		animations: [{ name: 'turn', channels: [{ sampler: 0, target: { node: 0, path: 'rotation' } }],
+			samplers: [{ input: d.times(times), output: d.acc(times.flatMap(q), 'VEC4') }] }],
+	});
+}
+
 // root (uniform scale rootScale, rotated 30° about Y so the axes are not the world's) -> arm
 // (translation animated) -> leaf (rest scale `rest`, rotated; scale keys `keys` at t = 0, 1, 2, LINEAR;
 // no channel when keys is null).
@@ -259,6 +274,14 @@ try {
 
 	// morph weights: +5e-5 passes, +2e-4 fails (precision 1e-4)
 	const wdiff = (b) => Math.max(...[0, 1, 0.25, 0.5].map((v) => Math.abs(Math.fround(v + b) - v)));
+	// the judge's slerp is the spec's: keys every quarter at the exact slerp's values match the two-key source
+	const slerpSrc = write('slerp2.gltf', slerpScene(false)), slerpQ = write('slerp5.gltf', slerpScene(true));
+	{ // (float32 keys: the exact answer is 0 to float noise, 3e-6 cm on a 40 m lever)
+		const exact = (await checkFile({ path: slerpSrc, against: slerpQ, importArgs: [] }, o)).clips[0]?.max_error_cm ?? 1;
+		const three = (await checkFile({ path: slerpSrc, against: slerpQ, importArgs: [] }, { ...o, threeSlerp: true })).clips[0]?.max_error_cm ?? 0;
+		report(`LINEAR 3° turn, keys at the exact slerp's quarters: ${exact.toExponential(2)} cm (float noise) on a 40 m lever`, exact < 1e-5 ? [] : [`error ${exact}`]);
+		report(`three's slerpFlat (--three-slerp) on the same: ${three.toExponential(2)} cm (its lerp below dot 0.9995)`, three > 20 * exact && three > 1e-4 ? [] : [`error ${three}`]);
+	}
 	await expect('weights +5e-5: pass', base, write('w1.gltf', armScene({ weightBias: 5e-5 })), { weight: wdiff(5e-5), pass: true });
 	await expect('weights +2e-4: FAIL', base, write('w2.gltf', armScene({ weightBias: 2e-4 })), { pass: false });
 
