@@ -114,7 +114,8 @@ build_compress() { # output
 	  -Wl,--import-memory -Wl,--initial-memory=2097152 -Wl,--wrap=sinewi_fail -Wl,--wrap=sinewi_import_warn"
 	for e in $COMPRESS_EXPORTS; do LDFLAGS="$LDFLAGS -Wl,--export=$e"; done
 	# shellcheck disable=SC2086
-	"$CLANG" --target=wasm32 -nostdlib $LDFLAGS "$objs"/*.o -o "$target"
+	"$CLANG" --target=wasm32 -nostdlib $LDFLAGS "$objs"/*.o -o "$objs/out.wasm" # a failed link leaves $target as it was
+	mv "$objs/out.wasm" "$target"
 	rm -rf "$objs"
 	local size; size=$(wc -c < "$target")
 	if [ "$size" -gt "$COMPRESS_LIMIT" ]; then echo "build_wasm: $target is $size bytes, over the $COMPRESS_LIMIT-byte budget" >&2; exit 1; fi

@@ -241,11 +241,11 @@ int sinew_wc_errors(int argc, char **argv) {
 	for (size_t p = 0; p < count; ++p, row += width) {
 		const sinew_qvv *ref;
 		double t, kind;
-		if (p < ns) {
-			t = (double)p / c->sample_rate, kind = 0, ref = &c->transforms[p * nj];
+		if (p < ns) { // sample times (through the clip's time map when it has one)
+			t = sinew_clip_sample_time(c, (double)p), kind = 0, ref = &c->transforms[p * nj];
 		} else if (p < (size_t)ns + mids) {
 			uint32_t a = (uint32_t)(p - ns);
-			t = ((double)a + 0.5) / c->sample_rate, kind = 1;
+			t = sinew_clip_sample_time(c, (double)a + 0.5), kind = 1;
 			halfway(c, a, ref_half);
 			ref = ref_half;
 		} else {

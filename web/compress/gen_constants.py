@@ -59,6 +59,10 @@ asin = [Fraction(factorial(2 * n), 4 ** n * factorial(n) ** 2 * (2 * n + 1)) for
 # exp: e^r = 1 + r + r^2 E(r), E[k] = 1 / (k+2)!
 lines.append("static const double EXP_COEF[14] = {" + ", ".join(d(Fraction(1, factorial(k + 2))) for k in range(14)) + "};")
 # leading coefficients as double-double (hi, lo) pairs, for the terms that must carry more than 53 bits
+def ddpair_mp(x):
+    a, b = split(x, 2)
+    return f"{{{a.hex()}, {b.hex()}}}"
+
 def ddpair(q):
     a, b = split(mpmath.mpf(q.numerator) / q.denominator, 2)
     return f"{{{a.hex()}, {b.hex()}}}"
@@ -70,5 +74,12 @@ lines.append("static const dd ASIN_DD[4] = {" + ", ".join(ddpair(c) for c in asi
 lines.append("static const double ASIN_REST[26] = {" + ", ".join(d(c) for c in asin[4:30]) + "};")
 lines.append("static const dd LOG_DD[2] = {" + ", ".join(ddpair(Fraction(2, 2 * k + 3)) for k in range(2)) + "}; // 2/3, 2/5")
 lines.append("static const double LOG_REST[12] = {" + ", ".join(d(Fraction(2, 2 * k + 7)) for k in range(12)) + "}; // 2/7 ...")
+# atan: atan(k/8) for k = 0..8 as double-double, and the odd series u - u^3/3 + u^5/5 ... beyond its first terms
+lines.append("static const dd ATAN_K8[9] = {" + ", ".join(ddpair_mp(mpmath.atan(mpmath.mpf(k) / 8)) for k in range(9)) + "};")
+lines.append("static const dd ATAN_DD[2] = {" + ", ".join(ddpair(Fraction((-1) ** (k + 1), 2 * k + 3)) for k in range(2)) + "}; // -1/3, 1/5")
+lines.append("static const double ATAN_REST[8] = {" + ", ".join(d(Fraction((-1) ** (k + 1), 2 * k + 3)) for k in range(2, 10)) + "}; // -1/7 ...")
+a, b = split(pi / 2, 2)
+lines.append(f"#define PIO2_HI {a.hex()} // pi/2 as double-double")
+lines.append(f"#define PIO2_LO {b.hex()}")
 lines += ["", "#endif"]
 print("\n".join(lines))

@@ -1,10 +1,12 @@
 // sinew — see include/sinew.h for version and licence
-// The math functions the compressor calls that are not wasm instructions: sin, cos, acos (glTF slerp
-// resampling, BVH/AMC Euler angles), log2 (the compressor's half-range estimate), pow (BVH and ACL decimal
-// scales, integer exponents), nextafterf. Each is computed with the leading terms in double-double
+// The math functions the compressor calls that are not wasm instructions: sin, cos, acos, atan2 (glTF slerp
+// resampling, BVH/AMC Euler angles), cbrt (the resampler's interval count, ceil()ed), log2 (the compressor's
+// half-range estimate), pow (BVH and ACL decimal scales, integer exponents), nextafterf. Each is computed with the leading terms in double-double
 // arithmetic (exact products by Veltkamp splitting: the build has no FMA), so the result is the correctly
-// rounded one but for inputs within a small fraction of an ulp of a rounding boundary; glibc's are within
-// 0.52 ulp, so both agree but for such rare inputs, and the compressor rounds these results to float.
+// rounded one but for inputs within a small fraction of an ulp of a rounding boundary. glibc's sin, cos, acos,
+// atan2, log2 and pow are within about 0.52 ulp, so the two agree but for rare inputs (about 0.1 %, by one
+// ulp), and the compressor rounds these results to float; glibc's cbrt is up to 3 ulp off, and its one use
+// here ceil()s a product of it.
 // web/compress/test_libc.c measures the agreement with glibc natively. Constants: libm_constants.h,
 // generated from their definitions by gen_constants.py.
 #include <stdint.h>
@@ -24,6 +26,8 @@
 double sin(double x);
 double cos(double x);
 double acos(double x);
+double atan2(double y, double x);
+double cbrt(double x);
 double log2(double x);
 double pow(double x, double y);
 double ldexp(double x, int e);
@@ -255,6 +259,76 @@ double acos(double x) {
 	if (x > 0) return 2.0 * a.hi + 2.0 * a.lo;
 	dd r = dd_add(pio2, (dd){-a.hi, -a.lo}); // pi - 2 asin(s) = 2 (pi/2 - asin(s))
 	return 2.0 * r.hi + 2.0 * r.lo;
+}
+
+/* ---- atan2 ---- */
+
+// atan(t) for t >= 0 (double-double): t > 1 as pi/2 - atan(1/t); then atan(t) = atan(k/8) + atan(u),
+// u = (t - k/8) / (1 + t k/8), |u| <= 1/16, the series to u^5 in double-double.
+static dd atan_positive(dd t) {
+	const int inverse = t.hi > 1.0;
+	if (inverse) t = dd_div((dd){1.0, 0}, t);
+	int k = (int)(t.hi * 8.0 + 0.5);
+	if (k > 8) k = 8;
+	const double c = k / 8.0; // exact
+	dd u = dd_div(dd_add(t, (dd){-c, 0}), dd_add((dd){1.0, 0}, dd_mul(t, (dd){c, 0})));
+	dd u2 = dd_mul(u, u), u3 = dd_mul(u2, u), u5 = dd_mul(u3, u2);
+	double rest = u5.hi * u2.hi * poly(ATAN_REST, 8, u2.hi);
+	dd s = dd_add(dd_mul(u5, ATAN_DD[1]), (dd){rest, 0});
+	s = dd_add(dd_mul(u3, ATAN_DD[0]), s);
+	s = dd_add(ATAN_K8[k], dd_add(u, s));
+	if (inverse) s = dd_add((dd){PIO2_HI, PIO2_LO}, (dd){-s.hi, -s.lo});
+	return s;
+}
+
+double atan2(double y, double x) {
+	if (isnan(x) || isnan(y)) return x + y;
+	const int sy = __builtin_signbit(y) != 0, sx = __builtin_signbit(x) != 0;
+	const dd pi = {PI_HI, PI_LO}, pio2 = {PIO2_HI, PIO2_LO};
+	if (y == 0) return sx ? (sy ? -PI_HI : PI_HI) : y;
+	if (x == 0) return sy ? -PIO2_HI : PIO2_HI;
+	if (isinf(x)) {
+		if (isinf(y)) {
+			dd a = dd_mul(pi, (dd){sx ? 0.75 : 0.25, 0});
+			return sy ? -(a.hi + a.lo) : a.hi + a.lo;
+		}
+		return sx ? (sy ? -PI_HI : PI_HI) : (sy ? -0.0 : 0.0);
+	}
+	if (isinf(y)) return sy ? -PIO2_HI : PIO2_HI;
+	const double ax = fabs(x), ay = fabs(y);
+	dd r;
+	if (ay > ax * 0x1p60) r = dd_add(pio2, (dd){-(ax / ay), 0}); // atan(t) = pi/2 - 1/t + 1/(3t^3) ...
+	else if (ay < ax * 0x1p-60) r = (dd){ay / ax, 0};          // atan(t) = t - t^3/3 ...
+	else r = atan_positive(dd_div((dd){ay, 0}, (dd){ax, 0}));
+	if (sx) r = dd_add(pi, (dd){-r.hi, -r.lo});
+	const double v = r.hi + r.lo;
+	return sy ? -v : v;
+}
+
+/* ---- cbrt ---- */
+
+// Newton's iteration on the mantissa, then the candidate (it, or an ulp either side) whose cube, in
+// double-double, is nearest: the correctly rounded root (exact for perfect cubes).
+double cbrt(double x) {
+	if (x == 0 || !isfinite(x)) return x + x;
+	int e;
+	double m = frexp(fabs(x), &e); // |x| = m 2^e, m in [0.5, 1)
+	int r = e % 3;
+	if (r < 0) r += 3;
+	m = ldexp(m, r), e -= r; // m in [0.5, 4), e a multiple of 3
+	double y = 1.0;
+	for (int i = 0; i < 8; ++i) y -= (y * y * y - m) / (3.0 * y * y);
+	double best = y, best_diff = INFINITY;
+	for (int k = -1; k <= 1; ++k) {
+		uint64_t u = bits_of(y);
+		double c = from_bits(u + (uint64_t)(int64_t)k);
+		dd c3 = dd_mul(two_prod(c, c), (dd){c, 0});
+		dd diff = dd_add(c3, (dd){-m, 0});
+		double d = fabs(diff.hi + diff.lo);
+		if (d < best_diff) best = c, best_diff = d;
+	}
+	best = ldexp(best, e / 3);
+	return x < 0 ? -best : best;
 }
 
 /* ---- log2, exp, pow ---- */

@@ -1,6 +1,6 @@
 // sinew — see include/sinew.h for version and licence
 // <math.h> of the wasm compressor (web/compress/libm.c). sqrt, floor, ceil, trunc, fabs and rint are wasm
-// instructions (exact, as on x86-64); sin, cos, acos, log2, pow and the rest are computed within an ulp,
+// instructions (exact, as on x86-64); sin, cos, acos, atan2, cbrt, log2, pow are computed within an ulp,
 // the inputs the compressor gives them then rounded to float; fmin/fmax/fminf/fmaxf follow glibc on x86-64
 // (minsd/maxsd order for equal operands, the other operand for a NaN).
 #ifndef SINEW_WC_MATH_H
