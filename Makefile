@@ -84,10 +84,12 @@ bench: all
 clean:
 	rm -rf $(BUILD) $(BUILD)-sanitize $(OUT)
 
-# Web runtime (web/): clang --target=wasm32, no emscripten. `wasm` rebuilds web/sinew.wasm and
-# web/sinew-simd.wasm; `wasm-check` verifies the committed ones are reproduced byte for byte
-# (same clang version); `web-test` runs the node tests on the committed modules.
-.PHONY: wasm wasm-check web-test web-types
+# Web runtime and compressor (web/): clang --target=wasm32, no emscripten. `wasm` rebuilds the runtime
+# modules and web/sinew-compress.wasm; `wasm-check` verifies the committed ones are reproduced byte for
+# byte (same clang version); `web-test` runs the node tests on the committed modules (the glTF-Transform
+# test needs `npm ci --prefix web`); `inspector` serves the inspector page for INSPECT=model.glb;
+# `inspector-test` runs it in headless Chromium (npm ci --prefix web/browser-test).
+.PHONY: wasm wasm-check web-test web-types inspector inspector-test
 wasm:
 	web/build_wasm.sh
 wasm-check:
@@ -98,6 +100,10 @@ web-test:
 # web/browser-test's pinned packages: npm ci --prefix web/browser-test).
 web-types:
 	web/browser-test/node_modules/.bin/tsc -p web/test/types
+inspector:
+	node web/bin/sinew-anim.mjs inspect $(INSPECT)
+inspector-test:
+	node web/browser-test/inspector.mjs $(BUILD)/sinew
 
 # Lossless glTF sampler runtime (web/lossless/): build (fails above its 4 KB budget) and node tests.
 .PHONY: web-lossless

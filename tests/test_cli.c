@@ -84,10 +84,12 @@ static void test_cli_compress_json_fields(void) {
 }
 
 static void test_cli_errors_are_one_line_with_exit_code(void) {
-	char args[2048], missing[512], bad[512];
+	char args[2048], missing[512], bad[512], never[512];
 	test_tmp_path("does_not_exist.bvh", missing, sizeof missing);
-	snprintf(args, sizeof args, "compress '%s' -o /tmp/never.sinew", missing);
+	test_tmp_path("never.sinew", never, sizeof never);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", missing, never);
 	CHECK(run(args, out, sizeof out, err, sizeof err) != 0);
+	CHECK(!test_file_exists(never)); // a failure writes nothing
 	CHECK(strncmp(err, "sinew: error: ", 14) == 0);
 	CHECK(strchr(err, '\n') == err + strlen(err) - 1); // exactly one line
 	CHECK_EQ(run("compress", out, sizeof out, err, sizeof err), 2);

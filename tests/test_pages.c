@@ -231,10 +231,11 @@ static void test_pages_reject_hostile_pages(void) {
 	memcpy(bad, pages[1], pi.size);
 	memset(bad + pi.size, 0, 4);
 	CHECK_RESULT(sinew_context_add_page(ctx, 1, bad, pi.size + 4, &err), SINEW_RESULT_CORRUPT, &err);
+	// another page's bytes, as they are: refused for their size, or (same size) for the checksum
 	sinew_page_info p2;
 	CHECK_EQ(sinew_context_page_info(ctx, 2, &p2), SINEW_RESULT_OK);
-	if (p2.size == pi.size) // same size, other index: the checksum is seeded with the page index
-		CHECK_RESULT(sinew_context_add_page(ctx, 1, pages[2], pi.size, &err), SINEW_RESULT_CHECKSUM, &err);
+	sinew_result other = p2.size < pi.size ? SINEW_RESULT_TRUNCATED : p2.size > pi.size ? SINEW_RESULT_CORRUPT : SINEW_RESULT_CHECKSUM;
+	CHECK_RESULT(sinew_context_add_page(ctx, 1, pages[2], p2.size, &err), other, &err);
 	CHECK_RESULT(sinew_context_add_page(ctx, count, pages[1], pi.size, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
 	CHECK_RESULT(sinew_context_add_page(ctx, 1, NULL, pi.size, &err), SINEW_RESULT_INVALID_ARGUMENT, &err);
 	CHECK_OK(sinew_page_check(p.paged, p.resident, 0, 1, pages[1], pi.size, &err), &err);
@@ -260,6 +261,74 @@ static void test_pages_reject_hostile_pages(void) {
 	free(pages);
 	free(m0), free(m1), free(m2);
 	free_pair(&p);
+	sinew_clip_set_free(set);
+}
+
+// A clip that repeats every segment: its middle pages are byte for byte the same. A page is checked by
+// its bytes against the page table entry of the index it is handed in at (size, XXH32 seeded with that
+// index, structure): another index's bytes fail unless they are exactly this page's, and byte-identical
+// pages hold the same segments, so one handed in under the other's index is accepted and samples exactly
+// like the whole blob. (test_pages_reject_hostile_pages hands in a page that differs: refused by its size
+// or its checksum.)
+static void test_pages_identical_bytes_at_another_index_are_that_page(void) {
+	const uint32_t period = 16, segments = 10;
+	sinew_clip_set *set = NULL;
+	CHECK(sinew_clip_set_create(&set, NULL) == SINEW_RESULT_OK);
+	sinew_clip_desc desc = {"periodic", 30, period * segments + 1, 4, 0, NULL};
+	sinew_clip *c = NULL;
+	CHECK(sinew_clip_set_add_clip(set, &desc, &c) == SINEW_RESULT_OK);
+	c->unit_scale = 100;
+	for (uint32_t j = 0; j < 4; ++j) c->joints[j].parent = (int32_t)j - 1;
+	for (uint32_t s = 0; s < c->sample_count; ++s)
+		for (uint32_t j = 0; j < 4; ++j) {
+			sinew_qvv *x = &c->transforms[s * 4 + j];
+			double a = 0.7 * sin(6.283185307179586 * (double)(s % period) / period + j);
+			x->rotation[j % 3] = (float)sin(a / 2), x->rotation[3] = (float)cos(a / 2);
+			x->translation[1] = 10.0f;
+			x->translation[0] = (float)(5.0 * cos(6.283185307179586 * (double)(s % period) / period));
+		}
+	sinew_compress_options o = {.segment_length = period, .page_bytes = 64}; // one segment per page
+	void *blob = NULL;
+	size_t size = 0;
+	sinew_error err = {0};
+	CHECK_OK(sinew_compress(set, &o, NULL, &blob, &size, &err), &err);
+	void *m0 = NULL, *m1 = NULL;
+	sinew_context *whole = make_context(blob, size, 0, &m0);
+	sinew_context *ctx = make_context(blob, sinew_blob_resident_size(blob, size), 0, &m1);
+	CHECK(whole && ctx);
+	uint32_t count = sinew_context_page_count(ctx), a = count, b = count;
+	CHECK(count >= 4);
+	sinew_page_info pa, pb;
+	for (uint32_t i = 0; i < count && a == count; ++i)
+		for (uint32_t k = i + 1; k < count && a == count; ++k) {
+			CHECK_EQ(sinew_context_page_info(ctx, i, &pa), SINEW_RESULT_OK);
+			CHECK_EQ(sinew_context_page_info(ctx, k, &pb), SINEW_RESULT_OK);
+			if (pa.size == pb.size && memcmp((const unsigned char *)blob + pa.offset, (const unsigned char *)blob + pb.offset, pa.size) == 0)
+				a = i, b = k;
+		}
+	CHECK_MSG(a < count, "no two pages of the periodic clip are byte for byte the same (%u pages)", count);
+	CHECK_EQ(sinew_context_page_info(ctx, a, &pa), SINEW_RESULT_OK);
+	CHECK_EQ(sinew_context_page_info(ctx, b, &pb), SINEW_RESULT_OK);
+	unsigned char *page = (unsigned char *)malloc(pa.size);
+	memcpy(page, (const unsigned char *)blob + pb.offset, pa.size); // page b's bytes (equal to page a's)
+	sinew_qvv q[4], w[4];
+	const double mid = 0.5 * (pa.start_time + pa.end_time);
+	CHECK_EQ(sinew_sample_pose(ctx, mid, q, NULL, NULL), SINEW_RESULT_PAGE_MISSING);
+	CHECK_OK(sinew_page_check(blob, sinew_blob_resident_size(blob, size), 0, a, page, pa.size, &err), &err);
+	CHECK_OK(sinew_context_add_page(ctx, a, page, pa.size, &err), &err);
+	for (double t = pa.start_time; t <= pa.end_time; t += 0.25 / c->sample_rate) {
+		CHECK_EQ(sinew_sample_pose(ctx, t, q, NULL, NULL), SINEW_RESULT_OK);
+		CHECK_EQ(sinew_sample_pose(whole, t, w, NULL, NULL), SINEW_RESULT_OK);
+		CHECK_MSG(memcmp(q, w, sizeof q) == 0, "page %u's bytes under index %u: t %g samples differently", b, a, t);
+	}
+	// one byte different from page a: refused at a, the context as it was
+	sinew_context_drop_page(ctx, a);
+	page[pa.size / 2] ^= 0x10;
+	CHECK_RESULT(sinew_context_add_page(ctx, a, page, pa.size, &err), SINEW_RESULT_CHECKSUM, &err);
+	CHECK_EQ(sinew_sample_pose(ctx, mid, q, NULL, NULL), SINEW_RESULT_PAGE_MISSING);
+	free(page);
+	free(m0), free(m1);
+	sinew_blob_free(blob, size, NULL);
 	sinew_clip_set_free(set);
 }
 
@@ -491,6 +560,7 @@ void suite_pages(void) {
 	RUN(test_pages_decode_like_unpaged);
 	RUN(test_pages_stream_from_resident_part);
 	RUN(test_pages_reject_hostile_pages);
+	RUN(test_pages_identical_bytes_at_another_index_are_that_page);
 	RUN(test_pages_needed_covers_the_horizon);
 	RUN(test_pages_resident_byte_changes_are_safe);
 	RUN(test_pages_real_mocap);

@@ -6,7 +6,7 @@ export type SinewResultName =
 	| 'OK' | 'IO' | 'TRUNCATED' | 'UNSUPPORTED' | 'PARSE' | 'BAD_MAGIC' | 'BAD_VERSION' | 'CORRUPT' | 'CHECKSUM'
 	| 'NOT_FINITE' | 'NOT_UNIT_QUATERNION' | 'BAD_PARENT' | 'NO_SAMPLES' | 'BAD_COUNT' | 'BAD_SAMPLE_RATE'
 	| 'BAD_PRECISION' | 'BAD_TRACK' | 'INVALID_ARGUMENT' | 'OUT_OF_RANGE' | 'OUT_OF_MEMORY' | 'BUFFER_TOO_SMALL'
-	| 'PAGE_MISSING' | 'UNKNOWN';
+	| 'PAGE_MISSING' | 'OVER_BOUND' | 'UNKNOWN';
 
 /** Thrown by load() when the blob is rejected (never a wasm trap). */
 export declare class SinewError extends Error {

@@ -44,7 +44,7 @@ const framesFor = (e) => (SLOW.has(e) ? SLOW_FRAMES : FRAMES);
 function sinewCli() {
 	const given = opt('cli', process.env.SINEW_CLI);
 	if (given) return given;
-	const dir = path.join(os.tmpdir(), 'sinew-webbench-build');
+	const dir = path.join(REPO, 'build-webbench'); // a build folder of the repository (build*/ is ignored), reused across runs
 	log(`building the sinew CLI in ${dir}`);
 	execFileSync('cmake', ['-S', REPO, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', '-DSINEW_BUILD_BENCH=OFF'], { stdio: ['ignore', 'ignore', 'inherit'] });
 	execFileSync('cmake', ['--build', dir, '-j', String(os.cpus().length), '--target', 'sinew'], { stdio: ['ignore', 'ignore', 'inherit'] });

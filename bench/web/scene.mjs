@@ -25,7 +25,8 @@ const flag = (n) => args.includes(`--${n}`);
 const opt = (n, d) => { const i = args.indexOf(`--${n}`); return i >= 0 && i + 1 < args.length ? args[i + 1] : d; };
 const QUICK = flag('quick');
 const JSON_OUT = flag('json');
-const CORPUS = process.env.SINEW_CORPUS ?? '/work/shared/corpus';
+// the corpus: $SINEW_CORPUS, else ../shared/corpus beside the repository (the bundled rig without it)
+const CORPUS = path.resolve(process.env.SINEW_CORPUS ?? path.join(REPO, '../shared/corpus'));
 const N = Number(opt('characters', 100));
 const FRAMES = Number(opt('frames', QUICK ? 240 : 900));
 const THREE_FRAMES = Number(opt('three-frames', QUICK ? 120 : 450));
@@ -42,6 +43,7 @@ if (!modules) { console.error('scene.mjs: needs three and playwright-core: npm c
 
 // the rig: raylib robot (44 nodes, 14 clips) from the corpus, else the bundled Godot player (28 joints)
 const robot = path.join(CORPUS, 'gltf/raylib/robot.glb');
+if (!existsSync(robot)) log(`corpus ${CORPUS} absent (or without raylib robot.glb): the bundled Godot player is the rig`);
 const asset = existsSync(robot) ? { file: robot, url: '/corpus/gltf/raylib/robot.glb', name: 'raylib robot.glb', clips: [10, 6] }
 	: { file: path.join(REPO, 'data/godot_platformer_player.glb'), url: '/repo/data/godot_platformer_player.glb', name: 'godot_platformer_player.glb', clips: [1, 4] };
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sinew-scene-'));
@@ -50,7 +52,7 @@ execFileSync(cli, ['compress', asset.file, '-o', blob, '-q']);
 log(`rig ${asset.name}: ${statSync(asset.file).size} bytes glTF, ${statSync(blob).size} bytes sinew (0.01 cm)`);
 
 const MIME = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.glb': 'model/gltf-binary' };
-const roots = { repo: REPO, corpus: CORPUS, modules, tmp };
+const roots = { repo: REPO, corpus: CORPUS, modules, scratch: tmp }; // scratch: this run's mkdtemp folder
 const server = createServer((req, res) => {
 	const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
 	const [, root, ...rest] = url.split('/');
@@ -80,7 +82,7 @@ try {
 		page.on('pageerror', (e) => errors.push(String(e)));
 		await page.goto(`http://127.0.0.1:${server.address().port}/repo/bench/web/scene_page.html`);
 		await page.waitForFunction(() => window.sceneReady === true);
-		const r = await page.evaluate((s) => window.setupScene(s), { asset: asset.url, blob: '/tmp/rig.sinew', characters: N, clips: asset.clips,
+		const r = await page.evaluate((s) => window.setupScene(s), { asset: asset.url, blob: '/scratch/rig.sinew', characters: N, clips: asset.clips,
 			frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true, group });
 		for (const [k, v] of Object.entries(r)) if (result[k] === undefined || result[k] === null || (k === 'skeletons' && v > result[k])) result[k] = v;
 		pages.push(page);

@@ -70,6 +70,9 @@ const USAGE = `usage: node tests/independent/check_gltf.mjs [options] FILE...
   --plus-only       shell points at +d only (3 + origin, like sinew's C metric) instead of ±d
   --max-times N     per clip, subsample evenly above N check times (default ${DEFAULT_MAX_TIMES})
   --compare REF TEST  compare two glTF files directly (no CLI): TEST's clips and nodes against REF's
+  --compare-packed REF PACKED  judge a packed glTF another tool wrote (SINEW_compressed_animation, e.g. the
+                    glTF-Transform step of web/gltf-transform.mjs) against its source REF: PACKED's scene
+                    loaded by GLTFLoader, its clips played through web/sinew.mjs (no CLI)
   --match-names     with --compare: pair nodes by their (unique) names, not their indices (for a TEST
                     written by a tool that renumbers nodes, e.g. gltfpack -kn); unpaired ones are missing
   --convert-only    compare each glTF with 'sinew convert' of itself (no compression)
@@ -116,6 +119,7 @@ function parseArgs(argv) {
 			case '--subdiv': o.subdiv = Math.max(2, num(next(), a) | 0); break;
 			case '--max-times': o.maxTimes = num(next(), a); break;
 			case '--compare': { const ref = next(), test = next(); o.files.push({ path: ref, against: test, importArgs }); break; }
+			case '--compare-packed': { const ref = next(), test = next(); o.files.push({ path: ref, packedAgainst: test, importArgs }); break; }
 			case '--match-names': o.matchNames = true; break;
 			case '--convert-only': o.convertOnly = true; break;
 			case '--float32-floor': o.float32Floor = true; break;
@@ -408,9 +412,12 @@ async function checkFile(spec, o) {
 		if (!existsSync(path)) throw new Error('no such file');
 		const thr = ['--error-cm', String(o.errorCm), '--shell-cm', String(o.shellCm)];
 		const blob = join(dir, 'out.sinew'), out = join(dir, 'out.glb'), ref = join(dir, 'ref.glb'), packed = join(dir, 'packed.glb');
-		let reported = null, refPath, outPath;
+		let reported = null, refPath, outPath, packedPath = packed;
 		const run = (name, args) => stage(o, path, name, args);
-		if (spec.against) {
+		if (spec.packedAgainst) { // only the packed file is judged (the source against itself stands in for the rest)
+			if (!existsSync(spec.packedAgainst)) throw new Error(`no such file: ${spec.packedAgainst}`);
+			refPath = path; outPath = path; packedPath = spec.packedAgainst;
+		} else if (spec.against) {
 			if (!existsSync(spec.against)) throw new Error(`no such file: ${spec.against}`);
 			refPath = path; outPath = spec.against;
 		} else if (o.float32Floor) {
@@ -439,10 +446,10 @@ async function checkFile(spec, o) {
 		// the documents themselves, for the pointer curves three does not play
 		const srcDoc = gltf ? loadDocument(refPath) : null, outDoc = gltf ? loadDocument(outPath) : null;
 		let pk = null, anim = null;
-		if (o.packed && gltf && !o.convertOnly && !o.float32Floor && !spec.against) {
+		if ((o.packed && gltf && !o.convertOnly && !o.float32Floor && !spec.against) || spec.packedAgainst) {
 			const Sinew = (await import(pathToFileURL(o.web).href)).default;
-			const bytes = readFileSync(packed);
-			const pl = await loadGltf(packed);
+			const bytes = readFileSync(packedPath);
+			const pl = await loadGltf(packedPath);
 			pk = new SceneEval(pl.gltf, pl.json, evalOpts);
 			anim = (await Sinew.loadPacked(bytes)).animation;
 			res.packed_clips = anim.clipCount;

@@ -3,11 +3,15 @@
 # The npm package (web/package.json) as a user gets it: `npm pack`, install the tarball into a
 # fresh temporary project, import it by package name from node, then bundle a page with esbuild
 # (from npm) and run it in headless Chromium (web/browser-test/npm_page.mjs; needs web/browser-test's
-# node_modules for playwright-core). Usage: web/browser-test/npm_package.sh
+# node_modules for playwright-core); the compressor (sinew-anim/compress) and the glTF-Transform step
+# (sinew-anim/gltf-transform, with @gltf-transform/core from npm) by package name, and the inspector
+# (npx sinew-anim inspect) serving its page. `npm pack` builds the inspector (web/node_modules: npm ci
+# --prefix web). Usage: web/browser-test/npm_package.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 ESBUILD_VERSION=${ESBUILD_VERSION:-0.25.12}
+GLTF_TRANSFORM_VERSION=${GLTF_TRANSFORM_VERSION:-4.5.1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tarball=$(cd web && npm pack --silent --pack-destination "$tmp" | tail -1)
@@ -15,7 +19,11 @@ echo "npm pack: $tarball ($(wc -c < "$tmp/$tarball") bytes, $(tar -tzf "$tmp/$ta
 mkdir "$tmp/app"
 cd "$tmp/app"
 echo '{ "name": "sinew-anim-smoke", "private": true, "type": "module" }' > package.json
-npm install --silent --no-audit --no-fund "$tmp/$tarball" "esbuild@$ESBUILD_VERSION" > /dev/null
+npm install --silent --no-audit --no-fund "$tmp/$tarball" "esbuild@$ESBUILD_VERSION" "@gltf-transform/core@$GLTF_TRANSFORM_VERSION" > /dev/null
+for f in compress.mjs sinew-compress.wasm gltf-transform.mjs inspector/dist/inspector.js inspector/dist/index.html inspector/dist/sinew-compress.wasm; do
+	[ -e "node_modules/sinew-anim/$f" ] || { echo "the package lacks $f"; exit 1; }
+done
+cp "$repo/data/godot_platformer_player.glb" hero.glb
 cp "$repo/web/test/data/godot_platformer_player.sinew" walk.sinew
 # node, by package name: the decoder, the world (a crossfade) and the adapters' modules resolve
 cat > node_check.mjs <<'JS'
@@ -53,6 +61,44 @@ console.log(`node import by package name (${pkg.name} ${pkg.version}): single la
 if (!ok) process.exit(1);
 JS
 node node_check.mjs
+# the compressor and the glTF-Transform step, by package name
+cat > tooling_check.mjs <<'JS'
+import { readFileSync } from 'node:fs';
+import Sinew from 'sinew-anim';
+import { compress, pack, SinewError } from 'sinew-anim/compress';
+import { NodeIO } from '@gltf-transform/core';
+import { SinewAnimationCompression, sinew, EXTENSION_NAME } from 'sinew-anim/gltf-transform';
+const glb = readFileSync('hero.glb');
+const { blob, report } = await compress(glb, { errorCm: 0.01 });
+const anim = await Sinew.load(blob);
+const packed = await pack(glb);
+const loaded = await Sinew.loadPacked(packed.glb);
+let named = null;
+try { await compress(glb.subarray(0, 100)); } catch (e) { named = e instanceof SinewError ? e.codeName : String(e); }
+const io = new NodeIO().registerExtensions([SinewAnimationCompression]);
+const doc = await io.readBinary(glb);
+await doc.transform(sinew({ errorCm: 0.01 }));
+const written = await io.writeBinary(doc);
+const viaTransform = await Sinew.loadPacked(written);
+const again = (await io.readBinary(written)).getRoot().getExtension(EXTENSION_NAME);
+const ok = report.max_error_cm <= 0.01 && report.compressed_bytes === blob.length && anim.clipCount === report.clips.length &&
+	loaded.animation.clipCount === anim.clipCount && named === 'TRUNCATED' && viaTransform.animation.clipCount === anim.clipCount &&
+	again && again.getBlob().length > 0;
+console.log(`compress by package name: ${glb.length} -> ${blob.length} bytes (max ${report.max_error_cm} cm), pack ${packed.glb.length} bytes, ` +
+	`truncated input ${named}; glTF-Transform sinew(): ${written.length} bytes, ${viaTransform.animation.clipCount} clips, read back: ${ok ? 'ok' : 'FAILED'}`);
+if (!ok) process.exit(1);
+JS
+node tooling_check.mjs
+# the inspector from the installed package: `npx sinew-anim inspect FILE` serves the page and the model
+npx --no-install sinew-anim inspect hero.glb --no-open --port 0 > inspect.log 2>&1 &
+inspector=$!
+for _ in $(seq 50); do grep -q 'http://' inspect.log && break; sleep 0.2; done
+url=$(grep -o 'http://127.0.0.1:[0-9]*/' inspect.log | head -1)
+served=$(node -e 'const u = process.argv[1]; Promise.all([fetch(u).then((r) => r.text()), fetch(u + "api/status").then((r) => r.json()),
+	fetch(u + "inspector.js").then((r) => r.status)]).then(([html, status, js]) => console.log(html.includes("sinew inspector") && status.model?.name === "hero.glb" && js === 200 ? "ok" : "no"), () => console.log("no"))' "$url")
+kill "$inspector"
+[ "$served" = ok ] || { echo "npx sinew-anim inspect did not serve the page ($url)"; cat inspect.log; exit 1; }
+echo "npx sinew-anim inspect: the page and hero.glb served at $url"
 # a page bundled with esbuild: the wasm files sit next to the bundle (the modules fetch them
 # relative to import.meta.url); node: built-ins are only used for file: URLs, so they stay external
 mkdir dist

@@ -13,7 +13,8 @@ import { startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-const corpus = process.env.SINEW_CORPUS ?? '/work/shared/corpus';
+// the corpus: $SINEW_CORPUS, else ../shared/corpus beside the repository
+const corpus = resolve(process.env.SINEW_CORPUS ?? join(repo, '../shared/corpus'));
 const artifacts = join(here, 'artifacts');
 // Root-space distance of origins and DESIGN §4 shell points (3 cm) to the engine's poses at the
 // neighbouring sinew samples, interpolated as docs/format.md says: the compressor's 0.01 cm
@@ -30,10 +31,11 @@ function findCli() {
 const assets = [{ name: 'godot_platformer_player', file: join(repo, 'data/godot_platformer_player.glb'), url: '/repo/data/godot_platformer_player.glb' }];
 if (existsSync(corpus)) {
 	for (const p of ['gltf/khronos/CesiumMan/CesiumMan.gltf', 'gltf/khronos/AnimatedMorphCube/AnimatedMorphCube.gltf', 'gltf/raylib/robot.glb', 'gltf/threejs/RobotExpressive.glb']) {
-		if (existsSync(join(corpus, p))) assets.push({ name: basename(p).replace(/\.(gltf|glb)$/, ''), file: join(corpus, p), url: `/corpus/${p}` });
+		if (!existsSync(join(corpus, p))) throw new Error(`corpus ${corpus} lacks ${p}`); // a corpus present but incomplete fails
+		assets.push({ name: basename(p).replace(/\.(gltf|glb)$/, ''), file: join(corpus, p), url: `/corpus/${p}` });
 	}
 } else {
-	console.log(`corpus ${corpus} absent: only the bundled asset is tested`);
+	console.log(`SKIPPED: the corpus assets (CesiumMan, AnimatedMorphCube, raylib robot, RobotExpressive, the pointer scenes): corpus ${corpus} absent; only the bundled asset is tested`);
 }
 
 // SINEW_BROWSER_ASSETS=name,name runs a subset.
@@ -112,7 +114,8 @@ const pointerAssets = [];
 const pointerSummary = [];
 for (const rel of ['gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf']) {
 	const file = join(corpus, rel);
-	if (!existsSync(file)) continue;
+	if (!existsSync(corpus)) continue; // said above: SKIPPED
+	if (!existsSync(file)) throw new Error(`corpus ${corpus} lacks ${rel}`);
 	const name = basename(rel).replace(/\.gltf$/, '');
 	// beside copies of the source's images and buffers, which its URIs name
 	const dir = join(artifacts, 'pointer', name);
@@ -376,4 +379,5 @@ if (failures.length) {
 	for (const f of failures) console.log(`  ${f}`);
 	process.exit(1);
 }
-console.log(`\nbrowser adapters: ${summary.length} asset/engine runs passed (tolerance ${TOLERANCE_CM} cm); world adapters: ${worldSummary.length} blended scenes passed, one wasm call per frame;${streamSummary ? ' streaming ok;' : ''}${pointerSummary.length ? ` KHR_animation_pointer in Babylon: ${pointerSummary.length} clip(s) within ${POINTER_TOLERANCE};` : ''} ${seconds} s`);
+const skippedNote = existsSync(corpus) ? '' : ' SKIPPED: the corpus assets (corpus absent);';
+console.log(`\nbrowser adapters: ${summary.length} asset/engine runs passed (tolerance ${TOLERANCE_CM} cm); world adapters: ${worldSummary.length} blended scenes passed, one wasm call per frame;${streamSummary ? ' streaming ok;' : ''}${pointerSummary.length ? ` KHR_animation_pointer in Babylon: ${pointerSummary.length} clip(s) within ${POINTER_TOLERANCE};` : ''}${skippedNote} ${seconds} s`);

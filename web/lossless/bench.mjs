@@ -3,8 +3,9 @@
 // Per-frame sampling time of the lossless runtime (wasm MVP, wasm SIMD128) against a plain-JS typed-array
 // sampler doing the same work on the same block (same cursors, slerp, constant skipping, changed bitset).
 //   node web/lossless/bench.mjs [scene.glb] [--frames 3000]
-// Default scene: /tmp/stress10000.glb (make it with ../shared/tools/make_stress_gltf.mjs --nodes 10000), else
-// raylib/robot.glb from the corpus with its animations repeated until >= 30000 channels.
+// Default scene: $SINEW_STRESS_GLB when set (make one with ../shared/tools/make_stress_gltf.mjs --nodes 10000),
+// else raylib/robot.glb from the corpus ($SINEW_CORPUS, or ../shared/corpus beside the repository) with its
+// animations repeated until >= 30000 channels.
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,7 +16,9 @@ const opt = (k, d) => { const i = args.indexOf(`--${k}`); return i < 0 ? d : arg
 const FRAMES = parseInt(opt('frames', '3000'), 10);
 const here = path.dirname(new URL(import.meta.url).pathname);
 let file = args.find((a) => !a.startsWith('--') && a !== opt('frames'));
-file ??= fs.existsSync('/tmp/stress10000.glb') ? '/tmp/stress10000.glb' : path.join(here, '../../../shared/corpus/gltf/raylib/robot.glb');
+const corpus = path.resolve(process.env.SINEW_CORPUS ?? path.join(here, '../../../shared/corpus'));
+file ??= process.env.SINEW_STRESS_GLB ?? path.join(corpus, 'gltf/raylib/robot.glb');
+if (!fs.existsSync(file)) { console.error(`lossless bench: ${file} not found (pass a scene, or set SINEW_STRESS_GLB or SINEW_CORPUS)`); process.exit(2); }
 const { json, buffers } = L.parseGlb(fs.readFileSync(file));
 let count = 0;
 for (const a of json.animations ?? []) count += a.channels.length;

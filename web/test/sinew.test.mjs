@@ -3,10 +3,12 @@
 // committed web/*.wasm, web/test/data and tests/golden files — not the native build.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import Sinew, { SinewError } from '../sinew.mjs';
+import { CORPUS, NO_CORPUS } from './corpus.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const BUILDS = [{ name: 'baseline', simd: false, kernel: 'scalar' }, { name: 'simd', simd: true, kernel: 'wasm-simd128' }];
@@ -340,7 +342,6 @@ test('loadPacked reads the blob of a packed .glb and .gltf and samples like the 
 	const { execFileSync } = await import('node:child_process');
 	const { mkdtempSync } = await import('node:fs');
 	const { tmpdir } = await import('node:os');
-	const { join } = await import('node:path');
 	const root = fileURLToPath(new URL('../../', import.meta.url));
 	const cli = join(root, process.env.SINEW_CLI);
 	const dir = mkdtempSync(join(tmpdir(), 'sinew-packed-'));
@@ -381,14 +382,15 @@ test('one module, both modes: loadLossless samples the glTF keyframes of the sam
 // (scalars[i].pointer), and its sampled value is within the track's precision of the source's own
 // LINEAR channel, evaluated here from the glTF accessors (no sinew code), at every sample time and
 // sample midpoint.
-const pointerSource = '/work/shared/corpus/gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf';
+const pointerSource = CORPUS ? join(CORPUS, 'gltf/blender_io/24_animation_pointer/24_animation_pointer.gltf') : null;
 test('pointer tracks of a packed file play the source\'s KHR_animation_pointer channels', {
-	skip: (!process.env.SINEW_CLI && 'SINEW_CLI not set') || (!existsSync(pointerSource) && 'corpus absent'),
+	skip: (!process.env.SINEW_CLI && 'SINEW_CLI not set') || (!CORPUS && NO_CORPUS),
 }, async (t) => {
+	assert.ok(existsSync(pointerSource), `the corpus lacks ${pointerSource}`);
 	const { execFileSync } = await import('node:child_process');
 	const { mkdtempSync } = await import('node:fs');
 	const { tmpdir } = await import('node:os');
-	const { dirname, join } = await import('node:path');
+	const { dirname } = await import('node:path');
 	const root = fileURLToPath(new URL('../../', import.meta.url));
 	const dir = mkdtempSync(join(tmpdir(), 'sinew-pointer-'));
 	execFileSync(join(root, process.env.SINEW_CLI), ['pack', pointerSource, '-o', join(dir, 'p.glb'), '-q']);

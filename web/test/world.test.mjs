@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import Sinew, { SinewError } from '../sinew.mjs';
 import { createWorld, restoreWorld, LayerEvent } from '../world.mjs';
 import { RefLayer, participation, refAdvance, refBlend } from './world_reference.mjs';
+import { CLI, CORPUS, NO_CLI, NO_CORPUS } from './corpus.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const BUILDS = [{ name: 'baseline', simd: false }, { name: 'simd', simd: true }];
@@ -442,7 +443,6 @@ for (const build of BUILDS) {
 		world.update(0.3);
 		const bad = [GODOT.subarray(0, 10), GODOT.subarray(0, GODOT.length - 1), new Uint8Array(64)];
 		for (const at of [0, 5, 13, 40, 200, 1000, GODOT.length - 3]) { const b = new Uint8Array(GODOT); b[at] ^= 0x41; bad.push(b); }
-		const malformed = '/work/shared/corpus/malformed';
 		let rejected = 0;
 		for (const b of bad) {
 			const before = new Uint8Array(world.memory.buffer).slice();
@@ -457,7 +457,6 @@ for (const build of BUILDS) {
 			for (let i = 0; i < before.length; i++) if (before[i] !== after[i]) { diff = i; break; }
 			assert.equal(diff, -1, `memory byte ${diff} changed`);
 		}
-		if (existsSync(malformed)) void malformed; // the malformed corpus holds source files (glTF/BVH), not blobs
 		// the world still works and matches a twin that never saw the bad blobs
 		const twin = await createWorld({ simd: build.simd });
 		const tb = twin.load(GODOT);
@@ -615,19 +614,17 @@ test('portable snapshots: saved by one build, restored into the other at another
 });
 
 // Real corpus clips compressed by the CLI: RobotExpressive (morph weights), Fox.
-const corpus = process.env.SINEW_CORPUS ?? '/work/shared/corpus';
-const cli = process.env.SINEW_CLI ? join(fileURLToPath(new URL('../..', import.meta.url)), process.env.SINEW_CLI) : null;
 test('corpus: RobotExpressive (morph weights) and Fox blended in one world against the reference', {
-	skip: (!cli || !existsSync(cli) || !existsSync(join(corpus, 'gltf/threejs/RobotExpressive.glb'))) && 'SINEW_CLI or the corpus missing',
+	skip: (!CLI && NO_CLI) || (!CORPUS && NO_CORPUS),
 }, async () => {
 	const dir = mkdtempSync(join(tmpdir(), 'sinew-world-'));
 	try {
 		const blobs = [];
-		for (const f of ['gltf/threejs/RobotExpressive.glb', 'gltf/khronos/Fox/glTF-Binary/Fox.glb']) {
-			const src = join(corpus, f);
-			if (!existsSync(src)) continue;
+		for (const f of ['gltf/threejs/RobotExpressive.glb', 'gltf/khronos/Fox/Fox.glb']) {
+			const src = join(CORPUS, f);
+			assert.ok(existsSync(src), `the corpus lacks ${f}`);
 			const out = join(dir, `${blobs.length}.sinew`);
-			execFileSync(cli, ['compress', src, '-o', out, '-q']);
+			execFileSync(CLI, ['compress', src, '-o', out, '-q']);
 			blobs.push(readFileSync(out));
 		}
 		const world = await createWorld();

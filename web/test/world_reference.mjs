@@ -44,6 +44,7 @@ export function participation(bytes) {
 				for (let j = 0; j < J; j++)
 					for (let k = 0; k < 3; k++) if (((bytes[desc + j] >> (2 * k)) & 3) === 3) at += 2 * value * (k === 0 && segments > 1 ? 4 : 3);
 				for (let k = 0; k < S; k++) if ((bytes[desc + J + k] & 3) === 3) at += 2 * value * (((bytes[desc + J + k] >> 2) & 3) + 1);
+				if (flags & 2048) at += 4 + 8 * dv.getUint32(clip + at, true); // Time_map: Mark_count, then (f32 time, u32 sample) per mark
 				let end;
 				if (flags & 32) {
 					end = at + 4 + 20 * dv.getUint32(clip + at, true);

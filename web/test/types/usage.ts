@@ -115,3 +115,36 @@ async function streaming(): Promise<void> {
 	void other;
 }
 void streaming;
+
+// the compressor (web/compress.mjs) and the glTF-Transform step (web/gltf-transform.mjs)
+import compressor, { compress, pack, info, errors, run, cliOptions, SinewError as CompressError } from '../../compress.mjs';
+import type { CompressReport, CompressResult, JointErrors, PackResult, RunResult } from '../../compress.mjs';
+import { NodeIO } from '@gltf-transform/core';
+import { CompressedAnimation, EXTENSION_NAME, SinewAnimationCompression, sinew } from '../../gltf-transform.mjs';
+import type { CompressedClip } from '../../gltf-transform.mjs';
+
+export async function tooling(glb: Uint8Array, bvh: string): Promise<number> {
+	const c: CompressResult = await compress(glb, { errorCm: 0.01, level: 2, tiers: [0.1, 0.01], name: 'hero.glb', maxMemoryBytes: 1 << 28 });
+	const report: CompressReport = c.report;
+	const p: PackResult = await pack(glb, { plainKnots: true, gltf: true, resources: { 'hero.bin': new Uint8Array(4) } });
+	const b = await compressor.compress(bvh, { unitCm: 5.644, noEndSites: true, args: ['--strip'] });
+	const sizes = await info(c.blob, { sizes: true });
+	const e: JointErrors = await errors(glb, c.blob, { clip: 0 });
+	const r: RunResult = await run(['info', 'x.sinew', '--json'], { 'x.sinew': c.blob });
+	const args: string[] = cliOptions({ errorCm: 0.1, skinShells: true });
+	try {
+		await compress(new Uint8Array(3));
+	} catch (x) {
+		if (x instanceof CompressError) return x.code;
+	}
+	const io = new NodeIO().registerExtensions([SinewAnimationCompression]);
+	const document = await io.readBinary(glb);
+	await document.transform(sinew({ errorCm: 0.01, onReport: (rep) => void rep.animation_bytes_after }));
+	const prop = document.getRoot().getExtension<CompressedAnimation>(EXTENSION_NAME);
+	const clips: CompressedClip[] = prop ? prop.getClips() : [];
+	const blob = prop?.getBlob();
+	const nodes = prop ? prop.listTargets('nodes').length : 0;
+	await io.writeBinary(document);
+	return report.clips[0].max_error_cm + p.glb.length + b.blob.length + Object.keys(sizes).length + e.errors[0] + r.code +
+		args.length + clips.length + (blob ? blob.length : 0) + nodes + c.warnings.length;
+}
