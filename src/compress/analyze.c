@@ -245,41 +245,41 @@ static uint8_t compact_rotation(float q[4], bool short_values) {
 	return (uint8_t)big;
 }
 
+// Each sub-track takes the first of identity, default and constant whose replacement error fits the
+// joint's share (the candidates are computed once per joint, and a candidate is measured only when the
+// ones before it do not fit).
 static void classify_joints(sinewi_work *w) {
 	const sinew_clip *clip = w->clip;
 	sinewi_enc_clip *enc = w->enc;
 	const uint32_t nj = w->joint_count;
+	const bool short_values = w->settings->short_constants;
 	for (uint32_t j = 0; j < nj; ++j) {
 		const sinew_joint *joint = &clip->joints[j];
 		double budget = w->threshold[j] * w->rho[j] * w->class_fraction;
 		w->const_error[j] = 0;
 		sinew_qvv *cv = &enc->constants[j];
 		sinewi_qvv_identity(cv);
+		sinew_qvv identity, def = joint->default_pose, constant;
+		sinewi_qvv_identity(&identity);
+		sinewi_quat_normalize(def.rotation);
+		mean_rotation(w, j, constant.rotation);
+		// Short_constants rounds constants to 24 bits; defaults stay f32 (the default pose exactly: a
+		// decoder may skip them)
+		uint8_t drop_def = compact_rotation(def.rotation, false);
+		uint8_t drop_const = compact_rotation(constant.rotation, short_values);
+		midrange(w, j, SINEWI_TRACK_TRANSLATION, constant.translation);
+		midrange(w, j, SINEWI_TRACK_SCALE, constant.scale);
+		short_constants(constant.translation, 3, short_values), short_constants(constant.scale, 3, short_values);
 		for (int sub = 0; sub < 3; ++sub) {
-			sinew_qvv identity, def = joint->default_pose, constant;
-			sinewi_qvv_identity(&identity);
-			sinewi_quat_normalize(def.rotation);
-			mean_rotation(w, j, constant.rotation);
-			// Short_constants rounds constants to 24 bits; defaults stay f32 (the default pose exactly: a
-			// decoder may skip them)
-			const bool short_values = w->settings->short_constants;
-			uint8_t drop_def = compact_rotation(def.rotation, false);
-			uint8_t drop_const = compact_rotation(constant.rotation, short_values);
-			midrange(w, j, SINEWI_TRACK_TRANSLATION, constant.translation);
-			midrange(w, j, SINEWI_TRACK_SCALE, constant.scale);
-			short_constants(constant.translation, 3, short_values), short_constants(constant.scale, 3, short_values);
-			double e_id = replace_error(w, j, sub, &identity);
-			double e_def = replace_error(w, j, sub, &def);
-			double e_const = replace_error(w, j, sub, &constant);
+			double e;
 			uint8_t kind;
-			double spent;
 			const sinew_qvv *value;
-			if (e_id <= budget) kind = SINEWI_KIND_IDENTITY, spent = e_id, value = &identity;
-			else if (e_def <= budget) kind = SINEWI_KIND_DEFAULT, spent = e_def, value = &def;
-			else if (e_const <= budget) kind = SINEWI_KIND_CONSTANT, spent = e_const, value = &constant;
-			else kind = SINEWI_KIND_ANIMATED, spent = 0, value = &identity;
+			if ((e = replace_error(w, j, sub, &identity)) <= budget) kind = SINEWI_KIND_IDENTITY, value = &identity;
+			else if ((e = replace_error(w, j, sub, &def)) <= budget) kind = SINEWI_KIND_DEFAULT, value = &def;
+			else if ((e = replace_error(w, j, sub, &constant)) <= budget) kind = SINEWI_KIND_CONSTANT, value = &constant;
+			else kind = SINEWI_KIND_ANIMATED, e = 0, value = &identity;
 			enc->joint_kinds[(size_t)j * 3 + sub] = kind;
-			w->const_error[j] += spent;
+			w->const_error[j] += e;
 			if (sub == SINEWI_TRACK_ROTATION) {
 				memcpy(cv->rotation, value->rotation, sizeof cv->rotation);
 				enc->constant_dropped[j] = kind == SINEWI_KIND_DEFAULT ? drop_def : (kind == SINEWI_KIND_CONSTANT ? drop_const : 0);

@@ -153,51 +153,75 @@ static float check_u(const sinewi_work *w, uint32_t j, uint32_t c) {
 	return w->rounding_mode[j] == SINEW_ROUNDING_NONE ? w->check_u[c] : w->check_u_step[c];
 }
 
-// Largest error of a track over the segment in its budget's unit (object-space model for
-// transforms, multiples of the precision for scalars; exact zeros must stay zero).
+// Error of a track at local sample u of the segment in its budget's unit (object-space model for
+// transforms, multiples of the precision for scalars; exact zeros must stay zero); v is the decoded value.
+static double sample_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg, uint32_t u,
+                           const float v[4]) {
+	const uint32_t nj = w->joint_count;
+	uint32_t s = seg->first_sample + u;
+	double e;
+	if (t->type == SINEWI_TRACK_SCALAR) {
+		const sinew_scalar_track *src = &w->clip->scalar_tracks[t->index];
+		double precision = src->precision > 0.0f ? src->precision : 1e-4;
+		const float *ref = &w->scalars[t->index][(size_t)s * t->components];
+		e = 0.0;
+		for (uint32_t c = 0; c < t->components; ++c) {
+			// non-negative curves (morph weights): a zero must decode as exactly zero
+			if (ref[c] == 0.0f && v[c] != 0.0f && t->clip_min[c] == 0.0f) return INFINITY;
+			double d = fabs((double)ref[c] - v[c]) / precision;
+			if (d > e) e = d;
+		}
+		return e;
+	}
+	const sinew_qvv *x = &w->poses[(size_t)s * nj + t->index];
+	const uint32_t j = t->index;
+	if (t->type == SINEWI_TRACK_ROTATION) {
+		e = sinewi_rotation_chord(x->rotation, v) * w->lever[j] * w->max_scale[j];
+	} else if (t->type == SINEWI_TRACK_TRANSLATION) {
+		double dx = (double)x->translation[0] - v[0], dy = (double)x->translation[1] - v[1], dz = (double)x->translation[2] - v[2];
+		e = sqrt(dx * dx + dy * dy + dz * dz);
+	} else {
+		e = 0.0;
+		for (int c = 0; c < 3; ++c) {
+			double d = fabs((double)x->scale[c] - v[c]);
+			if (d > e) e = d;
+		}
+		e *= w->lever[j];
+	}
+	return e * w->parent_gain[j];
+}
+
+// Does the track stay within `budget` at every sample of the segment? Starts at *start (where the
+// last test of this track failed: the worst sample moves little between widths) and stops at the
+// first sample over, which it leaves in *start. The answer does not depend on the order.
+static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                       const sinewi_enc_seg_track *st, double budget, uint32_t *start) {
+	const uint32_t n = seg->length + 1, first = *start < n ? *start : 0;
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t u = first + k < n ? first + k : first + k - n;
+		float v[4];
+		sinewi_decode_track_sample(t, st, seg->length, (float)u, w->fit, v);
+		if (!(sample_error(w, t, seg, u, v) <= budget)) {
+			*start = u;
+			return false;
+		}
+	}
+	return true;
+}
+
+// Largest error of a track over the segment (sample_error); with `decoded`, the decoded values of
+// every position go there.
 static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                           const sinewi_enc_seg_track *st, float *decoded) {
-	const uint32_t nj = w->joint_count;
 	double worst = 0.0;
 	for (uint32_t u = 0; u <= seg->length; ++u) {
 		float v[4];
 		sinewi_decode_track_sample(t, st, seg->length, (float)u, w->fit, v);
 		if (decoded) memcpy(decoded + 4 * u, v, sizeof v);
-		uint32_t s = seg->first_sample + u;
-		double e;
-		if (t->type == SINEWI_TRACK_SCALAR) {
-			const sinew_scalar_track *src = &w->clip->scalar_tracks[t->index];
-			double precision = src->precision > 0.0f ? src->precision : 1e-4;
-			const float *ref = &w->scalars[t->index][(size_t)s * t->components];
-			e = 0.0;
-			for (uint32_t c = 0; c < t->components; ++c) {
-				// non-negative curves (morph weights): a zero must decode as exactly zero
-				if (ref[c] == 0.0f && v[c] != 0.0f && t->clip_min[c] == 0.0f) return INFINITY;
-				double d = fabs((double)ref[c] - v[c]) / precision;
-				if (d > e) e = d;
-			}
-		} else {
-			const sinew_qvv *x = &w->poses[(size_t)s * nj + t->index];
-			const uint32_t j = t->index;
-			if (t->type == SINEWI_TRACK_ROTATION) {
-				e = sinewi_rotation_chord(x->rotation, v) * w->lever[j] * w->max_scale[j];
-			} else if (t->type == SINEWI_TRACK_TRANSLATION) {
-				double dx = (double)x->translation[0] - v[0], dy = (double)x->translation[1] - v[1],
-				       dz = (double)x->translation[2] - v[2];
-				e = sqrt(dx * dx + dy * dy + dz * dz);
-			} else {
-				e = 0.0;
-				for (int c = 0; c < 3; ++c) {
-					double d = fabs((double)x->scale[c] - v[c]);
-					if (d > e) e = d;
-				}
-				e *= w->lever[j];
-			}
-			e *= w->parent_gain[j];
-		}
+		double e = sample_error(w, t, seg, u, v);
 		if (!(e <= worst)) worst = e;
 	}
-	// Check positions between samples (source key times and midpoints) are decoded for the
+// Check positions between samples (source key times and midpoints) are decoded for the
 	// object-space verification only; the per-track model looks at samples.
 	if (decoded && t->type != SINEWI_TRACK_SCALAR)
 		for (uint32_t c = 0; c < w->check_n; ++c)
@@ -226,19 +250,20 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 	uint32_t best_cost = UINT32_MAX, best_k = LEVEL_RAW, best_d = 0;
 	const uint8_t dropped = st->chosen_dropped;
 	st->dropped = dropped;
+	uint32_t start = 0; // where the last test failed
 	if (!force_max) {
 		for (int d = 0; d <= max_d; ++d) {
 			if (d > 0 && (1u << d) > seg->length) break;
 			st->decimation = (uint8_t)d;
 			widths_for_level(t, st, SINEWI_MAX_WIDTH, st->width);
 			quantize_knots(w, t, seg, st);
-			if (!(track_error(w, t, seg, st, NULL) <= budget)) break; // coarser knots only get worse
+			if (!track_fits(w, t, seg, st, budget, &start)) break; // coarser knots only get worse
 			uint32_t lo = 0, hi = SINEWI_MAX_WIDTH;
 			while (lo < hi) {
 				uint32_t mid = (lo + hi) / 2;
 				widths_for_level(t, st, mid, st->width);
 				quantize_knots(w, t, seg, st);
-				if (track_error(w, t, seg, st, NULL) <= budget)
+				if (track_fits(w, t, seg, st, budget, &start))
 					hi = mid;
 				else
 					lo = mid + 1;
@@ -276,6 +301,13 @@ typedef struct seg_scratch {
 	uint32_t *subtree_end;    // [joints] one past the last descendant's index (descendants lie in [j, end))
 	float *trial_decoded;     // [positions * 4]
 	uint32_t *saved_knots;    // [(length + 1) * 4]
+	// refinement (refine_segment): the decoded pose's local transforms, the trial joint's, and what a
+	// rejected trial needs to be tried again (see there)
+	sinewi_affine_d *local;      // [positions * joints]
+	sinewi_affine_d *trial_local; // [positions]
+	uint32_t *fail_position;     // [track] where the track's last trial failed (tested first next time)
+	uint32_t *rejected_at;       // [track] stamp of the track's last rejected trial (0: none)
+	uint32_t *changed_at;        // [joints] stamp of the last accepted change of the joint's tracks
 	uint32_t worst_joint, worst_position; // the largest error / threshold of the last verify_segment
 } seg_scratch;
 
@@ -285,23 +317,29 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	const size_t np = (size_t)length + 1 + w->check_n;
 	sc->positions = (uint32_t)np;
 	sc->explicit_start = length + 1 + w->mid_n;
-	sc->decoded = (float **)sinewi_arena_array(a, nt, sizeof(float *));
-	sc->raw = (sinewi_shell_frame_d *)sinewi_arena_array(a, np * nj, sizeof(sinewi_shell_frame_d));
-	sc->dec = (sinewi_affine_d *)sinewi_arena_array(a, nj, sizeof(sinewi_affine_d));
-	sc->pose = (sinew_qvv *)sinewi_arena_array(a, nj, sizeof(sinew_qvv));
-	sc->rho = (double *)sinewi_arena_array(a, nj, sizeof(double));
-	sc->err = (double *)sinewi_arena_array(a, nj, sizeof(double));
-	sc->dirty = (uint8_t *)sinewi_arena_array(a, nj, 1);
-	sc->forced = (uint8_t *)sinewi_arena_array(a, nj, 1);
-	sc->level = (uint8_t *)sinewi_arena_array(a, nt, 1);
-	sc->obj = (sinewi_affine_d *)sinewi_arena_array(a, np * nj, sizeof(sinewi_affine_d));
-	sc->trial = (sinewi_affine_d *)sinewi_arena_array(a, np * nj, sizeof(sinewi_affine_d));
-	sc->mark = (uint8_t *)sinewi_arena_array(a, nj, 1);
-	sc->subtree_end = (uint32_t *)sinewi_arena_array(a, nj, sizeof(uint32_t));
-	sc->trial_decoded = (float *)sinewi_arena_array(a, np * 4, sizeof(float));
-	sc->saved_knots = (uint32_t *)sinewi_arena_array(a, (size_t)(length + 1) * 4, sizeof(uint32_t));
+	sc->decoded = (float **)sinewi_arena_array_uninit(a, nt, sizeof(float *));
+	sc->raw = (sinewi_shell_frame_d *)sinewi_arena_array_uninit(a, np * nj, sizeof(sinewi_shell_frame_d));
+	sc->dec = (sinewi_affine_d *)sinewi_arena_array_uninit(a, nj, sizeof(sinewi_affine_d));
+	sc->pose = (sinew_qvv *)sinewi_arena_array_uninit(a, nj, sizeof(sinew_qvv));
+	sc->rho = (double *)sinewi_arena_array_uninit(a, nj, sizeof(double));
+	sc->err = (double *)sinewi_arena_array_uninit(a, nj, sizeof(double));
+	sc->dirty = (uint8_t *)sinewi_arena_array_uninit(a, nj, 1);
+	sc->forced = (uint8_t *)sinewi_arena_array_uninit(a, nj, 1);
+	sc->level = (uint8_t *)sinewi_arena_array_uninit(a, nt, 1);
+	sc->obj = (sinewi_affine_d *)sinewi_arena_array_uninit(a, np * nj, sizeof(sinewi_affine_d));
+	sc->trial = (sinewi_affine_d *)sinewi_arena_array_uninit(a, np * nj, sizeof(sinewi_affine_d));
+	sc->mark = (uint8_t *)sinewi_arena_array_uninit(a, nj, 1);
+	sc->subtree_end = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
+	sc->trial_decoded = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
+	sc->saved_knots = (uint32_t *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(uint32_t));
+	sc->local = (sinewi_affine_d *)sinewi_arena_array_uninit(a, np * nj, sizeof(sinewi_affine_d));
+	sc->trial_local = (sinewi_affine_d *)sinewi_arena_array_uninit(a, np, sizeof(sinewi_affine_d));
+	sc->fail_position = (uint32_t *)sinewi_arena_array_uninit(a, nt, sizeof(uint32_t));
+	sc->rejected_at = (uint32_t *)sinewi_arena_array_uninit(a, nt, sizeof(uint32_t));
+	sc->changed_at = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
 	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced ||
-	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots)
+	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots ||
+	    !sc->local || !sc->trial_local || !sc->fail_position || !sc->rejected_at || !sc->changed_at)
 		return false;
 	// parents come before children, so one backward pass carries each subtree's end up to its root
 	for (uint32_t i = 0; i < w->joint_count; ++i) sc->subtree_end[i] = i + 1;
@@ -310,7 +348,7 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 		if (p >= 0 && sc->subtree_end[i] > sc->subtree_end[p]) sc->subtree_end[p] = sc->subtree_end[i];
 	}
 	for (uint32_t i = 0; i < w->enc->track_count; ++i) {
-		sc->decoded[i] = (float *)sinewi_arena_array(a, np * 4, sizeof(float));
+		sc->decoded[i] = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
 		if (!sc->decoded[i]) return false;
 	}
 	return true;
@@ -370,8 +408,8 @@ static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi
 	if (w->joint_count == 0 || (!explicit_checks && !clip->check_midpoints)) return true;
 	const uint32_t mids = clip->check_midpoints ? seg->length : 0;
 	const size_t max_n = (size_t)mids + (explicit_checks ? clip->check_count : 0) + 1;
-	w->check_u = (float *)sinewi_arena_array(arena, max_n, sizeof(float));
-	w->check_u_step = (float *)sinewi_arena_array(arena, max_n, sizeof(float));
+	w->check_u = (float *)sinewi_arena_array_uninit(arena, max_n, sizeof(float));
+	w->check_u_step = (float *)sinewi_arena_array_uninit(arena, max_n, sizeof(float));
 	if (!w->check_u || !w->check_u_step) return false;
 	for (uint32_t k = 0; k < mids; ++k) w->check_u[w->check_n] = w->check_u_step[w->check_n] = (float)k + 0.5f, w->check_n++;
 	w->mid_n = w->check_n;
@@ -441,74 +479,136 @@ static void decoded_local(const sinewi_work *w, const seg_scratch *sc, uint32_t 
 
 static void build_object_cache(const sinewi_work *w, seg_scratch *sc) {
 	const uint32_t nj = w->joint_count;
+	const sinew_joint *joints = w->clip->joints;
 	for (uint32_t u = 0; u < sc->positions; ++u) {
-		for (uint32_t j = 0; j < nj; ++j) decoded_local(w, sc, j, u, -1, NULL, &sc->pose[j]);
-		sinewi_compose_pose_d(w->clip->joints, nj, sc->pose, sc->obj + (size_t)u * nj);
+		sinewi_affine_d *local = sc->local + (size_t)u * nj, *obj = sc->obj + (size_t)u * nj;
+		for (uint32_t j = 0; j < nj; ++j) {
+			sinew_qvv x;
+			decoded_local(w, sc, j, u, -1, NULL, &x);
+			sinewi_affine_from_qvv_d(&x, &local[j]);
+			int32_t p = joints[j].parent; // as sinewi_compose_pose_d composes
+			if (p >= 0 && (uint32_t)p < j) sinewi_affine_mul_d(&obj[p], &local[j], &obj[j]);
+			else obj[j] = local[j];
+		}
 	}
 }
 
-// Does the segment still meet every threshold when track ti decodes as `values`? Only joint j
-// and its descendants can change; their trial transforms go to sc->trial.
-static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, int32_t ti,
-                         const float *values) {
-	const uint32_t nj = w->joint_count, end = sc->subtree_end[j];
+// Decodes track t at every position of the segment (samples, then check points) into out.
+static void decode_positions(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                             const sinewi_enc_seg_track *st, float *out) {
+	for (uint32_t u = 0; u <= seg->length; ++u) sinewi_decode_track_sample(t, st, seg->length, (float)u, w->fit, out + 4 * u);
+	if (t->type != SINEWI_TRACK_SCALAR)
+		for (uint32_t c = 0; c < w->check_n; ++c)
+			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit,
+			                           out + 4 * (seg->length + 1 + c));
+}
+
+// Marks joint j and its descendants in sc->mark (valid in [j, subtree_end[j]); a parent below j is outside).
+static void mark_subtree(const sinewi_work *w, seg_scratch *sc, uint32_t j) {
+	const uint32_t end = sc->subtree_end[j];
 	const sinew_joint *joints = w->clip->joints;
-	// the subtree lies in [j, end); marks are only read there (a parent below j is outside it)
 	memset(sc->mark + j, 0, end - j);
 	sc->mark[j] = 1;
 	for (uint32_t i = j + 1; i < end; ++i)
 		if (joints[i].parent >= (int32_t)j && sc->mark[joints[i].parent]) sc->mark[i] = 1;
-	for (uint32_t u = 0; u < sc->positions; ++u) {
-		const sinewi_shell_frame_d *raw = sc->raw + (size_t)u * nj;
-		const sinewi_affine_d *obj = sc->obj + (size_t)u * nj;
-		sinewi_affine_d *trial = sc->trial + (size_t)u * nj;
-		for (uint32_t i = j; i < end; ++i) {
-			if (!sc->mark[i]) continue;
-			sinew_qvv x;
-			sinewi_affine_d local;
-			decoded_local(w, sc, i, u, ti, values, &x);
-			sinewi_affine_from_qvv_d(&x, &local);
-			int32_t p = joints[i].parent;
-			if (p >= 0)
-				sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], &local, &trial[i]);
-			else
-				trial[i] = local;
-			if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell_off + 3 * (size_t)i) <= w->threshold[i]))
-				return false;
+}
+
+// Does position u still meet every threshold of joint j's subtree (marked) with j's local transform
+// `local_j`? The trial transforms go to sc->trial.
+static bool position_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, uint32_t u, const sinewi_affine_d *local_j) {
+	const uint32_t nj = w->joint_count, end = sc->subtree_end[j];
+	const sinew_joint *joints = w->clip->joints;
+	const sinewi_shell_frame_d *raw = sc->raw + (size_t)u * nj;
+	const sinewi_affine_d *obj = sc->obj + (size_t)u * nj, *local = sc->local + (size_t)u * nj;
+	sinewi_affine_d *trial = sc->trial + (size_t)u * nj;
+	for (uint32_t i = j; i < end; ++i) {
+		if (!sc->mark[i]) continue;
+		const sinewi_affine_d *l = i == j ? local_j : &local[i];
+		int32_t p = joints[i].parent;
+		if (p >= 0 && (uint32_t)p < i)
+			sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], l, &trial[i]);
+		else
+			trial[i] = *l;
+		if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell_off + 3 * (size_t)i) <= w->threshold[i])) return false;
+	}
+	return true;
+}
+
+// Does the segment still meet every threshold when track ti (of joint j) decodes as `values`? Only
+// joint j and its descendants can change. The position where the track's last trial failed is tested
+// first (a rejection usually fails there again); the answer does not depend on the order.
+// The subtree is marked (mark_subtree) by the caller.
+static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, int32_t ti, const float *values) {
+	const uint32_t first = sc->fail_position[ti] < sc->positions ? sc->fail_position[ti] : 0;
+	for (uint32_t k = 0; k < sc->positions; ++k) {
+		uint32_t u = first + k < sc->positions ? first + k : first + k - sc->positions;
+		sinew_qvv x;
+		decoded_local(w, sc, j, u, ti, values, &x);
+		sinewi_affine_from_qvv_d(&x, &sc->trial_local[u]);
+		if (!position_fits(w, sc, j, u, &sc->trial_local[u])) {
+			sc->fail_position[ti] = u;
+			return false;
 		}
 	}
 	return true;
 }
 
+// Has anything that decides a trial of track ti (joint j) changed since it was last rejected? A trial
+// depends on the track's own state and on the decoded transforms of j's ancestors and of its subtree
+// (marked by the caller): if none of them changed, it would be rejected again.
+static bool retry_needed(const sinewi_work *w, const seg_scratch *sc, uint32_t ti, uint32_t j) {
+	const uint32_t since = sc->rejected_at[ti];
+	if (since == 0) return true;
+	for (int32_t a = (int32_t)j; a >= 0; a = w->clip->joints[a].parent)
+		if (sc->changed_at[a] > since) return true;
+	for (uint32_t i = j + 1; i < sc->subtree_end[j]; ++i)
+		if (sc->mark[i] && sc->changed_at[i] > since) return true;
+	return false;
+}
+
 // Greedy descent on exact object-space error: each pass tries to drop every transform track
-// one precision level; a step stays when the joint's subtree still meets the threshold.
+// one precision level; a step stays when the joint's subtree still meets the threshold. A trial that
+// nothing has changed for since its rejection is not run again (it would be rejected again), so the
+// passes reach exactly what trying every track every pass reaches.
 static void refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes) {
 	const sinewi_enc_clip *enc = w->enc;
 	const uint32_t nj = w->joint_count;
 	const size_t knot_bytes = (size_t)(seg->length + 1) * 4 * sizeof(uint32_t);
 	build_object_cache(w, sc);
+	memset(sc->fail_position, 0, enc->track_count * sizeof(uint32_t));
+	memset(sc->rejected_at, 0, enc->track_count * sizeof(uint32_t));
+	memset(sc->changed_at, 0, nj * sizeof(uint32_t));
+	uint32_t stamp = 0;
 	for (int pass = 0; pass < passes; ++pass) {
 		bool changed = false;
 		for (uint32_t ti = 0; ti < enc->track_count; ++ti) {
 			const sinewi_enc_track *t = &enc->tracks[ti];
 			if (t->type == SINEWI_TRACK_SCALAR || sc->level[ti] == 0) continue;
+			const uint32_t j = t->index;
+			mark_subtree(w, sc, j);
+			if (!retry_needed(w, sc, ti, j)) continue;
+			++stamp;
 			sinewi_enc_seg_track *st = &seg->tracks[ti];
 			sinewi_enc_seg_track saved = *st;
 			memcpy(sc->saved_knots, st->knots, knot_bytes);
 			st->dropped = st->chosen_dropped;
 			widths_for_level(t, st, sc->level[ti] - 1u, st->width);
 			quantize_knots(w, t, seg, st);
-			track_error(w, t, seg, st, sc->trial_decoded);
-			if (subtree_fits(w, sc, t->index, (int32_t)ti, sc->trial_decoded)) {
+			decode_positions(w, t, seg, st, sc->trial_decoded);
+			if (subtree_fits(w, sc, j, (int32_t)ti, sc->trial_decoded)) {
 				sc->level[ti]--;
 				memcpy(sc->decoded[ti], sc->trial_decoded, (size_t)sc->positions * 4 * sizeof(float));
-				for (uint32_t u = 0; u < sc->positions; ++u)
-					for (uint32_t i = t->index; i < sc->subtree_end[t->index]; ++i)
+				for (uint32_t u = 0; u < sc->positions; ++u) {
+					sc->local[(size_t)u * nj + j] = sc->trial_local[u];
+					for (uint32_t i = j; i < sc->subtree_end[j]; ++i)
 						if (sc->mark[i]) sc->obj[(size_t)u * nj + i] = sc->trial[(size_t)u * nj + i];
+				}
+				sc->changed_at[j] = stamp;
 				changed = true;
 			} else {
 				*st = saved;
 				memcpy(st->knots, sc->saved_knots, knot_bytes);
+				sc->rejected_at[ti] = stamp;
 			}
 		}
 		if (!changed) break;
@@ -535,7 +635,7 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 	// knots live in the clip's arena: they are serialized later
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		sinewi_enc_seg_track *st = &seg->tracks[i];
-		st->knots = (uint32_t *)sinewi_arena_array(w->arena, (size_t)(seg->length + 1) * 4, sizeof(uint32_t));
+		st->knots = (uint32_t *)sinewi_arena_array_uninit(w->arena, (size_t)(seg->length + 1) * 4, sizeof(uint32_t));
 		if (!st->knots) {
 			sinewi_arena_free(&scratch_arena);
 			return false;

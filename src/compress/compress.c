@@ -24,10 +24,18 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 	if (settings->level == SINEW_LEVEL_DEFAULT && clip->sample_count <= 65) clip_settings.level = SINEW_LEVEL_HIGH;
 	const bool search_lengths = !explicit_length && clip_settings.level >= SINEW_LEVEL_HIGH;
 	const size_t tries = settings->level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
+	bool lone_tried = false; // a length that holds the whole clip in one segment was tried
 	for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
+		const uint32_t length = search_lengths ? (settings->midpoint ? midpoint_lengths : plain_lengths)[l] : settings->segment_length;
+		// every length that holds the clip (at most sample_count intervals) in one segment gives the same
+		// encoding but for the header's Segment_length, and the first is kept: one try is enough
+		if (search_lengths && clip->sample_count <= length) {
+			if (lone_tried) continue;
+			lone_tried = true;
+		}
 		for (int short_constants = 0; short_constants < 2; ++short_constants) {
 			sinewi_compress_settings s = clip_settings;
-			if (search_lengths) s.segment_length = (settings->midpoint ? midpoint_lengths : plain_lengths)[l];
+			s.segment_length = length;
 			s.short_constants = short_constants != 0;
 			sinewi_enc_clip *enc = NULL;
 			sinew_result r = sinewi_compress_clip(clip, &s, arena, &enc, error);

@@ -61,7 +61,21 @@ void sinewi_arena_init(sinewi_arena *arena, const sinew_allocator *allocator) {
 	arena->capacity = 0;
 }
 
+static void *arena_take(sinewi_arena *arena, size_t size);
+
 void *sinewi_arena_alloc(sinewi_arena *arena, size_t size) {
+	void *p = arena_take(arena, size);
+	if (p) memset(p, 0, size);
+	return p;
+}
+
+void *sinewi_arena_array_uninit(sinewi_arena *arena, size_t count, size_t size) {
+	size_t total;
+	if (!sinewi_mul_size(count, size, &total)) return NULL;
+	return arena_take(arena, total);
+}
+
+static void *arena_take(sinewi_arena *arena, size_t size) {
 	size_t aligned;
 	if (!sinewi_add_size(size, 15, &aligned)) return NULL;
 	aligned &= ~(size_t)15;
@@ -80,7 +94,6 @@ void *sinewi_arena_alloc(sinewi_arena *arena, size_t size) {
 	}
 	void *p = arena->head->data + arena->used;
 	arena->used += aligned;
-	memset(p, 0, size);
 	return p;
 }
 

@@ -67,6 +67,8 @@ typedef struct sinewi_arena {
 void sinewi_arena_init(sinewi_arena *arena, const sinew_allocator *allocator);
 void *sinewi_arena_alloc(sinewi_arena *arena, size_t size); // zeroed, 16-byte aligned
 void *sinewi_arena_array(sinewi_arena *arena, size_t count, size_t size); // overflow-checked
+// Not zeroed: for scratch that is written before it is read (the compressor's per-segment arrays).
+void *sinewi_arena_array_uninit(sinewi_arena *arena, size_t count, size_t size);
 char *sinewi_arena_strdup(sinewi_arena *arena, const char *text);
 char *sinewi_arena_strndup(sinewi_arena *arena, const char *text, size_t length);
 void sinewi_arena_free(sinewi_arena *arena);
