@@ -7,37 +7,31 @@
 #include "../core/codec_math.h"
 #include "../core/metric.h"
 #include "../clip/clip_internal.h"
-#include "compress_work.h"
+#include "segment_search.h"
 
 #include <math.h>
 #include <string.h>
 
-void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]);
 
-// Raw rotations keep all four components per knot (docs/format.md §segment data).
-static bool raw_rotation(const sinewi_enc_track *t, const sinewi_enc_seg_track *st) {
-	return t->type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW;
-}
 
-// Stored component index of slot c (rotations skip the dropped component).
-static uint32_t slot_component(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t c) {
-	return t->type == SINEWI_TRACK_ROTATION ? sinewi_stored_component(c, st->dropped) : c;
-}
 
 static void seg_lo_ext(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t c, float *lo, float *ext) {
-	uint32_t comp = slot_component(t, st, c);
+	uint32_t comp = sinewi_slot_component(t, st, c);
 	sinewi_segment_range(t->clip_min[comp], t->clip_ext[comp], st->range_min[c], st->range_ext[c], lo, ext);
 }
 
-// Segment ranges: 8-bit fractions of the clip range that cover every sample of the segment.
-static void segment_ranges(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                           sinewi_enc_seg_track *st) {
+
+// Segment ranges: 8-bit fractions of the clip range that cover every sample of the segment; with the
+// track's stored samples in td->values and the slots' quantization ranges.
+static void segment_data(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                         sinewi_enc_seg_track *st, track_data *td) {
+	float *values = (float *)td->values;
+	for (uint32_t u = 0; u <= seg->length; ++u) sinewi_stored_value(w, t, st->dropped, seg->first_sample + u, values + 4 * u);
 	for (uint32_t c = 0; c < t->components; ++c) {
-		uint32_t comp = slot_component(t, st, c);
+		uint32_t comp = sinewi_slot_component(t, st, c);
 		float lo = INFINITY, hi = -INFINITY;
 		for (uint32_t u = 0; u <= seg->length; ++u) {
-			float v[4];
-			sinewi_stored_value(w, t, st->dropped, seg->first_sample + u, v);
+			const float *v = values + 4 * u;
 			if (v[comp] < lo) lo = v[comp];
 			if (v[comp] > hi) hi = v[comp];
 		}
@@ -65,15 +59,15 @@ static void segment_ranges(const sinewi_work *w, const sinewi_enc_track *t, cons
 		st->range_min[c] = (uint8_t)qmin;
 		st->range_ext[c] = (uint8_t)(qmax - qmin);
 	}
+	for (uint32_t c = 0; c < t->components; ++c) seg_lo_ext(t, st, c, &td->lo[c], &td->ext[c]);
 }
 
 // Widths for precision level k: the widest component gets k bits; every component gets the
 // fewest bits whose step is no coarser than the widest one's.
-#define LEVEL_RAW (SINEWI_MAX_WIDTH + 1u) // last resort: raw float32 components
 
-static void widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t k, uint8_t width[4]) {
+void sinewi_widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t k, uint8_t width[4]) {
 	float ext[4], lo, emax = 0.0f;
-	if (k >= LEVEL_RAW) {
+	if (k >= SINEWI_LEVEL_RAW) {
 		for (uint32_t c = 0; c < 4; ++c) width[c] = (uint8_t)(c < t->components ? SINEWI_WIDTH_RAW : 0);
 		return;
 	}
@@ -92,41 +86,46 @@ static void widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_tra
 	}
 }
 
+
 // Quantizes the knots of `st` (widths/decimation already set) from the source samples.
-static void quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                           sinewi_enc_seg_track *st) {
+void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                           sinewi_enc_seg_track *st, const track_data *td) {
 	st->knot_count = sinewi_knot_count(seg->length, st->decimation);
-	const bool raw = raw_rotation(t, st);
-	for (uint32_t i = 0; i < st->knot_count; ++i) {
-		uint32_t p = i << st->decimation;
-		if (p > seg->length) p = seg->length;
-		float v[4];
-		sinewi_stored_value(w, t, st->dropped, seg->first_sample + p, v);
-		if (raw) { // raw rotation: the source's own quaternion bits (only its sign may flip, exactly)
+	if (sinewi_raw_rotation(t, st)) { // raw rotation: the source's own quaternion bits (only its sign may flip, exactly)
+		for (uint32_t i = 0; i < st->knot_count; ++i) {
+			uint32_t p = i << st->decimation;
+			if (p > seg->length) p = seg->length;
+			float v[4];
+			sinewi_stored_value(w, t, st->dropped, seg->first_sample + p, v);
 			uint32_t s = seg->first_sample + p;
 			const sinew_clip *clip = w->clip;
 			uint32_t src = (s >= clip->sample_count || (w->enc->looping && s == w->enc->sample_count)) ? 0 : s;
 			const float *q = clip->transforms[(size_t)src * clip->joint_count + t->index].rotation;
 			float sign = (double)q[0] * v[0] + (double)q[1] * v[1] + (double)q[2] * v[2] + (double)q[3] * v[3] < 0.0 ? -1.0f : 1.0f;
 			for (uint32_t c = 0; c < 4; ++c) st->knots[i * 4 + c] = sinewi_quantize(q[c] * sign, SINEWI_WIDTH_RAW, 0.0f, 0.0f);
-			continue;
 		}
-		for (uint32_t c = 0; c < t->components; ++c) {
-			float lo, ext;
-			seg_lo_ext(t, st, c, &lo, &ext);
-			st->knots[i * t->components + c] = sinewi_quantize(v[slot_component(t, st, c)], st->width[c], lo, ext);
-		}
+		return;
+	}
+	uint32_t comp[4];
+	for (uint32_t c = 0; c < t->components; ++c) comp[c] = sinewi_slot_component(t, st, c);
+	for (uint32_t i = 0; i < st->knot_count; ++i) {
+		uint32_t p = i << st->decimation;
+		if (p > seg->length) p = seg->length;
+		const float *v = td->values + 4 * (size_t)p;
+		for (uint32_t c = 0; c < t->components; ++c)
+			st->knots[i * t->components + c] = sinewi_quantize(v[comp[c]], st->width[c], td->lo[c], td->ext[c]);
 	}
 }
 
-void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length, float u,
-                                const float *fit, float out[4]) {
+// sinewi_decode_track_sample with the quantization ranges of the slots given (td->lo, td->ext).
+static void decode_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length, float u,
+                          const float *fit, const track_data *td, float out[4]) {
 	uint32_t k0;
 	float alpha;
 	sinewi_knot_locate(u, length, st->decimation, &k0, &alpha);
 	uint32_t k1 = k0 + 1 < st->knot_count ? k0 + 1 : k0;
 	float a[4], b[4];
-	if (raw_rotation(t, st)) {
+	if (sinewi_raw_rotation(t, st)) {
 		for (uint32_t c = 0; c < 4; ++c) {
 			a[c] = sinewi_dequantize(st->knots[k0 * 4 + c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 			b[c] = sinewi_dequantize(st->knots[k1 * 4 + c], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
@@ -137,15 +136,21 @@ void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 		return;
 	}
 	for (uint32_t c = 0; c < t->components; ++c) {
-		float lo, ext;
-		seg_lo_ext(t, st, c, &lo, &ext);
-		a[c] = sinewi_dequantize(st->knots[k0 * t->components + c], st->width[c], lo, ext);
-		b[c] = sinewi_dequantize(st->knots[k1 * t->components + c], st->width[c], lo, ext);
+		a[c] = sinewi_dequantize(st->knots[k0 * t->components + c], st->width[c], td->lo[c], td->ext[c]);
+		b[c] = sinewi_dequantize(st->knots[k1 * t->components + c], st->width[c], td->lo[c], td->ext[c]);
 	}
 	if (t->type == SINEWI_TRACK_ROTATION)
 		sinewi_interp_rotation(a, b, st->dropped, alpha, fit, out);
 	else
 		sinewi_interp_values(a, b, t->components, alpha, out);
+}
+
+void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length, float u,
+                                const float *fit, float out[4]) {
+	track_data td;
+	td.values = NULL;
+	for (uint32_t c = 0; c < t->components; ++c) seg_lo_ext(t, st, c, &td.lo[c], &td.ext[c]);
+	decode_sample(t, st, length, u, fit, &td, out);
 }
 
 // Check position c of the current segment as joint j's rounding mode plays it.
@@ -195,12 +200,12 @@ static double sample_error(const sinewi_work *w, const sinewi_enc_track *t, cons
 // last test of this track failed: the worst sample moves little between widths) and stops at the
 // first sample over, which it leaves in *start. The answer does not depend on the order.
 static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                       const sinewi_enc_seg_track *st, double budget, uint32_t *start) {
+                       const sinewi_enc_seg_track *st, const track_data *td, double budget, uint32_t *start) {
 	const uint32_t n = seg->length + 1, first = *start < n ? *start : 0;
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t u = first + k < n ? first + k : first + k - n;
 		float v[4];
-		sinewi_decode_track_sample(t, st, seg->length, (float)u, w->fit, v);
+		decode_sample(t, st, seg->length, (float)u, w->fit, td, v);
 		if (!(sample_error(w, t, seg, u, v) <= budget)) {
 			*start = u;
 			return false;
@@ -212,11 +217,11 @@ static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const si
 // Largest error of a track over the segment (sample_error); with `decoded`, the decoded values of
 // every position go there.
 static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                          const sinewi_enc_seg_track *st, float *decoded) {
+                          const sinewi_enc_seg_track *st, const track_data *td, float *decoded) {
 	double worst = 0.0;
 	for (uint32_t u = 0; u <= seg->length; ++u) {
 		float v[4];
-		sinewi_decode_track_sample(t, st, seg->length, (float)u, w->fit, v);
+		decode_sample(t, st, seg->length, (float)u, w->fit, td, v);
 		if (decoded) memcpy(decoded + 4 * u, v, sizeof v);
 		double e = sample_error(w, t, seg, u, v);
 		if (!(e <= worst)) worst = e;
@@ -225,8 +230,8 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 	// object-space verification only; the per-track model looks at samples.
 	if (decoded && t->type != SINEWI_TRACK_SCALAR)
 		for (uint32_t c = 0; c < w->check_n; ++c)
-			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit,
-			                           decoded + 4 * (seg->length + 1 + c));
+			decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit, td,
+			              decoded + 4 * (seg->length + 1 + c));
 	return worst;
 }
 
@@ -235,7 +240,7 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 // dense knots that predict well.
 static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, sinewi_enc_seg_track *st, uint32_t length) {
 	uint32_t bits = 0;
-	if (raw_rotation(t, st)) bits = 128;
+	if (sinewi_raw_rotation(t, st)) bits = 128;
 	else
 		for (uint32_t c = 0; c < t->components; ++c) bits += sinewi_width_bits(st->width[c]);
 	st->knot_count = sinewi_knot_count(length, st->decimation);
@@ -244,10 +249,10 @@ static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, 
 
 // Chooses decimation and widths for one track in one segment; returns the error reached.
 static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_segment *seg, sinewi_enc_seg_track *st,
-                           double budget, bool force_max, float *decoded, uint8_t *level) {
+                           const track_data *td, double budget, bool force_max, float *decoded, uint8_t *level) {
 	const sinewi_enc_track *t = &w->enc->tracks[ti];
 	int max_d = w->settings->max_decimation;
-	uint32_t best_cost = UINT32_MAX, best_k = LEVEL_RAW, best_d = 0;
+	uint32_t best_cost = UINT32_MAX, best_k = SINEWI_LEVEL_RAW, best_d = 0;
 	const uint8_t dropped = st->chosen_dropped;
 	st->dropped = dropped;
 	uint32_t start = 0; // where the last test failed
@@ -255,61 +260,34 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 		for (int d = 0; d <= max_d; ++d) {
 			if (d > 0 && (1u << d) > seg->length) break;
 			st->decimation = (uint8_t)d;
-			widths_for_level(t, st, SINEWI_MAX_WIDTH, st->width);
-			quantize_knots(w, t, seg, st);
-			if (!track_fits(w, t, seg, st, budget, &start)) break; // coarser knots only get worse
+			sinewi_widths_for_level(t, st, SINEWI_MAX_WIDTH, st->width);
+			sinewi_quantize_knots(w, t, seg, st, td);
+			if (!track_fits(w, t, seg, st, td, budget, &start)) break; // coarser knots only get worse
 			uint32_t lo = 0, hi = SINEWI_MAX_WIDTH;
 			while (lo < hi) {
 				uint32_t mid = (lo + hi) / 2;
-				widths_for_level(t, st, mid, st->width);
-				quantize_knots(w, t, seg, st);
-				if (track_fits(w, t, seg, st, budget, &start))
+				sinewi_widths_for_level(t, st, mid, st->width);
+				sinewi_quantize_knots(w, t, seg, st, td);
+				if (track_fits(w, t, seg, st, td, budget, &start))
 					hi = mid;
 				else
 					lo = mid + 1;
 			}
-			widths_for_level(t, st, lo, st->width);
-			if (w->settings->midpoint) quantize_knots(w, t, seg, st); // the residuals of exactly these knots
+			sinewi_widths_for_level(t, st, lo, st->width);
+			if (w->settings->midpoint) sinewi_quantize_knots(w, t, seg, st, td); // the residuals of exactly these knots
 			uint32_t cost = candidate_cost(w, t, st, seg->length);
 			if (cost < best_cost) best_cost = cost, best_k = lo, best_d = (uint32_t)d;
 		}
 	}
 	st->decimation = (uint8_t)best_d;
 	// raw rotations keep all four components and drop none (docs/format.md)
-	st->dropped = best_k == LEVEL_RAW && t->type == SINEWI_TRACK_ROTATION ? 0 : dropped;
-	widths_for_level(t, st, best_k, st->width);
-	quantize_knots(w, t, seg, st);
+	st->dropped = best_k == SINEWI_LEVEL_RAW && t->type == SINEWI_TRACK_ROTATION ? 0 : dropped;
+	sinewi_widths_for_level(t, st, best_k, st->width);
+	sinewi_quantize_knots(w, t, seg, st, td);
 	if (level) *level = (uint8_t)best_k;
-	return track_error(w, t, seg, st, decoded);
+	return track_error(w, t, seg, st, td, decoded);
 }
 
-// A segment is verified at its samples u = 0..length and then at the clip's check points inside it
-// (positions length + 1 ...): `positions` in all.
-typedef struct seg_scratch {
-	uint32_t positions;
-	uint32_t explicit_start;  // first position that is a clip check point
-	float **decoded;          // [track] -> [positions * 4]
-	sinewi_shell_frame_d *raw; // [positions * joints] the source's shell frames
-	sinewi_affine_d *dec;     // [joints]
-	sinew_qvv *pose;          // [joints]
-	double *rho, *err;        // [joints]
-	uint8_t *dirty, *forced;  // [joints]
-	uint8_t *level;           // [track] precision level chosen by the search
-	sinewi_affine_d *obj;     // [positions * joints] object-space transforms of the decoded pose
-	sinewi_affine_d *trial;   // [positions * joints] same, for a trial change
-	uint8_t *mark;            // [joints] joints in the subtree of a trial change (valid from its root to its end)
-	uint32_t *subtree_end;    // [joints] one past the last descendant's index (descendants lie in [j, end))
-	float *trial_decoded;     // [positions * 4]
-	uint32_t *saved_knots;    // [(length + 1) * 4]
-	// refinement (refine_segment): the decoded pose's local transforms, the trial joint's, and what a
-	// rejected trial needs to be tried again (see there)
-	sinewi_affine_d *local;      // [positions * joints]
-	sinewi_affine_d *trial_local; // [positions]
-	uint32_t *fail_position;     // [track] where the track's last trial failed (tested first next time)
-	uint32_t *rejected_at;       // [track] stamp of the track's last rejected trial (0: none)
-	uint32_t *changed_at;        // [joints] stamp of the last accepted change of the joint's tracks
-	uint32_t worst_joint, worst_position; // the largest error / threshold of the last verify_segment
-} seg_scratch;
 
 static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	const uint32_t nj = w->joint_count ? w->joint_count : 1, nt = w->enc->track_count ? w->enc->track_count : 1;
@@ -337,10 +315,32 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	sc->fail_position = (uint32_t *)sinewi_arena_array_uninit(a, nt, sizeof(uint32_t));
 	sc->rejected_at = (uint32_t *)sinewi_arena_array_uninit(a, nt, sizeof(uint32_t));
 	sc->changed_at = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
+	sc->td = (track_data *)sinewi_arena_array_uninit(a, nt, sizeof(track_data));
+	sc->error_bound = (double *)sinewi_arena_array_uninit(a, np * nj, sizeof(double));
+	sc->stale = (uint8_t *)sinewi_arena_array_uninit(a, np * nj, 1);
+	sc->scale_max = (double *)sinewi_arena_array_uninit(a, np * nj, sizeof(double));
+	sc->reach = (double *)sinewi_arena_array_uninit(a, np * nj, sizeof(double));
+	sc->gain = (double *)sinewi_arena_array_uninit(a, np * nj, sizeof(double));
+	sc->trial_error = (double *)sinewi_arena_array_uninit(a, np * nj, sizeof(double));
+	sc->delta = (double *)sinewi_arena_array_uninit(a, np, sizeof(double));
+	sc->child_start = (uint32_t *)sinewi_arena_array(a, (size_t)nj + 1, sizeof(uint32_t));
+	sc->children = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
+	sc->path = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
+	sc->redo = (uint8_t *)sinewi_arena_array_uninit(a, nj, 1);
 	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced ||
 	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots ||
-	    !sc->local || !sc->trial_local || !sc->fail_position || !sc->rejected_at || !sc->changed_at)
+	    !sc->local || !sc->trial_local || !sc->fail_position || !sc->rejected_at || !sc->changed_at || !sc->td ||
+	    !sc->error_bound || !sc->stale || !sc->scale_max || !sc->reach || !sc->gain || !sc->trial_error || !sc->delta ||
+	    !sc->child_start || !sc->children || !sc->path || !sc->redo)
 		return false;
+	// children of each joint, in index order (CSR)
+	const sinew_joint *joints = w->clip->joints;
+	for (uint32_t i = 0; i < w->joint_count; ++i)
+		if (joints[i].parent >= 0 && (uint32_t)joints[i].parent < i) sc->child_start[joints[i].parent + 1]++;
+	for (uint32_t i = 0; i < w->joint_count; ++i) sc->child_start[i + 1] += sc->child_start[i];
+	for (uint32_t i = 0; i < w->joint_count; ++i) sc->path[i] = sc->child_start[i]; // fill cursors
+	for (uint32_t i = 0; i < w->joint_count; ++i)
+		if (joints[i].parent >= 0 && (uint32_t)joints[i].parent < i) sc->children[sc->path[joints[i].parent]++] = i;
 	// parents come before children, so one backward pass carries each subtree's end up to its root
 	for (uint32_t i = 0; i < w->joint_count; ++i) sc->subtree_end[i] = i + 1;
 	for (uint32_t i = w->joint_count; i-- > 1;) {
@@ -349,7 +349,8 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	}
 	for (uint32_t i = 0; i < w->enc->track_count; ++i) {
 		sc->decoded[i] = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
-		if (!sc->decoded[i]) return false;
+		sc->td[i].values = (const float *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(float));
+		if (!sc->decoded[i] || !sc->td[i].values) return false;
 	}
 	return true;
 }
@@ -365,31 +366,43 @@ static double position_time(const sinewi_work *w, const seg_scratch *sc, const s
 // error / threshold.
 // The samples come first: when one is over, the positions between them are not checked (the search
 // tightens and verifies again), which saves most of their cost in the tightening rounds.
-static double verify_segment(sinewi_work *w, seg_scratch *sc) {
+static double verify_segment(sinewi_work *w, seg_scratch *sc, bool full) {
 	const uint32_t nj = w->joint_count;
-	const sinewi_enc_clip *enc = w->enc;
 	const sinew_joint *joints = w->clip->joints;
 	const uint32_t samples = sc->positions - w->check_n;
+	// the joints whose decoded transforms changed (dirty), and their descendants, are composed again (all
+	// with `full`): local, obj and error_bound keep the decoded pose's local and object-space transforms
+	// and its errors between calls (and for sinewi_refine_segment, which keeps them exact)
+	for (uint32_t j = 0; j < nj; ++j) {
+		const bool parent_redone = joints[j].parent >= 0 && (uint32_t)joints[j].parent < j && sc->redo[joints[j].parent];
+		sc->redo[j] = full || sc->dirty[j] || parent_redone;
+	}
+	for (uint32_t u = 0; u < sc->positions; ++u) {
+		const size_t row = (size_t)u * nj;
+		sinewi_affine_d *obj = sc->obj + row;
+		const sinewi_shell_frame_d *raw = sc->raw + row;
+		for (uint32_t j = 0; j < nj; ++j) {
+			if (!sc->redo[j]) continue;
+			sinew_qvv x;
+			sinewi_affine_d *local = &sc->local[row + j];
+			sinewi_decoded_local(w, sc, j, u, -1, NULL, &x);
+			sinewi_affine_from_qvv_d(&x, local); // as sinewi_compose_pose_d composes
+			if (joints[j].parent >= 0 && (uint32_t)joints[j].parent < j) sinewi_affine_mul_d(&obj[joints[j].parent], local, &obj[j]);
+			else obj[j] = *local;
+			sc->error_bound[row + j] = sinewi_shell_error_frame_d(&raw[j], &obj[j], w->shell_off + 3 * (size_t)j);
+		}
+	}
+	// the samples first: when one is over, the positions between them do not count (the search
+	// tightens and verifies again)
 	double worst_ratio = 0.0;
 	for (uint32_t j = 0; j < nj; ++j) sc->err[j] = 0.0;
 	sc->worst_joint = sc->worst_position = 0;
 	for (uint32_t u = 0; u < sc->positions; ++u) {
 		if (u == samples && worst_ratio > 1.0) break;
+		const double *e = sc->error_bound + (size_t)u * nj;
 		for (uint32_t j = 0; j < nj; ++j) {
-			sinew_qvv *x = &sc->pose[j];
-			*x = enc->constants[j];
-			int32_t tr = enc->joint_track[SINEWI_TRACK_ROTATION][j], tt = enc->joint_track[SINEWI_TRACK_TRANSLATION][j],
-			        ts = enc->joint_track[SINEWI_TRACK_SCALE][j];
-			if (tr >= 0) memcpy(x->rotation, sc->decoded[tr] + 4 * u, 4 * sizeof(float));
-			if (tt >= 0) memcpy(x->translation, sc->decoded[tt] + 4 * u, 3 * sizeof(float));
-			if (ts >= 0) memcpy(x->scale, sc->decoded[ts] + 4 * u, 3 * sizeof(float));
-		}
-		sinewi_compose_pose_d(joints, nj, sc->pose, sc->dec);
-		const sinewi_shell_frame_d *raw = sc->raw + (size_t)u * nj;
-		for (uint32_t j = 0; j < nj; ++j) {
-			double e = sinewi_shell_error_frame_d(&raw[j], &sc->dec[j], w->shell_off + 3 * (size_t)j);
-			if (e > sc->err[j]) sc->err[j] = e;
-			double r = e / w->threshold[j];
+			if (e[j] > sc->err[j]) sc->err[j] = e[j];
+			double r = e[j] / w->threshold[j];
 			if (!(r <= worst_ratio)) worst_ratio = r, sc->worst_joint = j, sc->worst_position = u;
 		}
 	}
@@ -446,173 +459,38 @@ static void interpolate_source(const sinewi_work *w, uint32_t a, uint32_t b, sin
 	for (uint32_t j = 0; j < nj; ++j) sinewi_qvv_halfway(&pa[j], &pb[j], w->rounding_mode[j], &out[j]);
 }
 
-static void search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc) {
+// Searches joint j's tracks with its current share of the threshold; true when a decoded value changed
+// (always without `compare`: the first search).
+static bool search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc, bool compare) {
 	const sinewi_enc_clip *enc = w->enc;
 	uint32_t animated = 0;
 	for (int sub = 0; sub < 3; ++sub) animated += enc->joint_track[sub][j] >= 0;
-	if (!animated) return;
+	if (!animated) return false;
 	double budget = w->threshold[j] * sc->rho[j] - w->const_error[j];
 	if (budget < w->threshold[j] * sc->rho[j] * 0.1) budget = w->threshold[j] * sc->rho[j] * 0.1;
 	budget /= animated;
+	const size_t bytes = (size_t)sc->positions * 4 * sizeof(float);
+	bool changed = false;
 	for (int sub = 0; sub < 3; ++sub) {
 		int32_t ti = enc->joint_track[sub][j];
 		if (ti < 0) continue;
-		search_track(w, (uint32_t)ti, seg, &seg->tracks[ti], budget, sc->forced[j] != 0, sc->decoded[ti], &sc->level[ti]);
+		if (compare) memcpy(sc->trial_decoded, sc->decoded[ti], bytes);
+		search_track(w, (uint32_t)ti, seg, &seg->tracks[ti], &sc->td[ti], budget, sc->forced[j] != 0, sc->decoded[ti],
+		             &sc->level[ti]);
+		changed = changed || !compare || memcmp(sc->trial_decoded, sc->decoded[ti], bytes) != 0;
 	}
+	return changed;
 }
 
-
-// Local transform of joint j at local sample u from the decoded caches; `override` replaces
-// track `ti`'s values (a trial) when not NULL.
-static void decoded_local(const sinewi_work *w, const seg_scratch *sc, uint32_t j, uint32_t u, int32_t ti,
-                          const float *override, sinew_qvv *x) {
-	const sinewi_enc_clip *enc = w->enc;
-	*x = enc->constants[j];
-	for (int sub = 0; sub < 3; ++sub) {
-		int32_t t = enc->joint_track[sub][j];
-		if (t < 0) continue;
-		const float *v = (t == ti && override) ? override + 4 * u : sc->decoded[t] + 4 * u;
-		if (sub == 0) memcpy(x->rotation, v, 4 * sizeof(float));
-		else memcpy(sub == 1 ? x->translation : x->scale, v, 3 * sizeof(float));
-	}
-}
-
-static void build_object_cache(const sinewi_work *w, seg_scratch *sc) {
-	const uint32_t nj = w->joint_count;
-	const sinew_joint *joints = w->clip->joints;
-	for (uint32_t u = 0; u < sc->positions; ++u) {
-		sinewi_affine_d *local = sc->local + (size_t)u * nj, *obj = sc->obj + (size_t)u * nj;
-		for (uint32_t j = 0; j < nj; ++j) {
-			sinew_qvv x;
-			decoded_local(w, sc, j, u, -1, NULL, &x);
-			sinewi_affine_from_qvv_d(&x, &local[j]);
-			int32_t p = joints[j].parent; // as sinewi_compose_pose_d composes
-			if (p >= 0 && (uint32_t)p < j) sinewi_affine_mul_d(&obj[p], &local[j], &obj[j]);
-			else obj[j] = local[j];
-		}
-	}
-}
 
 // Decodes track t at every position of the segment (samples, then check points) into out.
-static void decode_positions(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                             const sinewi_enc_seg_track *st, float *out) {
-	for (uint32_t u = 0; u <= seg->length; ++u) sinewi_decode_track_sample(t, st, seg->length, (float)u, w->fit, out + 4 * u);
+void sinewi_decode_positions(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                             const sinewi_enc_seg_track *st, const track_data *td, float *out) {
+	for (uint32_t u = 0; u <= seg->length; ++u) decode_sample(t, st, seg->length, (float)u, w->fit, td, out + 4 * u);
 	if (t->type != SINEWI_TRACK_SCALAR)
 		for (uint32_t c = 0; c < w->check_n; ++c)
-			sinewi_decode_track_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit,
-			                           out + 4 * (seg->length + 1 + c));
-}
-
-// Marks joint j and its descendants in sc->mark (valid in [j, subtree_end[j]); a parent below j is outside).
-static void mark_subtree(const sinewi_work *w, seg_scratch *sc, uint32_t j) {
-	const uint32_t end = sc->subtree_end[j];
-	const sinew_joint *joints = w->clip->joints;
-	memset(sc->mark + j, 0, end - j);
-	sc->mark[j] = 1;
-	for (uint32_t i = j + 1; i < end; ++i)
-		if (joints[i].parent >= (int32_t)j && sc->mark[joints[i].parent]) sc->mark[i] = 1;
-}
-
-// Does position u still meet every threshold of joint j's subtree (marked) with j's local transform
-// `local_j`? The trial transforms go to sc->trial.
-static bool position_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, uint32_t u, const sinewi_affine_d *local_j) {
-	const uint32_t nj = w->joint_count, end = sc->subtree_end[j];
-	const sinew_joint *joints = w->clip->joints;
-	const sinewi_shell_frame_d *raw = sc->raw + (size_t)u * nj;
-	const sinewi_affine_d *obj = sc->obj + (size_t)u * nj, *local = sc->local + (size_t)u * nj;
-	sinewi_affine_d *trial = sc->trial + (size_t)u * nj;
-	for (uint32_t i = j; i < end; ++i) {
-		if (!sc->mark[i]) continue;
-		const sinewi_affine_d *l = i == j ? local_j : &local[i];
-		int32_t p = joints[i].parent;
-		if (p >= 0 && (uint32_t)p < i)
-			sinewi_affine_mul_d(p >= (int32_t)j && sc->mark[p] ? &trial[p] : &obj[p], l, &trial[i]);
-		else
-			trial[i] = *l;
-		if (!(sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell_off + 3 * (size_t)i) <= w->threshold[i])) return false;
-	}
-	return true;
-}
-
-// Does the segment still meet every threshold when track ti (of joint j) decodes as `values`? Only
-// joint j and its descendants can change. The position where the track's last trial failed is tested
-// first (a rejection usually fails there again); the answer does not depend on the order.
-// The subtree is marked (mark_subtree) by the caller.
-static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, int32_t ti, const float *values) {
-	const uint32_t first = sc->fail_position[ti] < sc->positions ? sc->fail_position[ti] : 0;
-	for (uint32_t k = 0; k < sc->positions; ++k) {
-		uint32_t u = first + k < sc->positions ? first + k : first + k - sc->positions;
-		sinew_qvv x;
-		decoded_local(w, sc, j, u, ti, values, &x);
-		sinewi_affine_from_qvv_d(&x, &sc->trial_local[u]);
-		if (!position_fits(w, sc, j, u, &sc->trial_local[u])) {
-			sc->fail_position[ti] = u;
-			return false;
-		}
-	}
-	return true;
-}
-
-// Has anything that decides a trial of track ti (joint j) changed since it was last rejected? A trial
-// depends on the track's own state and on the decoded transforms of j's ancestors and of its subtree
-// (marked by the caller): if none of them changed, it would be rejected again.
-static bool retry_needed(const sinewi_work *w, const seg_scratch *sc, uint32_t ti, uint32_t j) {
-	const uint32_t since = sc->rejected_at[ti];
-	if (since == 0) return true;
-	for (int32_t a = (int32_t)j; a >= 0; a = w->clip->joints[a].parent)
-		if (sc->changed_at[a] > since) return true;
-	for (uint32_t i = j + 1; i < sc->subtree_end[j]; ++i)
-		if (sc->mark[i] && sc->changed_at[i] > since) return true;
-	return false;
-}
-
-// Greedy descent on exact object-space error: each pass tries to drop every transform track
-// one precision level; a step stays when the joint's subtree still meets the threshold. A trial that
-// nothing has changed for since its rejection is not run again (it would be rejected again), so the
-// passes reach exactly what trying every track every pass reaches.
-static void refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes) {
-	const sinewi_enc_clip *enc = w->enc;
-	const uint32_t nj = w->joint_count;
-	const size_t knot_bytes = (size_t)(seg->length + 1) * 4 * sizeof(uint32_t);
-	build_object_cache(w, sc);
-	memset(sc->fail_position, 0, enc->track_count * sizeof(uint32_t));
-	memset(sc->rejected_at, 0, enc->track_count * sizeof(uint32_t));
-	memset(sc->changed_at, 0, nj * sizeof(uint32_t));
-	uint32_t stamp = 0;
-	for (int pass = 0; pass < passes; ++pass) {
-		bool changed = false;
-		for (uint32_t ti = 0; ti < enc->track_count; ++ti) {
-			const sinewi_enc_track *t = &enc->tracks[ti];
-			if (t->type == SINEWI_TRACK_SCALAR || sc->level[ti] == 0) continue;
-			const uint32_t j = t->index;
-			mark_subtree(w, sc, j);
-			if (!retry_needed(w, sc, ti, j)) continue;
-			++stamp;
-			sinewi_enc_seg_track *st = &seg->tracks[ti];
-			sinewi_enc_seg_track saved = *st;
-			memcpy(sc->saved_knots, st->knots, knot_bytes);
-			st->dropped = st->chosen_dropped;
-			widths_for_level(t, st, sc->level[ti] - 1u, st->width);
-			quantize_knots(w, t, seg, st);
-			decode_positions(w, t, seg, st, sc->trial_decoded);
-			if (subtree_fits(w, sc, j, (int32_t)ti, sc->trial_decoded)) {
-				sc->level[ti]--;
-				memcpy(sc->decoded[ti], sc->trial_decoded, (size_t)sc->positions * 4 * sizeof(float));
-				for (uint32_t u = 0; u < sc->positions; ++u) {
-					sc->local[(size_t)u * nj + j] = sc->trial_local[u];
-					for (uint32_t i = j; i < sc->subtree_end[j]; ++i)
-						if (sc->mark[i]) sc->obj[(size_t)u * nj + i] = sc->trial[(size_t)u * nj + i];
-				}
-				sc->changed_at[j] = stamp;
-				changed = true;
-			} else {
-				*st = saved;
-				memcpy(st->knots, sc->saved_knots, knot_bytes);
-				sc->rejected_at[ti] = stamp;
-			}
-		}
-		if (!changed) break;
-	}
+			decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit, td,
+			              out + 4 * (seg->length + 1 + c));
 }
 
 bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
@@ -640,13 +518,13 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 			sinewi_arena_free(&scratch_arena);
 			return false;
 		}
-		segment_ranges(w, &enc->tracks[i], seg, st);
+		segment_data(w, &enc->tracks[i], seg, st, &sc.td[i]);
 	}
 	// scalar tracks: independent, no hierarchy
 	for (uint32_t i = 0; i < enc->track_count; ++i)
 		if (enc->tracks[i].type == SINEWI_TRACK_SCALAR) {
-			double e = search_track(w, i, seg, &seg->tracks[i], 1.0, false, NULL, NULL);
-			if (!(e <= 1.0)) e = search_track(w, i, seg, &seg->tracks[i], 1.0, true, NULL, NULL);
+			double e = search_track(w, i, seg, &seg->tracks[i], &sc.td[i], 1.0, false, NULL, NULL);
+			if (!(e <= 1.0)) e = search_track(w, i, seg, &seg->tracks[i], &sc.td[i], 1.0, true, NULL, NULL);
 			if (e > enc->max_scalar_error) enc->max_scalar_error = e;
 			if (!(e <= 1.0)) {
 				sinewi_arena_free(&scratch_arena);
@@ -685,15 +563,18 @@ bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
 	const int max_iter = w->settings->level >= SINEW_LEVEL_HIGH ? 40 : (w->settings->level == SINEW_LEVEL_FAST ? 8 : 20);
 	bool success = false;
 	for (int iter = 0; iter <= max_iter + 1; ++iter) {
+		// dirty now means: decoded differently than at the last verification
 		for (uint32_t j = 0; j < nj; ++j)
-			if (sc.dirty[j]) search_joint(w, j, seg, &sc), sc.dirty[j] = 0;
-		double ratio = verify_segment(w, &sc);
+			if (sc.dirty[j]) sc.dirty[j] = search_joint(w, j, seg, &sc, iter > 0);
+		double ratio = verify_segment(w, &sc, iter == 0);
+		memset(sc.dirty, 0, nj);
 		if (ratio <= 1.0) {
 			success = true;
 			int passes = w->settings->level == SINEW_LEVEL_FAST ? 0 : (w->settings->level >= SINEW_LEVEL_HIGH ? 24 : 8);
 			if (passes) {
-				refine_segment(w, seg, &sc, passes);
-				verify_segment(w, &sc);
+				sinewi_refine_segment(w, seg, &sc, passes);
+				memset(sc.dirty, 0, nj);
+				verify_segment(w, &sc, false);
 			}
 			double e = 0;
 			for (uint32_t j = 0; j < nj; ++j)

@@ -1,0 +1,102 @@
+// sinew — see include/sinew.h for version and licence
+// The per-segment search's shared state (bitrate.c searches and verifies, refine.c refines): the
+// tracks' samples and ranges in the segment and the scratch of one segment's search.
+#ifndef SINEW_COMPRESS_SEGMENT_SEARCH_H
+#define SINEW_COMPRESS_SEGMENT_SEARCH_H
+
+#include "../core/codec_math.h"
+#include "../core/metric.h"
+#include "compress_work.h"
+
+#include <string.h>
+
+// A track's samples in one segment as it is stored (rotations with the segment's dropped component
+// made non-negative) and its quantization ranges per stored slot: computed once per segment
+// (segment_data), read by every quantization and decode of the search.
+typedef struct track_data {
+	const float *values; // [(length + 1) * 4]
+	float lo[4], ext[4]; // per stored slot, for the segment's chosen dropped component
+} track_data;
+
+// A segment is verified at its samples u = 0..length and then at the clip's check points inside it
+// (positions length + 1 ...): `positions` in all.
+typedef struct seg_scratch {
+	uint32_t positions;
+	uint32_t explicit_start;  // first position that is a clip check point
+	float **decoded;          // [track] -> [positions * 4]
+	sinewi_shell_frame_d *raw; // [positions * joints] the source's shell frames
+	sinewi_affine_d *dec;     // [joints]
+	sinew_qvv *pose;          // [joints]
+	double *rho, *err;        // [joints]
+	uint8_t *dirty, *forced;  // [joints]
+	uint8_t *level;           // [track] precision level chosen by the search
+	sinewi_affine_d *obj;     // [positions * joints] object-space transforms of the decoded pose
+	sinewi_affine_d *trial;   // [positions * joints] same, for a trial change
+	uint8_t *mark;            // [joints] joints in the subtree of a trial change (valid from its root to its end)
+	uint32_t *subtree_end;    // [joints] one past the last descendant's index (descendants lie in [j, end))
+	float *trial_decoded;     // [positions * 4]
+	uint32_t *saved_knots;    // [(length + 1) * 4]
+	// refinement (refine_segment): the decoded pose's local transforms, the trial joint's, and what a
+	// rejected trial needs to be tried again (see there)
+	sinewi_affine_d *local;      // [positions * joints]
+	sinewi_affine_d *trial_local; // [positions]
+	uint32_t *fail_position;     // [track] where the track's last trial failed (tested first next time)
+	uint32_t *rejected_at;       // [track] stamp of the track's last rejected trial (0: none)
+	uint32_t *changed_at;        // [joints] stamp of the last accepted change of the joint's tracks
+	track_data *td;              // [track] samples and quantization ranges in this segment (segment_data)
+	// what refine_segment's bound needs (refine.c): per position and joint, an upper bound of the error
+	// of the decoded pose, whether obj is out of date, the largest scale component of the local transform,
+	// the reach of the subtree's shell points in the joint's coordinates and the ancestors' gain
+	double *error_bound;         // [positions * joints]
+	uint8_t *stale;              // [positions * joints]
+	double *scale_max, *reach, *gain; // [positions * joints]
+	double *trial_error;         // [positions * joints] errors of a trial where it was composed
+	double *delta;               // [positions] the bound's displacement of a trial (negative: composed exactly)
+	uint32_t *child_start, *children; // [joints + 1], [joints]: children of each joint (CSR)
+	uint32_t *path;              // [joints] an ancestor chain being recomposed
+	uint8_t *redo;               // [joints] verify_segment: composed again
+	double margin;               // absolute slack for rounding (scene extent times 1e-12)
+	uint32_t worst_joint, worst_position; // the largest error / threshold of the last verify_segment
+} seg_scratch;
+
+// Raw rotations keep all four components per knot (docs/format.md §segment data).
+static inline bool sinewi_raw_rotation(const sinewi_enc_track *t, const sinewi_enc_seg_track *st) {
+	return t->type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW;
+}
+
+// Stored component index of slot c (rotations skip the dropped component).
+static inline uint32_t sinewi_slot_component(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t c) {
+	return t->type == SINEWI_TRACK_ROTATION ? sinewi_stored_component(c, st->dropped) : c;
+}
+
+// Local transform of joint j at position u from the decoded caches; `override` replaces track `ti`'s
+// values (a trial) when not NULL.
+static inline void sinewi_decoded_local(const sinewi_work *w, const seg_scratch *sc, uint32_t j, uint32_t u, int32_t ti,
+                                        const float *override, sinew_qvv *x) {
+	const sinewi_enc_clip *enc = w->enc;
+	*x = enc->constants[j];
+	for (int sub = 0; sub < 3; ++sub) {
+		int32_t t = enc->joint_track[sub][j];
+		if (t < 0) continue;
+		const float *v = (t == ti && override) ? override + 4 * u : sc->decoded[t] + 4 * u;
+		if (sub == 0) memcpy(x->rotation, v, 4 * sizeof(float));
+		else memcpy(sub == 1 ? x->translation : x->scale, v, 3 * sizeof(float));
+	}
+}
+
+// Widths for precision level k (the widest component gets k bits; LEVEL_RAW: raw float32 components).
+#define SINEWI_LEVEL_RAW (SINEWI_MAX_WIDTH + 1u)
+void sinewi_widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t k, uint8_t width[4]);
+// Quantizes the knots of st (widths and decimation set) from the segment's samples.
+void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                           sinewi_enc_seg_track *st, const track_data *td);
+// Decodes track t at every position of the segment (samples, then check points) into out.
+void sinewi_decode_positions(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                             const sinewi_enc_seg_track *st, const track_data *td, float *out);
+// Greedy descent on the exact object-space error after the search met the bound (refine.c); starts from
+// and leaves exact sc->local, sc->obj and sc->error_bound (verify_segment's).
+void sinewi_refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes);
+// The stored value of track t at stored sample s (analyze.c).
+void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]);
+
+#endif
