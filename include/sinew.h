@@ -376,6 +376,16 @@ typedef enum sinew_level {
 	SINEW_LEVEL_HIGHEST = 4  /* + tries 4 segment lengths per clip (about 4x the time) */
 } sinew_level;
 
+/* A job system the compressor hands independent tasks to (sinew_compress_options.jobs): run() must
+ * call task(arg, i) exactly once for every i in [0, count), in any order, on any threads, and return
+ * when all have returned. Tasks never call run() themselves. The blob is the same bytes whatever runs
+ * them and however many at once. With jobs, the allocator given to sinew_compress is called from the
+ * tasks' threads (the default, malloc, is thread-safe). sinew's CLI brings a small thread pool (-j). */
+typedef struct sinew_jobs {
+	void (*run)(void *user, void (*task)(void *arg, uint32_t index), void *arg, uint32_t count);
+	void *user;
+} sinew_jobs;
+
 typedef struct sinew_compress_options {
 	double error_cm;         /* object-space error threshold in cm; 0 = 0.01 (joint.precision overrides) */
 	double shell_cm;         /* virtual vertex distance in cm; 0 = 3 (joint.shell_distance overrides) */
@@ -396,6 +406,9 @@ typedef struct sinew_compress_options {
 	                            resampled beyond it), fails with SINEW_RESULT_OVER_BOUND naming the clip, the node, the
 	                            time and the error; 1: its best encoding is written anyway and marked Over_bound
 	                            (sinew_clip_info.over_bound) */
+	const sinew_jobs *jobs;  /* NULL (default): everything on the calling thread; else a set of several clips
+	                            compresses a clip per task, a lone clip a segment (and a group of whole root
+	                            subtrees of a large scene) per task */
 } sinew_compress_options;
 #define SINEW_MAX_TIERS 8
 

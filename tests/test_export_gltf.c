@@ -1166,6 +1166,47 @@ static void test_export_corpus_fox(void) {
 static void test_export_corpus_rigged_simple(void) {
 	corpus_roundtrip("gltf/khronos/RiggedSimple/RiggedSimple.gltf", "corpus_RiggedSimple.glb", true);
 }
+// Every key time accessor declares the min and max of its times (glTF 2.0 §3.6.2.5: animation inputs need
+// them), also for a clip whose time map starts after 0 (RiggedSimple: keys from 1/24 s; found by the glTF
+// validator as ACCESSOR_MIN_MISMATCH).
+static void test_export_time_accessor_bounds(void) {
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	char src[1024], path[512];
+	if (!test_corpus_path("gltf/khronos/RiggedSimple/RiggedSimple.gltf", src, sizeof src)) {
+		test_skip("corpus absent (../shared/corpus)");
+		return;
+	}
+	CHECK_OK(sinew_import_file(src, NULL, NULL, &set, &err), &err);
+	CHECK(set->clips[0]->time_mark_count > 0 && sinew_clip_sample_time(set->clips[0], 0.0) > 0.04);
+	test_tmp_path("time_bounds.glb", path, sizeof path);
+	CHECK_OK(sinew_export_gltf(set, path, NULL, NULL, &err), &err);
+	doc d;
+	const char *problem = doc_load(path, &d);
+	CHECK_MSG(!problem, "%s", problem);
+	const sinewi_json *anims = problem ? NULL : sinewi_json_get(d.root, "animations");
+	uint32_t checked = 0;
+	for (uint32_t a = 0; anims && a < anims->count; ++a) {
+		const sinewi_json *samplers = sinewi_json_get(&anims->children[a], "samplers");
+		for (uint32_t k = 0; samplers && k < samplers->count; ++k) {
+			uint32_t input = member_uint(&samplers->children[k], "input", 99), count = 0, comps = 0;
+			const unsigned char *times = accessor_data(&d, input, &count, &comps);
+			const sinewi_json *acc = at(d.root, "accessors", input);
+			double mn = -1, mx = -1;
+			CHECK(times && count > 0 && comps == 1);
+			CHECK(sinewi_json_number(sinewi_json_at(sinewi_json_get(acc, "min"), 0), &mn));
+			CHECK(sinewi_json_number(sinewi_json_at(sinewi_json_get(acc, "max"), 0), &mx));
+			CHECK_MSG(times && mn == (double)float_at(times, 0) && mx == (double)float_at(times, count - 1),
+			          "accessor %u: min %g max %g, times %g..%g", input, mn, mx, times ? (double)float_at(times, 0) : 0.0,
+			          times ? (double)float_at(times, count - 1) : 0.0);
+			checked++;
+		}
+	}
+	CHECK(checked > 0);
+	if (!problem) doc_free(&d);
+	sinew_clip_set_free(set);
+}
+
 static void test_export_corpus_animated_morph_cube(void) {
 	corpus_roundtrip("gltf/khronos/AnimatedMorphCube/AnimatedMorphCube.gltf", "corpus_AnimatedMorphCube.gltf", true);
 }
@@ -1219,6 +1260,7 @@ static void test_export_corpus_acl_looping(void) {
 }
 
 void suite_export_gltf(void) {
+	RUN(test_export_time_accessor_bounds);
 	RUN(test_export_rejects_invalid_arguments);
 	RUN(test_export_keys_hold_values_at_their_float32_times);
 	RUN(test_export_missing_directory_is_io_error);

@@ -26,6 +26,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->allow_over_bound = options->allow_over_bound != 0;
+	out->jobs = options->jobs && options->jobs->run ? options->jobs : NULL;
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
 	out->tier_count = 1;
 	out->tier_factor[0] = 1.0;
@@ -542,6 +543,97 @@ static void list_tracks(sinewi_work *w) {
 	}
 }
 
+// Groups (sinewi_group): contiguous runs of joints closed under parents, each of at least GROUP_JOINTS
+// joints where the hierarchy allows (a large scene of many characters splits into many; one skeleton
+// stays one), and the scalar tracks apart. Joint ranges are the clip's; track ranges follow list_tracks.
+#define GROUP_JOINTS 64u
+
+static bool make_groups(sinewi_work *w) {
+	const uint32_t nj = w->joint_count;
+	const sinew_joint *joints = w->clip->joints;
+	w->groups = (sinewi_group *)sinewi_arena_array(w->arena, (size_t)nj + 1, sizeof(sinewi_group));
+	uint32_t *lowest = (uint32_t *)sinewi_arena_array(w->arena, (size_t)nj + 1, sizeof(uint32_t));
+	if (!w->groups || !lowest) return false;
+	// lowest[c]: the smallest parent of any joint from c on; a group may end before c when it is >= c
+	lowest[nj] = UINT32_MAX;
+	for (uint32_t c = nj; c-- > 0;) {
+		uint32_t p = joints[c].parent >= 0 && (uint32_t)joints[c].parent < c ? (uint32_t)joints[c].parent : UINT32_MAX;
+		lowest[c] = p < lowest[c + 1] ? p : lowest[c + 1];
+	}
+	w->group_count = 1; // the scalar tracks' group comes first (a clip without scalar tracks leaves it empty)
+	uint32_t start = 0;
+	for (uint32_t c = 1; c <= nj; ++c)
+		if (c == nj || (lowest[c] >= c && c - start >= GROUP_JOINTS && nj - c >= GROUP_JOINTS)) {
+			w->groups[w->group_count++] = (sinewi_group){start, c - start, 0, 0};
+			start = c;
+		}
+	return true;
+}
+
+// The groups' track ranges: tracks are listed joint by joint, then the scalar tracks (list_tracks).
+static void group_tracks(sinewi_work *w) {
+	const sinewi_enc_clip *enc = w->enc;
+	uint32_t t = 0;
+	for (uint32_t g = 1; g < w->group_count; ++g) {
+		sinewi_group *gr = &w->groups[g];
+		gr->first_track = t;
+		for (uint32_t j = gr->first_joint; j < gr->first_joint + gr->joint_count; ++j)
+			for (int sub = 0; sub < 3; ++sub) t += enc->joint_track[sub][j] >= 0;
+		gr->track_count = t - gr->first_track;
+	}
+	w->groups[0] = (sinewi_group){0, 0, t, enc->track_count - t};
+}
+
+typedef struct search_tasks {
+	const sinewi_work *w;
+	sinewi_segment_result *results; // [segment * group_count + group]
+} search_tasks;
+
+static void search_task(void *arg, uint32_t index) {
+	const search_tasks *tasks = (const search_tasks *)arg;
+	const sinewi_work *w = tasks->w;
+	const uint32_t s = index / w->group_count, g = index % w->group_count;
+	if (w->groups[g].joint_count == 0 && w->groups[g].track_count == 0) memset(&tasks->results[index], 0, sizeof *tasks->results);
+	else sinewi_search_segment(w, s, &w->groups[g], &tasks->results[index]);
+}
+
+// Searches every segment of enc->segments, group by group (on w->jobs when given), and takes the results
+// in segment and group order as one search of all of them in turn would: the first group over the bound
+// ends it (unless the bound may be exceeded). OK, OVER_BOUND (nothing set in `error`) or OUT_OF_MEMORY.
+static sinew_result search_segments(sinewi_work *w, sinew_error *error) {
+	sinewi_enc_clip *enc = w->enc;
+	group_tracks(w);
+	const size_t count = (size_t)enc->segment_count * w->group_count;
+	SINEWI_CHECK(count <= UINT32_MAX, error, SINEW_RESULT_OUT_OF_MEMORY, "clip too large");
+	search_tasks tasks = {w, (sinewi_segment_result *)sinewi_arena_array(w->arena, count, sizeof(sinewi_segment_result))};
+	SINEWI_CHECK(tasks.results, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	// knots live in the clip's arena: they are serialized later
+	for (uint32_t s = 0; s < enc->segment_count; ++s)
+		for (uint32_t i = 0; i < enc->track_count; ++i) {
+			sinewi_enc_seg_track *st = &enc->segments[s].tracks[i];
+			st->knots = (uint32_t *)sinewi_arena_array_uninit(w->arena, (size_t)(enc->segments[s].length + 1) * 4, sizeof(uint32_t));
+			SINEWI_CHECK(st->knots, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		}
+	if (w->jobs && count > 1) w->jobs->run(w->jobs->user, search_task, &tasks, (uint32_t)count);
+	else
+		for (uint32_t k = 0; k < count; ++k) search_task(&tasks, k);
+	for (size_t k = 0; k < count; ++k) {
+		const sinewi_segment_result *r = &tasks.results[k];
+		SINEWI_CHECK(r->status != SINEWI_SEGMENT_NO_MEMORY, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		if (r->max_scalar_error > enc->max_scalar_error) enc->max_scalar_error = r->max_scalar_error;
+		if (r->max_error > enc->max_error) enc->max_error = r->max_error;
+		if (r->status != SINEWI_SEGMENT_OVER) continue;
+		const bool joints = w->groups[k % w->group_count].joint_count > 0;
+		if (joints && !(r->over_error <= enc->over_error))
+			enc->over_error = r->over_error, enc->over_joint = r->over_joint, enc->over_time = r->over_time;
+		// asked to write it anyway: this encoding stands, and the clip says it is over its bound (scalar
+		// tracks never are: their full precision is the source's)
+		if (joints && w->settings->allow_over_bound) enc->over_bound = 1;
+		else return SINEW_RESULT_OVER_BOUND;
+	}
+	return SINEW_RESULT_OK;
+}
+
 // Quality tiers: the coarser tiers encode the same segments again, with the same sub-track kinds,
 // constants and clip ranges (chosen for the finest bound, so they hold for any coarser one) and
 // every joint's threshold scaled to the tier's bound; each is verified like the finest.
@@ -569,9 +661,10 @@ static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
 				enc->segments[s].tracks[i].chosen_dropped = finest[s].tracks[i].chosen_dropped;
 			}
 		enc->max_error = 0.0;
-		for (uint32_t s = 0; s < enc->segment_count; ++s)
-			SINEWI_CHECK(sinewi_search_segment(w, s, error), error, SINEW_RESULT_OVER_BOUND,
-			             "clip '%s': tier %u cannot meet its bound", w->clip->name ? w->clip->name : "", k);
+		sinew_result r = search_segments(w, error);
+		if (r == SINEW_RESULT_OVER_BOUND)
+			return sinewi_fail(error, r, "clip '%s': tier %u cannot meet its bound", w->clip->name ? w->clip->name : "", k);
+		if (r != SINEW_RESULT_OK) return r;
 		enc->tier_segments[k] = enc->segments;
 		enc->tier_max_error[k] = enc->max_error;
 		enc->tier_bound[k] = threshold * w->settings->tier_factor[k];
@@ -598,8 +691,10 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 	enc->slerp_fit = 1; // docs/format.md step 5: nlerp that follows the slerp (the source's, for glTF)
 	w.fit = sinewi_slerp_fit;
 	w.joint_count = clip->joint_count;
+	w.jobs = settings->jobs;
 	enc->source = clip;
 	SINEWI_TRY(allocate(&w, error));
+	SINEWI_CHECK(make_groups(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	prepare_samples(&w);
 	SINEWI_CHECK(compute_levers(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	classify_scalars(&w);
@@ -609,6 +704,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 	for (size_t attempt = 0; attempt < sizeof fractions / sizeof fractions[0]; ++attempt) {
 		w.class_fraction = fractions[attempt];
 		enc->over_error = 0.0, enc->over_bound = 0;
+		enc->max_error = enc->max_scalar_error = 0.0; // (a failed attempt's do not count)
 		classify_joints(&w);
 		list_tracks(&w);
 		SINEWI_TRY(build_segments(&w, error));
@@ -616,9 +712,9 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 			if (enc->tracks[i].type == SINEWI_TRACK_ROTATION) choose_dropped(&w, i, enc->tracks[i].index);
 		clip_ranges(&w);
 		choose_half_ranges(&w);
-		bool ok = true;
-		for (uint32_t s = 0; s < enc->segment_count && ok; ++s) ok = sinewi_search_segment(&w, s, error);
-		if (ok) {
+		sinew_result r = search_segments(&w, error);
+		if (r != SINEW_RESULT_OK && r != SINEW_RESULT_OVER_BOUND) return r;
+		if (r == SINEW_RESULT_OK) {
 			SINEWI_TRY(encode_tiers(&w, error));
 			sinewi_choose_midpoint(enc, settings->midpoint);
 			*out = enc;

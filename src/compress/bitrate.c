@@ -154,8 +154,8 @@ void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 }
 
 // Check position c of the current segment as joint j's rounding mode plays it.
-static float check_u(const sinewi_work *w, uint32_t j, uint32_t c) {
-	return w->rounding_mode[j] == SINEW_ROUNDING_NONE ? w->check_u[c] : w->check_u_step[c];
+static float check_u(const sinewi_work *w, const seg_scratch *sc, uint32_t j, uint32_t c) {
+	return w->rounding_mode[j] == SINEW_ROUNDING_NONE ? sc->check_u[c] : sc->check_u_step[c];
 }
 
 // Error of a track at local sample u of the segment in its budget's unit (object-space model for
@@ -216,7 +216,7 @@ static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const si
 
 // Largest error of a track over the segment (sample_error); with `decoded`, the decoded values of
 // every position go there.
-static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+static double track_error(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                           const sinewi_enc_seg_track *st, const track_data *td, float *decoded) {
 	double worst = 0.0;
 	for (uint32_t u = 0; u <= seg->length; ++u) {
@@ -229,8 +229,8 @@ static double track_error(const sinewi_work *w, const sinewi_enc_track *t, const
 // Check positions between samples (source key times and midpoints) are decoded for the
 	// object-space verification only; the per-track model looks at samples.
 	if (decoded && t->type != SINEWI_TRACK_SCALAR)
-		for (uint32_t c = 0; c < w->check_n; ++c)
-			decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit, td,
+		for (uint32_t c = 0; c < sc->check_n; ++c)
+			decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, sc, t->index, c), seg->length), w->fit, td,
 			              decoded + 4 * (seg->length + 1 + c));
 	return worst;
 }
@@ -248,9 +248,10 @@ static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, 
 }
 
 // Chooses decimation and widths for one track in one segment; returns the error reached.
-static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_segment *seg, sinewi_enc_seg_track *st,
-                           const track_data *td, double budget, bool force_max, float *decoded, uint8_t *level) {
+static double search_track(const sinewi_work *w, const seg_scratch *sc, uint32_t ti, const sinewi_enc_segment *seg,
+                           sinewi_enc_seg_track *st, double budget, bool force_max, float *decoded, uint8_t *level) {
 	const sinewi_enc_track *t = &w->enc->tracks[ti];
+	const track_data *td = &sc->td[ti - sc->t0];
 	int max_d = w->settings->max_decimation;
 	uint32_t best_cost = UINT32_MAX, best_k = SINEWI_LEVEL_RAW, best_d = 0;
 	const uint8_t dropped = st->chosen_dropped;
@@ -285,19 +286,17 @@ static double search_track(const sinewi_work *w, uint32_t ti, const sinewi_enc_s
 	sinewi_widths_for_level(t, st, best_k, st->width);
 	sinewi_quantize_knots(w, t, seg, st, td);
 	if (level) *level = (uint8_t)best_k;
-	return track_error(w, t, seg, st, td, decoded);
+	return track_error(w, sc, t, seg, st, td, decoded);
 }
 
 
-static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
-	const uint32_t nj = w->joint_count ? w->joint_count : 1, nt = w->enc->track_count ? w->enc->track_count : 1;
-	sinewi_arena *a = w->arena;
-	const size_t np = (size_t)length + 1 + w->check_n;
+static bool scratch_alloc(const sinewi_work *w, uint32_t length, sinewi_arena *a, seg_scratch *sc) {
+	const uint32_t nj = sc->nj ? sc->nj : 1, nt = sc->nt ? sc->nt : 1;
+	const size_t np = (size_t)length + 1 + sc->check_n;
 	sc->positions = (uint32_t)np;
-	sc->explicit_start = length + 1 + w->mid_n;
+	sc->explicit_start = length + 1 + sc->mid_n;
 	sc->decoded = (float **)sinewi_arena_array_uninit(a, nt, sizeof(float *));
 	sc->raw = (sinewi_shell_frame_d *)sinewi_arena_array_uninit(a, np * nj, sizeof(sinewi_shell_frame_d));
-	sc->dec = (sinewi_affine_d *)sinewi_arena_array_uninit(a, nj, sizeof(sinewi_affine_d));
 	sc->pose = (sinew_qvv *)sinewi_arena_array_uninit(a, nj, sizeof(sinew_qvv));
 	sc->rho = (double *)sinewi_arena_array_uninit(a, nj, sizeof(double));
 	sc->err = (double *)sinewi_arena_array_uninit(a, nj, sizeof(double));
@@ -327,27 +326,29 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 	sc->children = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
 	sc->path = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
 	sc->redo = (uint8_t *)sinewi_arena_array_uninit(a, nj, 1);
-	if (!sc->decoded || !sc->raw || !sc->dec || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced ||
-	    !sc->level || !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots ||
-	    !sc->local || !sc->trial_local || !sc->fail_position || !sc->rejected_at || !sc->changed_at || !sc->td ||
-	    !sc->error_bound || !sc->stale || !sc->scale_max || !sc->reach || !sc->gain || !sc->trial_error || !sc->delta ||
-	    !sc->child_start || !sc->children || !sc->path || !sc->redo)
+	if (!sc->decoded || !sc->raw || !sc->pose || !sc->rho || !sc->err || !sc->dirty || !sc->forced || !sc->level ||
+	    !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots || !sc->local ||
+	    !sc->trial_local || !sc->fail_position || !sc->rejected_at || !sc->changed_at || !sc->td || !sc->error_bound ||
+	    !sc->stale || !sc->scale_max || !sc->reach || !sc->gain || !sc->trial_error || !sc->delta || !sc->child_start ||
+	    !sc->children || !sc->path || !sc->redo)
 		return false;
-	// children of each joint, in index order (CSR)
+	// children of each joint of the group, in index order (CSR, global indices; the group holds every parent)
 	const sinew_joint *joints = w->clip->joints;
-	for (uint32_t i = 0; i < w->joint_count; ++i)
-		if (joints[i].parent >= 0 && (uint32_t)joints[i].parent < i) sc->child_start[joints[i].parent + 1]++;
-	for (uint32_t i = 0; i < w->joint_count; ++i) sc->child_start[i + 1] += sc->child_start[i];
-	for (uint32_t i = 0; i < w->joint_count; ++i) sc->path[i] = sc->child_start[i]; // fill cursors
-	for (uint32_t i = 0; i < w->joint_count; ++i)
-		if (joints[i].parent >= 0 && (uint32_t)joints[i].parent < i) sc->children[sc->path[joints[i].parent]++] = i;
-	// parents come before children, so one backward pass carries each subtree's end up to its root
-	for (uint32_t i = 0; i < w->joint_count; ++i) sc->subtree_end[i] = i + 1;
-	for (uint32_t i = w->joint_count; i-- > 1;) {
-		int32_t p = w->clip->joints[i].parent;
-		if (p >= 0 && sc->subtree_end[i] > sc->subtree_end[p]) sc->subtree_end[p] = sc->subtree_end[i];
+	const uint32_t j0 = sc->j0, n = sc->nj;
+	for (uint32_t i = 0; i < n; ++i)
+		if (sinewi_has_parent(joints, j0 + i)) sc->child_start[joints[j0 + i].parent - (int32_t)j0 + 1]++;
+	for (uint32_t i = 0; i < n; ++i) sc->child_start[i + 1] += sc->child_start[i];
+	for (uint32_t i = 0; i < n; ++i) sc->path[i] = sc->child_start[i]; // fill cursors
+	for (uint32_t i = 0; i < n; ++i)
+		if (sinewi_has_parent(joints, j0 + i)) sc->children[sc->path[joints[j0 + i].parent - (int32_t)j0]++] = j0 + i;
+	// parents come before children, so one backward pass carries each subtree's end (global) up to its root
+	for (uint32_t i = 0; i < n; ++i) sc->subtree_end[i] = j0 + i + 1;
+	for (uint32_t i = n; i-- > 0;) {
+		if (!sinewi_has_parent(joints, j0 + i)) continue;
+		uint32_t p = (uint32_t)joints[j0 + i].parent - j0;
+		if (sc->subtree_end[i] > sc->subtree_end[p]) sc->subtree_end[p] = sc->subtree_end[i];
 	}
-	for (uint32_t i = 0; i < w->enc->track_count; ++i) {
+	for (uint32_t i = 0; i < sc->nt; ++i) {
 		sc->decoded[i] = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
 		sc->td[i].values = (const float *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(float));
 		if (!sc->decoded[i] || !sc->td[i].values) return false;
@@ -359,90 +360,93 @@ static bool scratch_alloc(sinewi_work *w, uint32_t length, seg_scratch *sc) {
 static double position_time(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_segment *seg, uint32_t u) {
 	if (u <= seg->length) return sinew_clip_sample_time(w->clip, (double)(seg->first_sample + u));
 	if (u < sc->explicit_start) return sinew_clip_sample_time(w->clip, (double)(seg->first_sample + u - seg->length - 1) + 0.5);
-	return w->clip->check_times[w->check_first + u - sc->explicit_start];
+	return w->clip->check_times[sc->check_first + u - sc->explicit_start];
 }
 
-// Object-space error of every joint at every position of the segment (samples, then check points); returns the largest ratio
-// error / threshold.
-// The samples come first: when one is over, the positions between them are not checked (the search
-// tightens and verifies again), which saves most of their cost in the tightening rounds.
-static double verify_segment(sinewi_work *w, seg_scratch *sc, bool full) {
-	const uint32_t nj = w->joint_count;
+// Object-space error of every joint of the group at every position of the segment (samples, then check
+// points); returns the largest ratio error / threshold.
+static double verify_segment(const sinewi_work *w, seg_scratch *sc, bool full) {
+	const uint32_t nj = sc->nj, j0 = sc->j0;
 	const sinew_joint *joints = w->clip->joints;
-	const uint32_t samples = sc->positions - w->check_n;
+	const uint32_t samples = sc->positions - sc->check_n;
 	// the joints whose decoded transforms changed (dirty), and their descendants, are composed again (all
 	// with `full`): local, obj and error_bound keep the decoded pose's local and object-space transforms
 	// and its errors between calls (and for sinewi_refine_segment, which keeps them exact)
-	for (uint32_t j = 0; j < nj; ++j) {
-		const bool parent_redone = joints[j].parent >= 0 && (uint32_t)joints[j].parent < j && sc->redo[joints[j].parent];
-		sc->redo[j] = full || sc->dirty[j] || parent_redone;
+	for (uint32_t i = 0; i < nj; ++i) {
+		const bool parent_redone = sinewi_has_parent(joints, j0 + i) && sc->redo[joints[j0 + i].parent - (int32_t)j0];
+		sc->redo[i] = full || sc->dirty[i] || parent_redone;
 	}
 	for (uint32_t u = 0; u < sc->positions; ++u) {
 		const size_t row = (size_t)u * nj;
 		sinewi_affine_d *obj = sc->obj + row;
 		const sinewi_shell_frame_d *raw = sc->raw + row;
-		for (uint32_t j = 0; j < nj; ++j) {
-			if (!sc->redo[j]) continue;
+		for (uint32_t i = 0; i < nj; ++i) {
+			if (!sc->redo[i]) continue;
+			const uint32_t j = j0 + i;
 			sinew_qvv x;
-			sinewi_affine_d *local = &sc->local[row + j];
+			sinewi_affine_d *local = &sc->local[row + i];
 			sinewi_decoded_local(w, sc, j, u, -1, NULL, &x);
 			sinewi_affine_from_qvv_d(&x, local); // as sinewi_compose_pose_d composes
-			if (joints[j].parent >= 0 && (uint32_t)joints[j].parent < j) sinewi_affine_mul_d(&obj[joints[j].parent], local, &obj[j]);
-			else obj[j] = *local;
-			sc->error_bound[row + j] = sinewi_shell_error_frame_d(&raw[j], &obj[j], w->shell_off + 3 * (size_t)j);
+			if (sinewi_has_parent(joints, j)) sinewi_affine_mul_d(&obj[joints[j].parent - (int32_t)j0], local, &obj[i]);
+			else obj[i] = *local;
+			sc->error_bound[row + i] = sinewi_shell_error_frame_d(&raw[i], &obj[i], w->shell_off + 3 * (size_t)j);
 		}
 	}
-	// the samples first: when one is over, the positions between them do not count (the search
-	// tightens and verifies again)
+	// The samples first: when one is over, the positions between them do not count (the search
+	// tightens and verifies again).
 	double worst_ratio = 0.0;
-	for (uint32_t j = 0; j < nj; ++j) sc->err[j] = 0.0;
+	for (uint32_t i = 0; i < nj; ++i) sc->err[i] = 0.0;
 	sc->worst_joint = sc->worst_position = 0;
 	for (uint32_t u = 0; u < sc->positions; ++u) {
 		if (u == samples && worst_ratio > 1.0) break;
 		const double *e = sc->error_bound + (size_t)u * nj;
-		for (uint32_t j = 0; j < nj; ++j) {
-			if (e[j] > sc->err[j]) sc->err[j] = e[j];
-			double r = e[j] / w->threshold[j];
-			if (!(r <= worst_ratio)) worst_ratio = r, sc->worst_joint = j, sc->worst_position = u;
+		for (uint32_t i = 0; i < nj; ++i) {
+			if (e[i] > sc->err[i]) sc->err[i] = e[i];
+			double r = e[i] / w->threshold[j0 + i];
+			if (!(r <= worst_ratio)) worst_ratio = r, sc->worst_joint = j0 + i, sc->worst_position = u;
 		}
 	}
 	return worst_ratio;
 }
 
-// The positions of segment `seg` verified besides its samples, as local positions in w->check_u:
+// The positions of segment `seg` verified besides its samples, as local positions in sc->check_u:
 // the midpoint of every sample interval (clip->check_midpoints), then the clip's check points strictly
 // inside the segment (decoder's key arithmetic: docs/format.md §sampling).
-static bool segment_checks(sinewi_work *w, const sinewi_enc_segment *seg, sinewi_arena *arena) {
+static bool segment_checks(const sinewi_work *w, const sinewi_enc_segment *seg, sinewi_arena *arena, seg_scratch *sc) {
 	const sinew_clip *clip = w->clip;
 	const bool explicit_checks = clip->check_count && clip->check_times && clip->check_transforms;
-	w->check_n = w->mid_n = 0;
-	w->check_first = 0;
-	w->check_u = w->check_u_step = NULL;
-	if (w->joint_count == 0 || (!explicit_checks && !clip->check_midpoints)) return true;
+	sc->check_n = sc->mid_n = 0;
+	sc->check_first = 0;
+	sc->check_u = sc->check_u_step = NULL;
+	if (sc->nj == 0 || (!explicit_checks && !clip->check_midpoints)) return true;
 	const uint32_t mids = clip->check_midpoints ? seg->length : 0;
-	const size_t max_n = (size_t)mids + (explicit_checks ? clip->check_count : 0) + 1;
-	w->check_u = (float *)sinewi_arena_array_uninit(arena, max_n, sizeof(float));
-	w->check_u_step = (float *)sinewi_arena_array_uninit(arena, max_n, sizeof(float));
-	if (!w->check_u || !w->check_u_step) return false;
-	for (uint32_t k = 0; k < mids; ++k) w->check_u[w->check_n] = w->check_u_step[w->check_n] = (float)k + 0.5f, w->check_n++;
-	w->mid_n = w->check_n;
-	if (!explicit_checks) return true;
 	const double lo = seg->first_sample, hi = (double)seg->first_sample + seg->length;
 	const double last = (double)(w->stored - 1);
-	uint32_t a = 0, b = clip->check_count; // first check with key > lo
+	uint32_t a = 0, b = explicit_checks ? clip->check_count : 0; // first check with key > lo
 	while (a < b) {
 		uint32_t m = a + (b - a) / 2;
 		if (sinewi_clip_key(clip, clip->check_times[m]) <= lo) a = m + 1;
 		else b = m;
 	}
-	w->check_first = a;
-	for (uint32_t c = a; c < clip->check_count; ++c) {
-		double key = sinewi_clip_key(clip, clip->check_times[c]); // t * rate, or through the time map
+	uint32_t end = a; // one past the last check inside the segment
+	while (explicit_checks && end < clip->check_count) {
+		double key = sinewi_clip_key(clip, clip->check_times[end]);
 		if (key >= hi || key > last) break;
+		++end;
+	}
+	const size_t max_n = (size_t)mids + (end - a) + 1;
+	sc->check_u = (float *)sinewi_arena_array_uninit(arena, max_n, sizeof(float));
+	sc->check_u_step = (float *)sinewi_arena_array_uninit(arena, max_n, sizeof(float));
+	if (!sc->check_u || !sc->check_u_step) return false;
+	for (uint32_t k = 0; k < mids; ++k) sc->check_u[sc->check_n] = sc->check_u_step[sc->check_n] = (float)k + 0.5f, sc->check_n++;
+	sc->mid_n = sc->check_n;
+	sc->check_first = a;
+	for (uint32_t c = a; c < end; ++c) {
+		double key = sinewi_clip_key(clip, clip->check_times[c]); // t * rate, or through the time map
 		// the context snaps keys this close to a sample onto it (two tolerances: codec_math.h); keep the
 		// run contiguous (check_first + index): a snapped key checks its sample again
-		w->check_u[w->check_n] = (float)(sinewi_snap_key(key, SINEWI_SNAP_INTERPOLATED) - lo);
-		w->check_u_step[w->check_n++] = (float)(sinewi_snap_key(key, SINEWI_SNAP_ROUNDED) - lo);
+		sc->check_u[sc->check_n] = (float)(sinewi_snap_key(key, SINEWI_SNAP_INTERPOLATED) - lo);
+		sc->check_u_step[sc->check_n++] = (float)(sinewi_snap_key(key, SINEWI_SNAP_ROUNDED) - lo);
 	}
 	return true;
 }
@@ -452,161 +456,144 @@ static uint32_t source_sample(const sinewi_work *w, uint32_t s) {
 	return (s >= w->clip->sample_count || (w->enc->looping && s == w->enc->sample_count)) ? 0 : s;
 }
 
-// The source's pose halfway between source samples a and b as sampling plays it.
-static void interpolate_source(const sinewi_work *w, uint32_t a, uint32_t b, sinew_qvv *out) {
-	const uint32_t nj = w->joint_count;
-	const sinew_qvv *pa = &w->clip->transforms[(size_t)a * nj], *pb = &w->clip->transforms[(size_t)b * nj];
-	for (uint32_t j = 0; j < nj; ++j) sinewi_qvv_halfway(&pa[j], &pb[j], w->rounding_mode[j], &out[j]);
-}
-
 // Searches joint j's tracks with its current share of the threshold; true when a decoded value changed
 // (always without `compare`: the first search).
-static bool search_joint(sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc, bool compare) {
+static bool search_joint(const sinewi_work *w, uint32_t j, const sinewi_enc_segment *seg, seg_scratch *sc, bool compare) {
 	const sinewi_enc_clip *enc = w->enc;
+	const uint32_t i = j - sc->j0;
 	uint32_t animated = 0;
 	for (int sub = 0; sub < 3; ++sub) animated += enc->joint_track[sub][j] >= 0;
 	if (!animated) return false;
-	double budget = w->threshold[j] * sc->rho[j] - w->const_error[j];
-	if (budget < w->threshold[j] * sc->rho[j] * 0.1) budget = w->threshold[j] * sc->rho[j] * 0.1;
+	double budget = w->threshold[j] * sc->rho[i] - w->const_error[j];
+	if (budget < w->threshold[j] * sc->rho[i] * 0.1) budget = w->threshold[j] * sc->rho[i] * 0.1;
 	budget /= animated;
 	const size_t bytes = (size_t)sc->positions * 4 * sizeof(float);
 	bool changed = false;
 	for (int sub = 0; sub < 3; ++sub) {
 		int32_t ti = enc->joint_track[sub][j];
 		if (ti < 0) continue;
-		if (compare) memcpy(sc->trial_decoded, sc->decoded[ti], bytes);
-		search_track(w, (uint32_t)ti, seg, &seg->tracks[ti], &sc->td[ti], budget, sc->forced[j] != 0, sc->decoded[ti],
-		             &sc->level[ti]);
-		changed = changed || !compare || memcmp(sc->trial_decoded, sc->decoded[ti], bytes) != 0;
+		const uint32_t k = (uint32_t)ti - sc->t0;
+		if (compare) memcpy(sc->trial_decoded, sc->decoded[k], bytes);
+		search_track(w, sc, (uint32_t)ti, seg, &seg->tracks[ti], budget, sc->forced[i] != 0, sc->decoded[k], &sc->level[k]);
+		changed = changed || !compare || memcmp(sc->trial_decoded, sc->decoded[k], bytes) != 0;
 	}
 	return changed;
 }
 
-
 // Decodes track t at every position of the segment (samples, then check points) into out.
-void sinewi_decode_positions(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                             const sinewi_enc_seg_track *st, const track_data *td, float *out) {
+void sinewi_decode_positions(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t,
+                             const sinewi_enc_segment *seg, const sinewi_enc_seg_track *st, const track_data *td, float *out) {
 	for (uint32_t u = 0; u <= seg->length; ++u) decode_sample(t, st, seg->length, (float)u, w->fit, td, out + 4 * u);
 	if (t->type != SINEWI_TRACK_SCALAR)
-		for (uint32_t c = 0; c < w->check_n; ++c)
-			decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, t->index, c), seg->length), w->fit, td,
+		for (uint32_t c = 0; c < sc->check_n; ++c)
+			decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, sc, t->index, c), seg->length), w->fit, td,
 			              out + 4 * (seg->length + 1 + c));
 }
 
-bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error) {
-	(void)error;
-	sinewi_enc_clip *enc = w->enc;
-	sinewi_enc_segment *seg = &enc->segments[s];
-	const uint32_t nj = w->joint_count;
-	sinewi_arena scratch_arena;
-	sinewi_arena_init(&scratch_arena, &w->arena->alloc.a);
-	sinewi_arena *saved = w->arena;
-	w->arena = &scratch_arena;
-	bool ok = segment_checks(w, seg, &scratch_arena);
-	seg_scratch sc;
-	ok = ok && scratch_alloc(w, seg->length, &sc);
-	w->arena = saved;
-	if (!ok) {
-		sinewi_arena_free(&scratch_arena);
-		return false;
-	}
-	// knots live in the clip's arena: they are serialized later
-	for (uint32_t i = 0; i < enc->track_count; ++i) {
-		sinewi_enc_seg_track *st = &seg->tracks[i];
-		st->knots = (uint32_t *)sinewi_arena_array_uninit(w->arena, (size_t)(seg->length + 1) * 4, sizeof(uint32_t));
-		if (!st->knots) {
-			sinewi_arena_free(&scratch_arena);
-			return false;
-		}
-		segment_data(w, &enc->tracks[i], seg, st, &sc.td[i]);
-	}
+// The search of one group in one segment once its scratch is ready.
+static void search_group(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, sinewi_segment_result *res) {
+	const sinewi_enc_clip *enc = w->enc;
+	const uint32_t nj = sc->nj, j0 = sc->j0;
+	const sinew_joint *joints = w->clip->joints;
+	for (uint32_t k = 0; k < sc->nt; ++k) segment_data(w, &enc->tracks[sc->t0 + k], seg, &seg->tracks[sc->t0 + k], &sc->td[k]);
 	// scalar tracks: independent, no hierarchy
-	for (uint32_t i = 0; i < enc->track_count; ++i)
-		if (enc->tracks[i].type == SINEWI_TRACK_SCALAR) {
-			double e = search_track(w, i, seg, &seg->tracks[i], &sc.td[i], 1.0, false, NULL, NULL);
-			if (!(e <= 1.0)) e = search_track(w, i, seg, &seg->tracks[i], &sc.td[i], 1.0, true, NULL, NULL);
-			if (e > enc->max_scalar_error) enc->max_scalar_error = e;
-			if (!(e <= 1.0)) {
-				sinewi_arena_free(&scratch_arena);
-				return false;
-			}
+	for (uint32_t k = 0; k < sc->nt; ++k) {
+		const uint32_t ti = sc->t0 + k;
+		if (enc->tracks[ti].type != SINEWI_TRACK_SCALAR) continue;
+		double e = search_track(w, sc, ti, seg, &seg->tracks[ti], 1.0, false, NULL, NULL);
+		if (!(e <= 1.0)) e = search_track(w, sc, ti, seg, &seg->tracks[ti], 1.0, true, NULL, NULL);
+		if (e > res->max_scalar_error) res->max_scalar_error = e;
+		if (!(e <= 1.0)) {
+			res->status = SINEWI_SEGMENT_OVER;
+			return;
 		}
-	if (nj == 0) { // scalar tracks only
-		sinewi_arena_free(&scratch_arena);
-		return true;
 	}
+	if (nj == 0) return; // scalar tracks only
 	// The reference is the source clip itself (not the normalized working copy), so the bound
 	// holds for exactly what sinew_measure_error compares; the wrap sample is source sample 0.
 	// Sample midpoints compare with the source samples interpolated (DESIGN §4 sampling semantics),
 	// check points with the source's own evaluation at their times.
-	sinewi_affine_d *obj = sc.obj; // free until build_object_cache
-	for (uint32_t u = 0; u < sc.positions; ++u) {
+	const uint32_t all = w->joint_count;
+	for (uint32_t u = 0; u < sc->positions; ++u) {
 		const sinew_qvv *ref;
 		if (u <= seg->length) {
-			ref = &w->clip->transforms[(size_t)source_sample(w, seg->first_sample + u) * nj];
-		} else if (u <= seg->length + w->mid_n) {
+			ref = &w->clip->transforms[(size_t)source_sample(w, seg->first_sample + u) * all];
+		} else if (u <= seg->length + sc->mid_n) {
 			uint32_t k = u - seg->length - 1;
-			interpolate_source(w, source_sample(w, seg->first_sample + k), source_sample(w, seg->first_sample + k + 1),
-			                   sc.pose);
-			ref = sc.pose;
+			const sinew_qvv *pa = &w->clip->transforms[(size_t)source_sample(w, seg->first_sample + k) * all];
+			const sinew_qvv *pb = &w->clip->transforms[(size_t)source_sample(w, seg->first_sample + k + 1) * all];
+			for (uint32_t i = 0; i < nj; ++i) sinewi_qvv_halfway(&pa[j0 + i], &pb[j0 + i], w->rounding_mode[j0 + i], &sc->pose[i]);
+			ref = NULL; // the group's pose in sc->pose
 		} else {
-			ref = &w->clip->check_transforms[(size_t)(w->check_first + u - seg->length - 1 - w->mid_n) * nj];
+			ref = &w->clip->check_transforms[(size_t)(sc->check_first + u - seg->length - 1 - sc->mid_n) * all];
 		}
-		sinewi_compose_pose_d(w->clip->joints, nj, ref, obj);
-		for (uint32_t j = 0; j < nj; ++j) sinewi_shell_frame_from_d(&obj[j], w->shell_off + 3 * (size_t)j, &sc.raw[(size_t)u * nj + j]);
+		sinewi_affine_d *obj = sc->obj + (size_t)u * nj; // free until verify_segment
+		for (uint32_t i = 0; i < nj; ++i) {
+			const uint32_t j = j0 + i;
+			sinewi_affine_d local;
+			sinewi_affine_from_qvv_d(ref ? &ref[j] : &sc->pose[i], &local); // as sinewi_compose_pose_d composes
+			if (sinewi_has_parent(joints, j)) sinewi_affine_mul_d(&obj[joints[j].parent - (int32_t)j0], &local, &obj[i]);
+			else obj[i] = local;
+			sinewi_shell_frame_from_d(&obj[i], w->shell_off + 3 * (size_t)j, &sc->raw[(size_t)u * nj + i]);
+		}
 	}
-	for (uint32_t j = 0; j < nj; ++j) {
-		sc.rho[j] = w->rho[j];
-		sc.dirty[j] = 1;
-		sc.forced[j] = 0;
+	for (uint32_t i = 0; i < nj; ++i) {
+		sc->rho[i] = w->rho[j0 + i];
+		sc->dirty[i] = 1;
+		sc->forced[i] = 0;
 	}
 	const int max_iter = w->settings->level >= SINEW_LEVEL_HIGH ? 40 : (w->settings->level == SINEW_LEVEL_FAST ? 8 : 20);
-	bool success = false;
 	for (int iter = 0; iter <= max_iter + 1; ++iter) {
 		// dirty now means: decoded differently than at the last verification
-		for (uint32_t j = 0; j < nj; ++j)
-			if (sc.dirty[j]) sc.dirty[j] = search_joint(w, j, seg, &sc, iter > 0);
-		double ratio = verify_segment(w, &sc, iter == 0);
-		memset(sc.dirty, 0, nj);
+		for (uint32_t i = 0; i < nj; ++i)
+			if (sc->dirty[i]) sc->dirty[i] = search_joint(w, j0 + i, seg, sc, iter > 0);
+		double ratio = verify_segment(w, sc, iter == 0);
+		memset(sc->dirty, 0, nj);
 		if (ratio <= 1.0) {
-			success = true;
 			int passes = w->settings->level == SINEW_LEVEL_FAST ? 0 : (w->settings->level >= SINEW_LEVEL_HIGH ? 24 : 8);
 			if (passes) {
-				sinewi_refine_segment(w, seg, &sc, passes);
-				memset(sc.dirty, 0, nj);
-				verify_segment(w, &sc, false);
+				sinewi_refine_segment(w, seg, sc, passes);
+				verify_segment(w, sc, false);
 			}
-			double e = 0;
-			for (uint32_t j = 0; j < nj; ++j)
-				if (sc.err[j] > e) e = sc.err[j];
-			if (e > enc->max_error) enc->max_error = e;
-			break;
+			for (uint32_t i = 0; i < nj; ++i)
+				if (sc->err[i] > res->max_error) res->max_error = sc->err[i];
+			return;
 		}
 		if (iter > max_iter) { // even full precision is over (resampling took more than the bound at check points)
-			for (uint32_t j = 0; j < nj; ++j)
-				if (sc.err[j] > enc->max_error) enc->max_error = sc.err[j];
-			const uint32_t j = sc.worst_joint;
-			if (!(sc.err[j] <= enc->over_error)) {
-				enc->over_error = sc.err[j], enc->over_joint = j;
-				enc->over_time = position_time(w, &sc, seg, sc.worst_position);
-			}
-			// asked to write it anyway: this encoding stands, and the clip says it is over its bound
-			if (w->settings->allow_over_bound) enc->over_bound = 1, success = true;
-			break;
+			for (uint32_t i = 0; i < nj; ++i)
+				if (sc->err[i] > res->max_error) res->max_error = sc->err[i];
+			res->status = SINEWI_SEGMENT_OVER;
+			res->over_joint = sc->worst_joint;
+			res->over_error = sc->err[sc->worst_joint - j0];
+			res->over_time = position_time(w, sc, seg, sc->worst_position);
+			return;
 		}
 		// Tighten every joint on the chain of each joint over its threshold; after max_iter
 		// rounds, chains still over go to full precision.
 		for (uint32_t v = 0; v < nj; ++v) {
-			if (sc.err[v] <= w->threshold[v]) continue;
-			double f = w->threshold[v] / sc.err[v] * 0.9;
+			if (sc->err[v] <= w->threshold[j0 + v]) continue;
+			double f = w->threshold[j0 + v] / sc->err[v] * 0.9;
 			f = f < 0.3 ? 0.3 : (f > 0.95 ? 0.95 : f);
-			for (int32_t a = (int32_t)v; a >= 0; a = w->clip->joints[a].parent) {
-				if (iter == max_iter) sc.forced[a] = 1;
-				else if (sc.rho[a] * f < sc.rho[a]) sc.rho[a] *= f;
-				sc.dirty[a] = 1;
+			for (int32_t a = (int32_t)(j0 + v); a >= 0; a = joints[a].parent) {
+				const uint32_t ia = (uint32_t)a - j0;
+				if (iter == max_iter) sc->forced[ia] = 1;
+				else if (sc->rho[ia] * f < sc->rho[ia]) sc->rho[ia] *= f;
+				sc->dirty[ia] = 1;
 			}
 		}
 	}
-	sinewi_arena_free(&scratch_arena);
-	return success;
+}
+
+void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group *group, sinewi_segment_result *res) {
+	const sinewi_enc_segment *seg = &w->enc->segments[s];
+	memset(res, 0, sizeof *res);
+	sinewi_arena arena; // the task's own (the allocator must be thread-safe when tasks run in parallel)
+	sinewi_arena_init(&arena, &w->arena->alloc.a);
+	seg_scratch sc;
+	memset(&sc, 0, sizeof sc);
+	sc.j0 = group->first_joint, sc.nj = group->joint_count;
+	sc.t0 = group->first_track, sc.nt = group->track_count;
+	if (!segment_checks(w, seg, &arena, &sc) || !scratch_alloc(w, seg->length, &arena, &sc)) res->status = SINEWI_SEGMENT_NO_MEMORY;
+	else search_group(w, seg, &sc, res);
+	sinewi_arena_free(&arena);
 }

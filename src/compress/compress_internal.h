@@ -91,6 +91,7 @@ typedef struct sinewi_compress_settings {
 	bool short_constants;       // round constants to 24 bits (Short_constants; compress.c tries both)
 	bool midpoint;              // may store midpoint residuals (Midpoint_knots), the option midpoint_knots
 	bool allow_over_bound;      // a clip whose bound cannot be met is written anyway (Over_bound)
+	const sinew_jobs *jobs;     // where a clip's segment searches run (NULL: this thread)
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);

@@ -6,6 +6,8 @@
 #include "../core/quat.h"
 #include "compress_internal.h"
 
+struct sinewi_group;
+
 typedef struct sinewi_work {
 	const sinew_clip *clip;
 	const sinewi_compress_settings *settings;
@@ -27,12 +29,30 @@ typedef struct sinewi_work {
 	float *shells_f;     // shell as float for the metric
 	double class_fraction; // share of a joint's budget a constant sub-track may use
 	uint8_t *rounding_mode; // [joint_count] effective sinew_rounding of each joint
-	// the current segment's positions besides its samples: mid_n sample midpoints, then the clip's
-	// check points inside it (from clip check index check_first); local positions
-	uint32_t check_first, check_n, mid_n;
-	float *check_u;      // as interpolating tracks play them
-	float *check_u_step; // as floor/ceil/nearest tracks play them (snapped wider onto samples)
+	// the joints split into groups the segment search treats apart (sinewi_group)
+	struct sinewi_group *groups;
+	uint32_t group_count;
+	const sinew_jobs *jobs; // where the (segment, group) searches run; NULL: on this thread
 } sinewi_work;
+
+// Joints [first_joint, first_joint + joint_count) that hold every parent of theirs (whole subtrees of
+// roots, contiguous in index order), and their animated tracks; or a clip's scalar tracks alone
+// (joint_count 0). Searched apart, they reach exactly what one search of all joints reaches: a joint's
+// error depends only on its ancestors, and the search tightens only along chains.
+typedef struct sinewi_group {
+	uint32_t first_joint, joint_count;
+	uint32_t first_track, track_count;
+} sinewi_group;
+
+// What the search of one group in one segment found.
+enum { SINEWI_SEGMENT_OK = 0, SINEWI_SEGMENT_OVER = 1, SINEWI_SEGMENT_NO_MEMORY = 2 };
+typedef struct sinewi_segment_result {
+	int status;                 // SINEWI_SEGMENT_*
+	double max_error;           // clip units, over the group's joints
+	double max_scalar_error;    // relative to each track's precision
+	uint32_t over_joint;        // with SINEWI_SEGMENT_OVER: the joint furthest over, its error and the time
+	double over_error, over_time;
+} sinewi_segment_result;
 
 // Local position at which a joint's tracks are decoded for local position u (its rounding mode;
 // docs/format.md §sampling). Check points lie strictly inside a segment.
@@ -47,9 +67,10 @@ static inline float sinewi_rounded_u(const sinewi_work *w, uint32_t joint, float
 	return r > (float)length ? (float)length : r;
 }
 
-// Per-segment bit-rate search: fills enc->segments[s].tracks for segment s. Returns false when
-// the error bound could not be met (the caller retries with stricter classification).
-bool sinewi_search_segment(sinewi_work *w, uint32_t s, sinew_error *error);
+// Per-segment bit-rate search of one group: fills the group's tracks of enc->segments[s] (whose knot
+// arrays the caller allocated). Reads w and writes only those tracks: searches of different segments
+// and groups may run at once. The caller merges the results (analyze.c).
+void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group *group, sinewi_segment_result *res);
 
 // Decoded value of an animated track at local sample u of a segment (the decoder's arithmetic).
 void sinewi_decode_track_sample(const sinewi_enc_track *track, const sinewi_enc_seg_track *st, uint32_t length, float u,

@@ -17,49 +17,46 @@
 #include <math.h>
 #include <string.h>
 
-// Marks joint j and its descendants in sc->mark (valid in [j, subtree_end[j]); a parent below j is outside).
+// Marks joint j and its descendants in sc->mark (valid in [j, subtree_end); a parent below j is outside).
 static void mark_subtree(const sinewi_work *w, seg_scratch *sc, uint32_t j) {
-	const uint32_t end = sc->subtree_end[j];
+	const uint32_t j0 = sc->j0, end = sc->subtree_end[j - j0];
 	const sinew_joint *joints = w->clip->joints;
-	memset(sc->mark + j, 0, end - j);
-	sc->mark[j] = 1;
+	memset(sc->mark + (j - j0), 0, end - j);
+	sc->mark[j - j0] = 1;
 	for (uint32_t i = j + 1; i < end; ++i)
-		if (joints[i].parent >= (int32_t)j && sc->mark[joints[i].parent]) sc->mark[i] = 1;
-}
-
-static bool has_parent(const sinew_joint *joints, uint32_t i) {
-	return joints[i].parent >= 0 && (uint32_t)joints[i].parent < i; // as sinewi_compose_pose_d composes
+		if (joints[i].parent >= (int32_t)j && sc->mark[(uint32_t)joints[i].parent - j0]) sc->mark[i - j0] = 1;
 }
 
 // The object-space transform of joint i at position u, recomposed (with every out-of-date ancestor)
 // from the local transforms where a bounded acceptance left it out of date; the errors of the
 // recomposed joints become exact again (an up-to-date joint's error_bound is its exact error).
 static const sinewi_affine_d *current_obj(const sinewi_work *w, seg_scratch *sc, uint32_t u, uint32_t i) {
-	const uint32_t nj = w->joint_count;
+	const uint32_t j0 = sc->j0;
+	const size_t row = (size_t)u * sc->nj;
 	const sinew_joint *joints = w->clip->joints;
-	sinewi_affine_d *obj = sc->obj + (size_t)u * nj;
-	const sinewi_affine_d *local = sc->local + (size_t)u * nj;
-	uint8_t *stale = sc->stale + (size_t)u * nj;
+	sinewi_affine_d *obj = sc->obj + row;
+	const sinewi_affine_d *local = sc->local + row;
+	uint8_t *stale = sc->stale + row;
 	uint32_t n = 0;
-	for (uint32_t k = i; stale[k];) {
+	for (uint32_t k = i; stale[k - j0];) {
 		sc->path[n++] = k;
-		if (!has_parent(joints, k)) break;
+		if (!sinewi_has_parent(joints, k)) break;
 		k = (uint32_t)joints[k].parent;
 	}
 	while (n--) {
-		uint32_t k = sc->path[n];
-		if (has_parent(joints, k)) sinewi_affine_mul_d(&obj[joints[k].parent], &local[k], &obj[k]);
-		else obj[k] = local[k];
-		stale[k] = 0; // and its error exact again
-		sc->error_bound[(size_t)u * nj + k] = sinewi_shell_error_frame_d(&sc->raw[(size_t)u * nj + k], &obj[k], w->shell_off + 3 * (size_t)k);
+		const uint32_t k = sc->path[n], l = k - j0;
+		if (sinewi_has_parent(joints, k)) sinewi_affine_mul_d(&obj[(uint32_t)joints[k].parent - j0], &local[l], &obj[l]);
+		else obj[l] = local[l];
+		stale[l] = 0; // and its error exact again
+		sc->error_bound[row + l] = sinewi_shell_error_frame_d(&sc->raw[row + l], &obj[l], w->shell_off + 3 * (size_t)k);
 	}
-	return &obj[i];
+	return &obj[i - j0];
 }
 
 // The bound's quantities for the decoded pose before refinement (largest scale component, subtree
 // reach, ancestors' gain); its local and object-space transforms and errors are verify_segment's.
 static void build_caches(const sinewi_work *w, seg_scratch *sc) {
-	const uint32_t nj = w->joint_count;
+	const uint32_t nj = sc->nj, j0 = sc->j0;
 	const sinew_joint *joints = w->clip->joints;
 	double extent = 0.0;
 	for (uint32_t u = 0; u < sc->positions; ++u) {
@@ -67,26 +64,29 @@ static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 		const sinewi_affine_d *local = sc->local + row;
 		const sinewi_shell_frame_d *raw = sc->raw + row;
 		double *smax = sc->scale_max + row, *reach = sc->reach + row, *gain = sc->gain + row;
-		for (uint32_t j = 0; j < nj; ++j) {
+		for (uint32_t l = 0; l < nj; ++l) {
 			sinew_qvv x;
-			sinewi_decoded_local(w, sc, j, u, -1, NULL, &x);
-			sc->stale[row + j] = 0;
-			smax[j] = fmax(fabs((double)x.scale[0]), fmax(fabs((double)x.scale[1]), fabs((double)x.scale[2])));
-			const double *off = w->shell_off + 3 * (size_t)j;
-			reach[j] = fmax(off[0], fmax(off[1], off[2]));
-			double size = fabs(raw[j].t[0]) + fabs(raw[j].t[1]) + fabs(raw[j].t[2]);
-			for (int k = 0; k < 3; ++k) size += fabs(raw[j].u[k][0]) + fabs(raw[j].u[k][1]) + fabs(raw[j].u[k][2]);
+			sinewi_decoded_local(w, sc, j0 + l, u, -1, NULL, &x);
+			sc->stale[row + l] = 0;
+			smax[l] = fmax(fabs((double)x.scale[0]), fmax(fabs((double)x.scale[1]), fabs((double)x.scale[2])));
+			const double *off = w->shell_off + 3 * (size_t)(j0 + l);
+			reach[l] = fmax(off[0], fmax(off[1], off[2]));
+			double size = fabs(raw[l].t[0]) + fabs(raw[l].t[1]) + fabs(raw[l].t[2]);
+			for (int k = 0; k < 3; ++k) size += fabs(raw[l].u[k][0]) + fabs(raw[l].u[k][1]) + fabs(raw[l].u[k][2]);
 			if (size > extent) extent = size;
 		}
 		// children have larger indices than their parents: one backward pass carries each reach up
-		for (uint32_t j = nj; j-- > 0;) {
-			if (!has_parent(joints, j)) continue;
-			const double tj = sqrt(local[j].t[0] * local[j].t[0] + local[j].t[1] * local[j].t[1] + local[j].t[2] * local[j].t[2]);
-			const uint32_t p = (uint32_t)joints[j].parent;
-			reach[p] = fmax(reach[p], tj + smax[j] * reach[j]);
+		for (uint32_t l = nj; l-- > 0;) {
+			if (!sinewi_has_parent(joints, j0 + l)) continue;
+			const double *t = local[l].t;
+			const uint32_t p = (uint32_t)joints[j0 + l].parent - j0;
+			reach[p] = fmax(reach[p], sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) + smax[l] * reach[l]);
 		}
-		for (uint32_t j = 0; j < nj; ++j)
-			gain[j] = has_parent(joints, j) ? gain[joints[j].parent] * smax[joints[j].parent] : 1.0;
+		for (uint32_t l = 0; l < nj; ++l) {
+			const bool p = sinewi_has_parent(joints, j0 + l);
+			const uint32_t pl = p ? (uint32_t)joints[j0 + l].parent - j0 : 0;
+			gain[l] = p ? gain[pl] * smax[pl] : 1.0;
+		}
 	}
 	// rounding in composing the pose is far below 1e-12 of the scene's extent
 	sc->margin = 1e-12 * extent;
@@ -95,35 +95,30 @@ static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 // Brings every out-of-date object-space transform and its error up to date (the exact errors of the
 // refined encoding, for verify_segment).
 static void refresh_caches(const sinewi_work *w, seg_scratch *sc) {
-	const uint32_t nj = w->joint_count;
-	for (uint32_t u = 0; u < sc->positions; ++u) {
-		const size_t row = (size_t)u * nj;
-		for (uint32_t j = 0; j < nj; ++j)
-			if (sc->stale[row + j]) current_obj(w, sc, u, j);
-	}
+	for (uint32_t u = 0; u < sc->positions; ++u)
+		for (uint32_t l = 0; l < sc->nj; ++l)
+			if (sc->stale[(size_t)u * sc->nj + l]) current_obj(w, sc, u, sc->j0 + l);
 }
 
 // Joint a's reach at position u from its own shell and its children's.
 static void update_reach(const sinewi_work *w, seg_scratch *sc, uint32_t u, uint32_t a) {
-	const uint32_t nj = w->joint_count;
-	const size_t row = (size_t)u * nj;
+	const uint32_t j0 = sc->j0;
+	const size_t row = (size_t)u * sc->nj;
 	const double *off = w->shell_off + 3 * (size_t)a;
 	double r = fmax(off[0], fmax(off[1], off[2]));
-	for (uint32_t k = sc->child_start[a]; k < sc->child_start[a + 1]; ++k) {
-		const uint32_t c = sc->children[k];
+	for (uint32_t k = sc->child_start[a - j0]; k < sc->child_start[a - j0 + 1]; ++k) {
+		const uint32_t c = sc->children[k] - j0;
 		const double *t = sc->local[row + c].t;
 		r = fmax(r, sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) + sc->scale_max[row + c] * sc->reach[row + c]);
 	}
-	sc->reach[row + a] = r;
+	sc->reach[row + a - j0] = r;
 }
 
 // How far the trial of track t (joint j) can move any shell point of j's subtree at position u: an
 // upper bound (see the top of this file), with 1e-6 of it for rounding.
-static double trial_delta(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t, uint32_t ti, uint32_t u,
-                          const float *values) {
-	const uint32_t nj = w->joint_count, j = t->index;
-	const size_t at = (size_t)u * nj + j;
-	const float *a = sc->decoded[ti] + 4 * (size_t)u, *b = values + 4 * (size_t)u;
+static double trial_delta(const seg_scratch *sc, const sinewi_enc_track *t, uint32_t ti, uint32_t u, const float *values) {
+	const size_t at = (size_t)u * sc->nj + (t->index - sc->j0);
+	const float *a = sc->decoded[ti - sc->t0] + 4 * (size_t)u, *b = values + 4 * (size_t)u;
 	double linear = 0.0, shift = 0.0;
 	if (t->type == SINEWI_TRACK_ROTATION) {
 		// |R(q') - R(q)| = 2 sin(angle / 2) <= 2 |q' - q| for unit quaternions on the same side
@@ -145,24 +140,24 @@ static double trial_delta(const sinewi_work *w, const seg_scratch *sc, const sin
 // Does position u still meet every threshold of joint j's subtree (marked) with j's local transform
 // `local_j`? The trial transforms go to sc->trial and their errors to sc->trial_error.
 static bool position_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, uint32_t u, const sinewi_affine_d *local_j) {
-	const uint32_t nj = w->joint_count, end = sc->subtree_end[j];
+	const uint32_t j0 = sc->j0, end = sc->subtree_end[j - j0];
 	const sinew_joint *joints = w->clip->joints;
-	const size_t row = (size_t)u * nj;
+	const size_t row = (size_t)u * sc->nj;
 	const sinewi_shell_frame_d *raw = sc->raw + row;
 	const sinewi_affine_d *local = sc->local + row;
-	const sinewi_affine_d *parent_obj = has_parent(joints, j) ? current_obj(w, sc, u, (uint32_t)joints[j].parent) : NULL;
+	const sinewi_affine_d *parent_obj = sinewi_has_parent(joints, j) ? current_obj(w, sc, u, (uint32_t)joints[j].parent) : NULL;
 	sinewi_affine_d *trial = sc->trial + row;
 	for (uint32_t i = j; i < end; ++i) {
-		if (!sc->mark[i]) continue;
-		const sinewi_affine_d *l = i == j ? local_j : &local[i];
+		const uint32_t l = i - j0;
+		if (!sc->mark[l]) continue;
 		if (i == j) {
-			if (parent_obj) sinewi_affine_mul_d(parent_obj, l, &trial[i]);
-			else trial[i] = *l;
+			if (parent_obj) sinewi_affine_mul_d(parent_obj, local_j, &trial[l]);
+			else trial[l] = *local_j;
 		} else {
-			sinewi_affine_mul_d(&trial[joints[i].parent], l, &trial[i]); // marked: its parent is too
+			sinewi_affine_mul_d(&trial[(uint32_t)joints[i].parent - j0], &local[l], &trial[l]); // marked: its parent is too
 		}
-		double e = sinewi_shell_error_frame_d(&raw[i], &trial[i], w->shell_off + 3 * (size_t)i);
-		sc->trial_error[row + i] = e;
+		double e = sinewi_shell_error_frame_d(&raw[l], &trial[l], w->shell_off + 3 * (size_t)i);
+		sc->trial_error[row + l] = e;
 		if (!(e <= w->threshold[i])) return false;
 	}
 	return true;
@@ -173,16 +168,16 @@ static bool position_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, uin
 // (sc->delta[u] = -1). The position where the track's last trial failed comes first (a rejection
 // usually fails there again); the answer does not depend on the order.
 static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, uint32_t ti, const float *values) {
-	const uint32_t nj = w->joint_count, j = t->index, end = sc->subtree_end[j];
-	const uint32_t first = sc->fail_position[ti] < sc->positions ? sc->fail_position[ti] : 0;
+	const uint32_t j0 = sc->j0, j = t->index, end = sc->subtree_end[j - j0], k0 = ti - sc->t0;
+	const uint32_t first = sc->fail_position[k0] < sc->positions ? sc->fail_position[k0] : 0;
 	for (uint32_t k = 0; k < sc->positions; ++k) {
 		uint32_t u = first + k < sc->positions ? first + k : first + k - sc->positions;
-		const size_t row = (size_t)u * nj;
-		const double delta = trial_delta(w, sc, t, ti, u, values);
+		const size_t row = (size_t)u * sc->nj;
+		const double delta = trial_delta(sc, t, ti, u, values);
 		bool room = delta == delta; // false for NaN
 		for (uint32_t i = j; i < end && room; ++i)
-			if (sc->mark[i])
-				room = sc->error_bound[row + i] + delta <= w->threshold[i] * (1.0 - 1e-7) - sc->margin;
+			if (sc->mark[i - j0])
+				room = sc->error_bound[row + i - j0] + delta <= w->threshold[i] * (1.0 - 1e-7) - sc->margin;
 		if (room) {
 			sc->delta[u] = delta;
 			continue;
@@ -192,7 +187,7 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
 		sinewi_decoded_local(w, sc, j, u, (int32_t)ti, values, &x);
 		sinewi_affine_from_qvv_d(&x, &sc->trial_local[u]);
 		if (!position_fits(w, sc, j, u, &sc->trial_local[u])) {
-			sc->fail_position[ti] = u;
+			sc->fail_position[k0] = u;
 			return false;
 		}
 	}
@@ -201,32 +196,36 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
 
 // Takes the trial of track t (joint j, subtree marked) into the caches.
 static void accept_trial(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, uint32_t ti) {
-	const uint32_t nj = w->joint_count, j = t->index, end = sc->subtree_end[j];
+	const uint32_t j0 = sc->j0, j = t->index, end = sc->subtree_end[j - j0];
 	const sinew_joint *joints = w->clip->joints;
-	memcpy(sc->decoded[ti], sc->trial_decoded, (size_t)sc->positions * 4 * sizeof(float));
+	memcpy(sc->decoded[ti - sc->t0], sc->trial_decoded, (size_t)sc->positions * 4 * sizeof(float));
 	for (uint32_t u = 0; u < sc->positions; ++u) {
-		const size_t row = (size_t)u * nj;
+		const size_t row = (size_t)u * sc->nj;
 		if (sc->delta[u] >= 0.0) { // bounded: the errors grow by at most delta, the transforms go out of date
 			sinew_qvv x;
 			sinewi_decoded_local(w, sc, j, u, -1, NULL, &x);
-			sinewi_affine_from_qvv_d(&x, &sc->local[row + j]);
+			sinewi_affine_from_qvv_d(&x, &sc->local[row + j - j0]);
 			for (uint32_t i = j; i < end; ++i)
-				if (sc->mark[i]) sc->error_bound[row + i] += sc->delta[u], sc->stale[row + i] = 1;
+				if (sc->mark[i - j0]) sc->error_bound[row + i - j0] += sc->delta[u], sc->stale[row + i - j0] = 1;
 		} else {
-			sc->local[row + j] = sc->trial_local[u];
-			for (uint32_t i = j; i < end; ++i)
-				if (sc->mark[i])
-					sc->obj[row + i] = sc->trial[row + i], sc->error_bound[row + i] = sc->trial_error[row + i], sc->stale[row + i] = 0;
+			sc->local[row + j - j0] = sc->trial_local[u];
+			for (uint32_t i = j; i < end; ++i) {
+				const uint32_t l = i - j0;
+				if (sc->mark[l]) sc->obj[row + l] = sc->trial[row + l], sc->error_bound[row + l] = sc->trial_error[row + l], sc->stale[row + l] = 0;
+			}
 		}
 		if (t->type == SINEWI_TRACK_ROTATION) continue; // the bound's reach and gain hold no rotation
 		if (t->type == SINEWI_TRACK_SCALE) {
-			const float *s = sc->decoded[ti] + 4 * (size_t)u;
-			sc->scale_max[row + j] = fmax(fabs((double)s[0]), fmax(fabs((double)s[1]), fabs((double)s[2])));
-			for (uint32_t i = j + 1; i < end; ++i)
-				if (sc->mark[i]) sc->gain[row + i] = sc->gain[row + joints[i].parent] * sc->scale_max[row + joints[i].parent];
+			const float *s = sc->decoded[ti - sc->t0] + 4 * (size_t)u;
+			sc->scale_max[row + j - j0] = fmax(fabs((double)s[0]), fmax(fabs((double)s[1]), fabs((double)s[2])));
+			for (uint32_t i = j + 1; i < end; ++i) {
+				if (!sc->mark[i - j0]) continue;
+				const uint32_t p = (uint32_t)joints[i].parent - j0;
+				sc->gain[row + i - j0] = sc->gain[row + p] * sc->scale_max[row + p];
+			}
 		}
 		// the ancestors' reach holds j's translation and largest scale
-		for (uint32_t a = j; has_parent(joints, a);) {
+		for (uint32_t a = j; sinewi_has_parent(joints, a);) {
 			a = (uint32_t)joints[a].parent;
 			update_reach(w, sc, u, a);
 		}
@@ -237,29 +236,29 @@ static void accept_trial(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
 // depends on the track's own state and on the decoded transforms of j's ancestors and of its subtree
 // (marked by the caller): if none of them changed, it would be rejected again.
 static bool retry_needed(const sinewi_work *w, const seg_scratch *sc, uint32_t ti, uint32_t j) {
-	const uint32_t since = sc->rejected_at[ti];
+	const uint32_t j0 = sc->j0, since = sc->rejected_at[ti - sc->t0];
 	if (since == 0) return true;
 	for (int32_t a = (int32_t)j; a >= 0; a = w->clip->joints[a].parent)
-		if (sc->changed_at[a] > since) return true;
-	for (uint32_t i = j + 1; i < sc->subtree_end[j]; ++i)
-		if (sc->mark[i] && sc->changed_at[i] > since) return true;
+		if (sc->changed_at[(uint32_t)a - j0] > since) return true;
+	for (uint32_t i = j + 1; i < sc->subtree_end[j - j0]; ++i)
+		if (sc->mark[i - j0] && sc->changed_at[i - j0] > since) return true;
 	return false;
 }
 
-void sinewi_refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes) {
+void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes) {
 	const sinewi_enc_clip *enc = w->enc;
-	const uint32_t nj = w->joint_count;
 	const size_t knot_bytes = (size_t)(seg->length + 1) * 4 * sizeof(uint32_t);
 	build_caches(w, sc);
-	memset(sc->fail_position, 0, enc->track_count * sizeof(uint32_t));
-	memset(sc->rejected_at, 0, enc->track_count * sizeof(uint32_t));
-	memset(sc->changed_at, 0, nj * sizeof(uint32_t));
+	memset(sc->fail_position, 0, sc->nt * sizeof(uint32_t));
+	memset(sc->rejected_at, 0, sc->nt * sizeof(uint32_t));
+	memset(sc->changed_at, 0, sc->nj * sizeof(uint32_t));
 	uint32_t stamp = 0;
 	for (int pass = 0; pass < passes; ++pass) {
 		bool changed = false;
-		for (uint32_t ti = 0; ti < enc->track_count; ++ti) {
+		for (uint32_t ti = sc->t0; ti < sc->t0 + sc->nt; ++ti) {
 			const sinewi_enc_track *t = &enc->tracks[ti];
-			if (t->type == SINEWI_TRACK_SCALAR || sc->level[ti] == 0) continue;
+			const uint32_t k = ti - sc->t0;
+			if (t->type == SINEWI_TRACK_SCALAR || sc->level[k] == 0) continue;
 			const uint32_t j = t->index;
 			mark_subtree(w, sc, j);
 			if (!retry_needed(w, sc, ti, j)) continue;
@@ -268,18 +267,18 @@ void sinewi_refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_sc
 			sinewi_enc_seg_track saved = *st;
 			memcpy(sc->saved_knots, st->knots, knot_bytes);
 			st->dropped = st->chosen_dropped;
-			sinewi_widths_for_level(t, st, sc->level[ti] - 1u, st->width);
-			sinewi_quantize_knots(w, t, seg, st, &sc->td[ti]);
-			sinewi_decode_positions(w, t, seg, st, &sc->td[ti], sc->trial_decoded);
+			sinewi_widths_for_level(t, st, sc->level[k] - 1u, st->width);
+			sinewi_quantize_knots(w, t, seg, st, &sc->td[k]);
+			sinewi_decode_positions(w, sc, t, seg, st, &sc->td[k], sc->trial_decoded);
 			if (subtree_fits(w, sc, t, ti, sc->trial_decoded)) {
-				sc->level[ti]--;
+				sc->level[k]--;
 				accept_trial(w, sc, t, ti);
-				sc->changed_at[j] = stamp;
+				sc->changed_at[j - sc->j0] = stamp;
 				changed = true;
 			} else {
 				*st = saved;
 				memcpy(st->knots, sc->saved_knots, knot_bytes);
-				sc->rejected_at[ti] = stamp;
+				sc->rejected_at[k] = stamp;
 			}
 		}
 		if (!changed) break;

@@ -21,11 +21,19 @@ typedef struct track_data {
 // A segment is verified at its samples u = 0..length and then at the clip's check points inside it
 // (positions length + 1 ...): `positions` in all.
 typedef struct seg_scratch {
+	// the group searched: joints [j0, j0 + nj) (every parent of one is in it) and their tracks [t0, t0 + nt);
+	// per-joint arrays are indexed by j - j0, per-track arrays by ti - t0, per-position arrays by
+	// u * nj + (j - j0)
+	uint32_t j0, nj, t0, nt;
+	// the segment's positions besides its samples: mid_n sample midpoints, then the clip's check points
+	// inside it (from clip check index check_first); local positions
+	uint32_t check_first, check_n, mid_n;
+	float *check_u;      // as interpolating tracks play them
+	float *check_u_step; // as floor/ceil/nearest tracks play them (snapped wider onto samples)
 	uint32_t positions;
 	uint32_t explicit_start;  // first position that is a clip check point
 	float **decoded;          // [track] -> [positions * 4]
 	sinewi_shell_frame_d *raw; // [positions * joints] the source's shell frames
-	sinewi_affine_d *dec;     // [joints]
 	sinew_qvv *pose;          // [joints]
 	double *rho, *err;        // [joints]
 	uint8_t *dirty, *forced;  // [joints]
@@ -69,6 +77,11 @@ static inline uint32_t sinewi_slot_component(const sinewi_enc_track *t, const si
 	return t->type == SINEWI_TRACK_ROTATION ? sinewi_stored_component(c, st->dropped) : c;
 }
 
+// Has joint i a parent it is composed with (parents come first; sinewi_compose_pose_d composes so)?
+static inline bool sinewi_has_parent(const sinew_joint *joints, uint32_t i) {
+	return joints[i].parent >= 0 && (uint32_t)joints[i].parent < i;
+}
+
 // Local transform of joint j at position u from the decoded caches; `override` replaces track `ti`'s
 // values (a trial) when not NULL.
 static inline void sinewi_decoded_local(const sinewi_work *w, const seg_scratch *sc, uint32_t j, uint32_t u, int32_t ti,
@@ -78,7 +91,7 @@ static inline void sinewi_decoded_local(const sinewi_work *w, const seg_scratch 
 	for (int sub = 0; sub < 3; ++sub) {
 		int32_t t = enc->joint_track[sub][j];
 		if (t < 0) continue;
-		const float *v = (t == ti && override) ? override + 4 * u : sc->decoded[t] + 4 * u;
+		const float *v = (t == ti && override) ? override + 4 * u : sc->decoded[(uint32_t)t - sc->t0] + 4 * u;
 		if (sub == 0) memcpy(x->rotation, v, 4 * sizeof(float));
 		else memcpy(sub == 1 ? x->translation : x->scale, v, 3 * sizeof(float));
 	}
@@ -91,11 +104,11 @@ void sinewi_widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_tra
 void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, const track_data *td);
 // Decodes track t at every position of the segment (samples, then check points) into out.
-void sinewi_decode_positions(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                             const sinewi_enc_seg_track *st, const track_data *td, float *out);
+void sinewi_decode_positions(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t,
+                             const sinewi_enc_segment *seg, const sinewi_enc_seg_track *st, const track_data *td, float *out);
 // Greedy descent on the exact object-space error after the search met the bound (refine.c); starts from
 // and leaves exact sc->local, sc->obj and sc->error_bound (verify_segment's).
-void sinewi_refine_segment(sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes);
+void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes);
 // The stored value of track t at stored sample s (analyze.c).
 void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]);
 

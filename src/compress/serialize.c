@@ -14,6 +14,7 @@ typedef struct buffer {
 	size_t size, capacity;
 	bool failed;
 	sinewi_alloc alloc;
+	bool probe; // sizes only: segment bodies are reserved but not written (sinewi_serialized_clip_size)
 } buffer;
 
 static size_t buffer_reserve(buffer *b, size_t n) { // returns offset of n new zeroed bytes
@@ -84,7 +85,7 @@ static void write_metadata(buffer *b, size_t clip_start, const sinewi_enc_clip *
 	buffer_align(b, 4);
 	size_t meta = b->size;
 	(void)clip_start; // version 2: the metadata offset follows from the layout (4-aligned after the segments)
-	string_table strings = {{NULL, 0, 0, false, b->alloc}};
+	string_table strings = {{NULL, 0, 0, false, b->alloc, false}};
 	size_t fixed = SINEW_FMT_META_HEADER_SIZE + (size_t)clip->joint_count * SINEW_FMT_META_JOINT_SIZE +
 	               (size_t)clip->scalar_track_count * SINEW_FMT_META_SCALAR_SIZE;
 	buffer_reserve(b, fixed);
@@ -165,7 +166,7 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 	}
 	if (header + (bits + 7) / 8 == 0) return; // no animated track: an empty segment
 	size_t at = buffer_reserve(b, header + (size_t)((bits + 7) / 8));
-	if (b->failed) return;
+	if (b->failed || b->probe) return;
 	unsigned char *p = b->data + at;
 	unsigned char *ranges = p + (size_t)nt * ds;
 	unsigned char *group_offsets = ranges + range_bytes;
@@ -430,7 +431,7 @@ uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc) {
 }
 
 size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator) {
-	buffer probe = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+	buffer probe = {NULL, 0, 0, false, sinewi_alloc_from(allocator), true};
 	write_clip(&probe, enc, metadata, NULL, 0);
 	size_t size = probe.failed ? SIZE_MAX - 1 : probe.size;
 	sinewi_free(&probe.alloc, probe.data, probe.capacity);
@@ -440,13 +441,13 @@ size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, co
 sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, bool metadata, uint32_t page_target,
                               sinewi_arena *arena, const sinew_allocator *allocator, void **out_blob, size_t *out_size,
                               sinew_error *error) {
-	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator), false};
 	clip_pages *pages = NULL;
 	if (page_target) {
 		pages = (clip_pages *)sinewi_arena_array(arena, clip_count, sizeof *pages);
 		for (uint32_t i = 0; pages && i < clip_count; ++i) {
 			size_t n = encoded[i]->segment_count, tiers = encoded[i]->tier_count > 1 ? encoded[i]->tier_count : 1;
-			pages[i].segments = (buffer){NULL, 0, 0, false, sinewi_alloc_from(allocator)};
+			pages[i].segments = (buffer){NULL, 0, 0, false, sinewi_alloc_from(allocator), false};
 			pages[i].seg_offset = (size_t *)sinewi_arena_array(arena, tiers * (n + 1), sizeof(size_t));
 			pages[i].first = (uint32_t *)sinewi_arena_array(arena, 3 * tiers * n, sizeof(uint32_t));
 			if (!pages[i].seg_offset || !pages[i].first) b.failed = true;

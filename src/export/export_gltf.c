@@ -1063,21 +1063,21 @@ static sinew_result write_clip(exporter *e, uint32_t ci) {
 	// sampler rule).
 	pad(&e->bin, 4, 0);
 	size_t time_offset = e->bin.size;
-	float previous = -1.0f, last = 0.0f;
+	float previous = -1.0f, start = 0.0f, last = 0.0f;
 	for (uint32_t k = 0; k < clip->sample_count; ++k) {
 		float t = to_float(sinew_clip_sample_time(clip, (double)k));
 		SINEWI_CHECK(t > previous && isfinite(t), e->error, SINEW_RESULT_UNSUPPORTED,
 		             "export: clip %u ('%s'): sample %u time is not representable as a distinct float32 key time", ci,
 		             clip_label(clip), k);
 		sinewi_json_write_raw(&e->bin, (const char *)&t, sizeof t);
+		if (k == 0) start = t; // 0, or a time map's first mark (keys from 1/24 s)
 		previous = last = t;
 	}
-	float zero = 0.0f;
 	anim_builder a;
 	memset(&a, 0, sizeof a);
 	sinewi_json_writer_init(&a.samplers, e->allocator);
 	sinewi_json_writer_init(&a.channels, e->allocator);
-	a.time_accessor = add_accessor(e, time_offset, clip->sample_count, "SCALAR", &zero, &last);
+	a.time_accessor = add_accessor(e, time_offset, clip->sample_count, "SCALAR", &start, &last);
 	key_pos *keys = (key_pos *)arena_array(e, clip->sample_count, sizeof(key_pos));
 	if (!keys) return out_of_memory(e);
 	key_positions(clip, keys);
