@@ -409,6 +409,9 @@ typedef struct sinew_compress_options {
 	const sinew_jobs *jobs;  /* NULL (default): everything on the calling thread; else a set of several clips
 	                            compresses a clip per task, a lone clip a segment (and a group of whole root
 	                            subtrees of a large scene) per task */
+	uint64_t (*now_ns)(void *user); /* optional monotonic clock in ns (the library reads none itself): with it, */
+	void *now_user;                 /* clip_ns[i] (set->clip_count entries, the caller's) receives the time    */
+	uint64_t *clip_ns;              /* spent encoding clip i, its serialization into the blob not included      */
 } sinew_compress_options;
 #define SINEW_MAX_TIERS 8
 

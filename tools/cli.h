@@ -22,7 +22,7 @@ typedef struct cli_options {
 	bool json, strip, midpoint, plain_knots, quiet, no_end_sites, skin_shells, sizes, scalar_kernel, random_access;
 	bool allow_over_bound;
 	int repeat;
-	uint32_t jobs; // -j: worker threads of a batch compress
+	uint32_t jobs; // -j: threads (0: every core); a batch compress runs a file per thread
 	uint32_t page_bytes;   // compress --page-bytes: paged blob with pages under this size
 	bool stream;           // bench --stream: play paged clips with a page budget
 	double budget_bytes;   // bench --stream: bytes of pages resident at most
@@ -65,6 +65,8 @@ bool cli_write_file(const char *path, const void *data, size_t size);
 
 // Nanoseconds from a monotonic clock.
 uint64_t cli_now_ns(void);
+// The same as sinew_compress_options.now_ns.
+uint64_t cli_clock_ns(void *user);
 
 // Minimal JSON emitter on stdout.
 typedef struct cli_json {

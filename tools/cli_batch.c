@@ -9,6 +9,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+
+#include "cli_pool.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -308,7 +310,7 @@ int cli_compress_batch(const cli_options *o) {
 	if (code == 0) {
 		pthread_mutex_init(&b.lock, NULL);
 		b.progress = !o->quiet && !o->json && isatty(2);
-		unsigned n = o->jobs > 0 ? o->jobs : 1;
+		unsigned n = o->jobs > 0 ? o->jobs : cli_pool_default_threads();
 		if (n > b.count) n = (unsigned)b.count;
 		pthread_t *threads = (pthread_t *)calloc(n, sizeof *threads);
 		bool *started = (bool *)calloc(n, sizeof *started);

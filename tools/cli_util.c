@@ -34,7 +34,7 @@ static const opt_def options[] = {
     {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "error threshold in cm, scene units, every moving node (default 0.01)"},
     {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "shell point distance from each node in cm, scene units (default 3)"},
     {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
-    {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress of several files or folders: worker threads (default 1)"},
+    {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress, pack: threads (default: every core); several files or folders: a file per thread"},
     {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 40; 32 with --plain-knots)"},
     {"--page-bytes", OPT_UINT, OFF(page_bytes), 64, 1 << 30, "compress: paged blob, pages of whole segments under N bytes (4096, 65536)"},
     {"--tiers", OPT_STRING, OFF(tiers_text), 0, 0, "compress: quality tiers E0,E1,... in cm, coarsest first (0.1,0.01); paged"},
@@ -241,6 +241,11 @@ uint64_t cli_now_ns(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t cli_clock_ns(void *user) {
+	(void)user;
+	return cli_now_ns();
 }
 
 static void json_sep(cli_json *j) {

@@ -4,6 +4,8 @@
 #include "compress_internal.h"
 #include "../core/format_layout.h"
 
+#include <string.h>
+
 void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) {
 	sinewi_alloc al = sinewi_alloc_from(allocator);
 	sinewi_free(&al, blob, size);
@@ -49,6 +51,51 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 	return SINEW_RESULT_OK;
 }
 
+typedef struct clip_tasks {
+	const sinew_clip_set *set;
+	sinewi_compress_settings settings;
+	const sinew_compress_options *options;
+	const sinew_allocator *allocator;
+	bool metadata, explicit_length;
+	sinewi_arena *arenas;      // [clip]
+	sinewi_enc_clip **encoded; // [clip]
+	sinew_result *results;     // [clip]
+	sinew_error *errors;       // [clip]
+} clip_tasks;
+
+// Encodes clip i into tasks->encoded[i] (its tries, the smallest kept), timed when the caller gave a clock.
+static void clip_task(void *arg, uint32_t i) {
+	clip_tasks *tasks = (clip_tasks *)arg;
+	const sinew_compress_options *options = tasks->options;
+	const sinewi_compress_settings *settings = &tasks->settings;
+	const sinew_clip *clip = tasks->set->clips[i];
+	sinewi_arena *arena = &tasks->arenas[i];
+	sinew_error *error = &tasks->errors[i];
+	const bool timed = options && options->now_ns && options->clip_ns;
+	const uint64_t t0 = timed ? options->now_ns(options->now_user) : 0;
+	size_t best_size = SIZE_MAX;
+	sinew_result r = encode_clip(clip, settings, tasks->explicit_length, tasks->metadata, arena, tasks->allocator,
+	                             &tasks->encoded[i], &best_size, error);
+	// A clip that midpoint knots do not make smaller (short clips, noisy ones) is encoded as without
+	// them too, and takes that encoding unless it is larger: the search that counted residual bits,
+	// and the longer default segments, were for nothing there (Flamingo.glb: 964 bytes that way, 832
+	// plain).
+	if (r == SINEW_RESULT_OK && settings->midpoint && !tasks->encoded[i]->midpoint) {
+		sinewi_compress_settings plain = *settings;
+		plain.midpoint = false;
+		if (!tasks->explicit_length) plain.segment_length = SINEWI_PLAIN_SEGMENT_LENGTH;
+		sinewi_enc_clip *plain_enc = NULL;
+		size_t plain_size = SIZE_MAX;
+		sinew_error plain_error = {0}; // the midpoint encoding stands if this one fails
+		sinew_result pr = encode_clip(clip, &plain, tasks->explicit_length, tasks->metadata, arena, tasks->allocator, &plain_enc,
+		                              &plain_size, &plain_error);
+		if (pr == SINEW_RESULT_OK && plain_size <= best_size) tasks->encoded[i] = plain_enc;
+		else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);
+	}
+	tasks->results[i] = r;
+	if (timed) options->clip_ns[i] = options->now_ns(options->now_user) - t0;
+}
+
 sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
                             const sinew_allocator *allocator, void **out_blob, size_t *out_size, sinew_error *error) {
 	SINEWI_CHECK(set && out_blob && out_size, error, SINEW_RESULT_INVALID_ARGUMENT, "compress: NULL argument");
@@ -75,45 +122,41 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	}
 	sinewi_compress_settings settings;
 	sinewi_compress_settings_resolve(options, &settings);
-	bool metadata = !(options && options->strip_metadata);
-
-	sinewi_arena arena;
+	clip_tasks tasks;
+	memset(&tasks, 0, sizeof tasks);
+	tasks.set = set;
+	tasks.settings = settings;
+	tasks.options = options;
+	tasks.allocator = allocator;
+	tasks.metadata = !(options && options->strip_metadata);
+	tasks.explicit_length = options && options->segment_length;
+	// several clips: a clip per task (each searches its segments on its own thread); a lone clip spreads
+	// its segments over the jobs instead (tasks never start tasks)
+	const bool per_clip = settings.jobs && set->clip_count > 1;
+	if (per_clip) tasks.settings.jobs = NULL;
+	sinewi_arena arena; // the blob's page bookkeeping; each clip's encoding lives in an arena of its own
 	sinewi_arena_init(&arena, allocator);
-	sinewi_enc_clip **encoded = (sinewi_enc_clip **)sinewi_arena_array(&arena, set->clip_count, sizeof *encoded);
-	if (!encoded) {
+	tasks.arenas = (sinewi_arena *)sinewi_arena_array(&arena, set->clip_count, sizeof *tasks.arenas);
+	tasks.encoded = (sinewi_enc_clip **)sinewi_arena_array(&arena, set->clip_count, sizeof *tasks.encoded);
+	tasks.results = (sinew_result *)sinewi_arena_array(&arena, set->clip_count, sizeof *tasks.results);
+	tasks.errors = (sinew_error *)sinewi_arena_array(&arena, set->clip_count, sizeof *tasks.errors);
+	if (!tasks.arenas || !tasks.encoded || !tasks.results || !tasks.errors) {
 		sinewi_arena_free(&arena);
 		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "compress: out of memory");
 	}
-	const bool explicit_length = options && options->segment_length;
-	for (uint32_t i = 0; i < set->clip_count; ++i) {
-		size_t best_size = SIZE_MAX;
-		sinew_result r = encode_clip(set->clips[i], &settings, explicit_length, metadata, &arena, allocator, &encoded[i],
-		                             &best_size, error);
-		// A clip that midpoint knots do not make smaller (short clips, noisy ones) is encoded as without
-		// them too, and takes that encoding unless it is larger: the search that counted residual bits,
-		// and the longer default segments, were for nothing there (Flamingo.glb: 964 bytes that way, 832
-		// plain).
-		if (r == SINEW_RESULT_OK && settings.midpoint && !encoded[i]->midpoint) {
-			sinewi_compress_settings plain = settings;
-			plain.midpoint = false;
-			if (!explicit_length) plain.segment_length = SINEWI_PLAIN_SEGMENT_LENGTH;
-			sinewi_enc_clip *plain_enc = NULL;
-			size_t plain_size = SIZE_MAX;
-			sinew_error plain_error = {0}; // the midpoint encoding stands if this one fails
-			sinew_result pr = encode_clip(set->clips[i], &plain, explicit_length, metadata, &arena, allocator, &plain_enc,
-			                              &plain_size, &plain_error);
-			if (pr == SINEW_RESULT_OK && plain_size <= best_size) encoded[i] = plain_enc;
-			else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);
-		}
-		if (r != SINEW_RESULT_OK) {
-			sinewi_arena_free(&arena);
-			return r;
-		}
-	}
+	for (uint32_t i = 0; i < set->clip_count; ++i) sinewi_arena_init(&tasks.arenas[i], allocator);
+	if (per_clip) settings.jobs->run(settings.jobs->user, clip_task, &tasks, set->clip_count);
+	else
+		for (uint32_t i = 0; i < set->clip_count; ++i) clip_task(&tasks, i);
+	sinew_result r = SINEW_RESULT_OK;
+	for (uint32_t i = 0; i < set->clip_count && r == SINEW_RESULT_OK; ++i) // the first clip that failed, as in turn
+		if ((r = tasks.results[i]) != SINEW_RESULT_OK && error) *error = tasks.errors[i];
 	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)
 	const uint32_t page_target = options && options->page_bytes ? options->page_bytes : settings.tier_count > 1 ? 65536u : 0u;
-	sinew_result r = sinewi_serialize(encoded, set->clip_count, metadata, page_target, &arena, allocator, out_blob, out_size,
-	                                  error);
+	if (r == SINEW_RESULT_OK)
+		r = sinewi_serialize(tasks.encoded, set->clip_count, tasks.metadata, page_target, &arena, allocator, out_blob, out_size,
+		                     error);
+	for (uint32_t i = 0; i < set->clip_count; ++i) sinewi_arena_free(&tasks.arenas[i]);
 	sinewi_arena_free(&arena);
 	return r;
 }

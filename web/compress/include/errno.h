@@ -18,5 +18,6 @@ extern int errno;
 #define ERANGE 34
 #define ENOSYS 38
 #define EAGAIN 11
+#define EDEADLK 35
 
 #endif
