@@ -38,11 +38,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	}
 }
 
-// Rotation model: a rotation off by angle a moves a point at distance r by 2 r sin(a/2).
-static double rotation_error(const float a[4], const float b[4], double lever) {
-	return sinewi_rotation_chord(a, b) * lever;
-}
-
+// Rotation model: a rotation off by angle a moves a point at distance r by 2 r sin(a/2) (sinewi_rotation_chord).
 static double vec_error(const float a[3], const float b[3]) {
 	double x = (double)a[0] - b[0], y = (double)a[1] - b[1], z = (double)a[2] - b[2];
 	return sqrt(x * x + y * y + z * z);
@@ -61,11 +57,14 @@ static double vec_max_abs_diff(const float a[3], const float b[3]) {
 static double replace_error(const sinewi_work *w, uint32_t j, int sub, const sinew_qvv *v) {
 	double worst = 0;
 	const uint32_t nj = w->joint_count;
+	// the chord is symmetric to the last bit: the candidate is normalized once
+	double vn[4] = {v->rotation[0], v->rotation[1], v->rotation[2], v->rotation[3]};
+	sinewi_quat_normalize_d(vn);
 	for (uint32_t s = 0; s < w->stored; ++s) {
 		const sinew_qvv *x = &w->poses[(size_t)s * nj + j];
 		double e;
 		if (sub == SINEWI_TRACK_ROTATION)
-			e = rotation_error(x->rotation, v->rotation, w->lever[j] * w->max_scale[j]);
+			e = sinewi_rotation_chord_n(vn, x->rotation) * (w->lever[j] * w->max_scale[j]);
 		else if (sub == SINEWI_TRACK_TRANSLATION)
 			e = vec_error(x->translation, v->translation);
 		else

@@ -59,7 +59,21 @@ static void segment_data(const sinewi_work *w, const sinewi_enc_track *t, const 
 		st->range_min[c] = (uint8_t)qmin;
 		st->range_ext[c] = (uint8_t)(qmax - qmin);
 	}
-	for (uint32_t c = 0; c < t->components; ++c) seg_lo_ext(t, st, c, &td->lo[c], &td->ext[c]);
+	td->knot_only = true;
+	for (uint32_t c = 0; c < t->components; ++c) {
+		seg_lo_ext(t, st, c, &td->lo[c], &td->ext[c]);
+		td->knot_only = td->knot_only && fabsf(td->lo[c]) < 1e37f && td->ext[c] < 1e37f;
+	}
+	if (t->type == SINEWI_TRACK_ROTATION) {
+		double *source = (double *)td->source;
+		const uint32_t nj = w->joint_count;
+		for (uint32_t u = 0; u <= seg->length; ++u) {
+			const float *q = w->poses[(size_t)(seg->first_sample + u) * nj + t->index].rotation;
+			double *x = source + 4 * u;
+			x[0] = q[0], x[1] = q[1], x[2] = q[2], x[3] = q[3];
+			sinewi_quat_normalize_d(x);
+		}
+	}
 }
 
 // Widths for precision level k: the widest component gets k bits; every component gets the
@@ -160,8 +174,8 @@ static float check_u(const sinewi_work *w, const seg_scratch *sc, uint32_t j, ui
 
 // Error of a track at local sample u of the segment in its budget's unit (object-space model for
 // transforms, multiples of the precision for scalars; exact zeros must stay zero); v is the decoded value.
-static double sample_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg, uint32_t u,
-                           const float v[4]) {
+static double sample_error(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                           const track_data *td, uint32_t u, const float v[4]) {
 	const uint32_t nj = w->joint_count;
 	uint32_t s = seg->first_sample + u;
 	double e;
@@ -181,7 +195,7 @@ static double sample_error(const sinewi_work *w, const sinewi_enc_track *t, cons
 	const sinew_qvv *x = &w->poses[(size_t)s * nj + t->index];
 	const uint32_t j = t->index;
 	if (t->type == SINEWI_TRACK_ROTATION) {
-		e = sinewi_rotation_chord(x->rotation, v) * w->lever[j] * w->max_scale[j];
+		e = sinewi_rotation_chord_n(td->source + 4 * (size_t)u, v) * w->lever[j] * w->max_scale[j]; // x, normalized
 	} else if (t->type == SINEWI_TRACK_TRANSLATION) {
 		double dx = (double)x->translation[0] - v[0], dy = (double)x->translation[1] - v[1], dz = (double)x->translation[2] - v[2];
 		e = sqrt(dx * dx + dy * dy + dz * dz);
@@ -196,6 +210,28 @@ static double sample_error(const sinewi_work *w, const sinewi_enc_track *t, cons
 	return e * w->parent_gain[j];
 }
 
+// The decoded value at sample u for measuring its error: on a knot, the knot alone (what interpolating
+// with weight 0 gives, but for the sign of a zero, which no error sees); elsewhere decode_sample.
+static void decode_error_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length, uint32_t u,
+                                const float *fit, const track_data *td, float out[4]) {
+	uint32_t k0;
+	float alpha;
+	sinewi_knot_locate((float)u, length, st->decimation, &k0, &alpha);
+	if (alpha != 0.0f || !td->knot_only || sinewi_raw_rotation(t, st)) {
+		decode_sample(t, st, length, (float)u, fit, td, out);
+		return;
+	}
+	float a[4];
+	for (uint32_t c = 0; c < t->components; ++c)
+		a[c] = sinewi_dequantize(st->knots[k0 * t->components + c], st->width[c], td->lo[c], td->ext[c]);
+	if (t->type == SINEWI_TRACK_ROTATION) {
+		sinewi_quat_from_three(a, st->dropped, out);
+		sinewi_quat_normalize(out);
+	} else {
+		memcpy(out, a, t->components * sizeof(float));
+	}
+}
+
 // Does the track stay within `budget` at every sample of the segment? Starts at *start (where the
 // last test of this track failed: the worst sample moves little between widths) and stops at the
 // first sample over, which it leaves in *start. The answer does not depend on the order.
@@ -205,8 +241,8 @@ static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const si
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t u = first + k < n ? first + k : first + k - n;
 		float v[4];
-		decode_sample(t, st, seg->length, (float)u, w->fit, td, v);
-		if (!(sample_error(w, t, seg, u, v) <= budget)) {
+		decode_error_sample(t, st, seg->length, u, w->fit, td, v);
+		if (!(sample_error(w, t, seg, td, u, v) <= budget)) {
 			*start = u;
 			return false;
 		}
@@ -223,7 +259,7 @@ static double track_error(const sinewi_work *w, const seg_scratch *sc, const sin
 		float v[4];
 		decode_sample(t, st, seg->length, (float)u, w->fit, td, v);
 		if (decoded) memcpy(decoded + 4 * u, v, sizeof v);
-		double e = sample_error(w, t, seg, u, v);
+		double e = sample_error(w, t, seg, td, u, v);
 		if (!(e <= worst)) worst = e;
 	}
 // Check positions between samples (source key times and midpoints) are decoded for the
@@ -351,7 +387,8 @@ static bool scratch_alloc(const sinewi_work *w, uint32_t length, sinewi_arena *a
 	for (uint32_t i = 0; i < sc->nt; ++i) {
 		sc->decoded[i] = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
 		sc->td[i].values = (const float *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(float));
-		if (!sc->decoded[i] || !sc->td[i].values) return false;
+		sc->td[i].source = (const double *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(double));
+		if (!sc->decoded[i] || !sc->td[i].values || !sc->td[i].source) return false;
 	}
 	return true;
 }

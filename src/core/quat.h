@@ -165,4 +165,18 @@ static inline double sinewi_rotation_chord(const float a[4], const float b[4]) {
 	double r = 1.0 - d2 * 0.25;
 	return 2.0 * sqrt(d2) * sqrt(r > 0.0 ? r : 0.0);
 }
+
+// The same with a already normalized in double (sinewi_quat_normalize_d of a float quaternion): the
+// same value, for callers that measure many rotations against one.
+static inline double sinewi_rotation_chord_n(const double x[4], const float b[4]) {
+	double y[4] = {b[0], b[1], b[2], b[3]};
+	sinewi_quat_normalize_d(y);
+	double s = sinewi_quat_dot_d(x, y) < 0.0 ? -1.0 : 1.0, d2 = 0.0;
+	for (int i = 0; i < 4; ++i) {
+		double d = x[i] - s * y[i];
+		d2 += d * d;
+	}
+	double r = 1.0 - d2 * 0.25;
+	return 2.0 * sqrt(d2) * sqrt(r > 0.0 ? r : 0.0);
+}
 #endif
