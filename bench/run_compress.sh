@@ -1,16 +1,69 @@
 #!/usr/bin/env bash
-# Reproduces docs/benchmarks.md (sizes and errors against ACL 2.1's figures on the same clips).
-# usage: bench/run_compress.sh [build-dir]   (needs ../shared/corpus beside the repository)
+# Reproduces docs/benchmarks.md: sizes and errors on ACL's regression clips and on mocap, and, when a
+# local ACL 2.1 build is given, each clip's compression time beside ACL's in the same run.
+# usage: bench/run_compress.sh [build-dir] [path/to/acl_compressor]    (needs ../shared/corpus beside the repository)
 #        SINEW_BENCH_FLAGS=--plain-knots bench/run_compress.sh build   (the same without midpoint knots)
+# Times: sinew's is `bench_compress --best-of 3` (sinew_compress of the clip, one thread); ACL's is the
+# best of 3 of its own `acl_compressor -acl=FILE -stats` "compression_time" (its compress_track_list
+# alone). Mocap is handed to ACL as `sinew convert --no-end-sites` writes it (the same joints and samples).
 set -euo pipefail
 B=${1:-build}
+ACL=${2:-${ACL_COMPRESSOR:-}}
 C=${SINEW_CORPUS:-$(dirname "$0")/../../shared/corpus}
 [ -d "$C" ] || { echo "corpus not found at $C"; exit 0; }
+acl_set=()
+for f in 104_30 13_07 49_09 81_18 81_18_looping 09_02 09_02_multi_root 09_02_with_scale 09_02_with_zero_scale \
+  09_02_with_rising_scale 76_07 82_01 90_10 121_10 93_01 93_01_zero_range_extent; do acl_set+=("$C/acl/$f.acl.sjson"); done
+cmu_set=()
+for f in 01/01_01 01/01_08 01/01_14 02/02_01 02/02_02 02/02_03 02/02_04 02/02_05 02/02_06 02/02_07 02/02_08 02/02_09 02/02_10; do
+  cmu_set+=("$C/amc/cmu/$f.amc"); done
+cmu_set+=("$C/bvh/cmu_cgspeed/01_01.bvh:5.644" "$C/bvh/assimp/Boxing_Toes.bvh")
 echo "== ACL regression clips (cm, 24 Hz), ACL 2.1: 131,581 bytes, max error 0.0495 cm"
-"$B/bench_compress" ${SINEW_BENCH_FLAGS:-} $(for f in 104_30 13_07 49_09 81_18 81_18_looping 09_02 09_02_multi_root 09_02_with_scale \
-  09_02_with_zero_scale 09_02_with_rising_scale 76_07 82_01 90_10 121_10 93_01 93_01_zero_range_extent; do
-  echo "$C/acl/$f.acl.sjson"; done)
+"$B/bench_compress" ${SINEW_BENCH_FLAGS:-} "${acl_set[@]}"
 echo "== CMU AMC + BVH (CMU units = 5.644 cm, no end sites as in ACL's conversion), ACL 2.1: 2,384,104 bytes, max 0.0266 cm"
-"$B/bench_compress" ${SINEW_BENCH_FLAGS:-} --no-end-sites $(for f in 01/01_01 01/01_08 01/01_14 02/02_01 02/02_02 02/02_03 02/02_04 02/02_05 \
-  02/02_06 02/02_07 02/02_08 02/02_09 02/02_10; do echo "$C/amc/cmu/$f.amc"; done) \
-  "$C/bvh/cmu_cgspeed/01_01.bvh:5.644" "$C/bvh/assimp/Boxing_Toes.bvh"
+"$B/bench_compress" ${SINEW_BENCH_FLAGS:-} --no-end-sites "${cmu_set[@]}"
+[ -n "$ACL" ] || exit 0
+[ -x "$ACL" ] || { echo "ACL compressor not found: $ACL"; exit 1; }
+
+# compression time, sinew beside ACL, one clip at a time
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+acl_time() { # best of 3 of ACL's own compression_time, in ms
+  local best="" t i
+  for i in 1 2 3; do
+    t=$("$ACL" -acl="$1" -stats 2>/dev/null | awk '$1=="compression_time"{print $3 * 1000; exit}')
+    [ -n "$t" ] || { echo "-"; return; }
+    if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN{exit !(a < b)}'; then best=$t; fi
+  done
+  echo "$best"
+}
+sinew_time() { # best of 3 of sinew_compress, in ms
+  "$B/bench_compress" ${SINEW_BENCH_FLAGS:-} --best-of 3 "$@" --json | sed -n 's/.*"total":{[^}]*"compress_ns":\([0-9]*\).*/\1/p' |
+    awk '{printf "%.3f", $1 / 1e6}'
+}
+mocap=("${cmu_set[@]}")
+for f in $(ls "$C"/bvh/bandai/dataset-1/*.bvh | head -11); do mocap+=("$f"); done
+report() { # set name, then files (FILE or FILE:unit_cm)
+  local name=$1 f path unit flags sinew acl ts=0 ta=0 n=0; shift
+  echo
+  echo "== compression time, $name: sinew (one thread) and ACL 2.1 in the same run (ms, best of 3)"
+  echo "| clip | sinew | ACL 2.1 | ACL / sinew |"
+  echo "|---|---:|---:|---:|"
+  for f in "$@"; do
+    path=${f%%:*}; unit=""; [ "$path" != "$f" ] && unit=${f##*:}
+    flags=(); [ "$name" = mocap ] && flags=(--no-end-sites)
+    if [ "${path%.acl.sjson}" != "$path" ]; then acl_in=$path
+    else
+      acl_in="$tmp/$(basename "$path").acl.sjson"
+      "$B/sinew" convert "$path" -o "$acl_in" -q --no-end-sites ${unit:+--unit-cm $unit}
+    fi
+    sinew=$(sinew_time "${flags[@]}" "$f")
+    acl=$(acl_time "$acl_in")
+    [ "$acl" = "-" ] && continue
+    echo "| $(basename "$path") | $sinew | $acl | $(awk -v a="$acl" -v s="$sinew" 'BEGIN{printf "%.2fx", a / s}') |"
+    ts=$(awk -v a="$ts" -v b="$sinew" 'BEGIN{print a + b}'); ta=$(awk -v a="$ta" -v b="$acl" 'BEGIN{print a + b}'); n=$((n + 1))
+  done
+  echo "| **$n clips** | **$(printf %.1f "$ts")** | **$(printf %.1f "$ta")** | **$(awk -v a="$ta" -v s="$ts" 'BEGIN{printf "%.2fx", a / s}')** |"
+}
+report acl "${acl_set[@]}"
+report mocap "${mocap[@]}"

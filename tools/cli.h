@@ -67,6 +67,8 @@ bool cli_write_file(const char *path, const void *data, size_t size);
 uint64_t cli_now_ns(void);
 // The same as sinew_compress_options.now_ns.
 uint64_t cli_clock_ns(void *user);
+// The process's peak resident memory so far (0 where it cannot be read).
+uint64_t cli_peak_memory_bytes(void);
 
 // Minimal JSON emitter on stdout.
 typedef struct cli_json {

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if !defined(__wasm__)
+#include <sys/resource.h>
+#endif
 #include <unistd.h>
 
 void cli_error(const char *fmt, ...) {
@@ -246,6 +249,15 @@ uint64_t cli_now_ns(void) {
 uint64_t cli_clock_ns(void *user) {
 	(void)user;
 	return cli_now_ns();
+}
+
+uint64_t cli_peak_memory_bytes(void) {
+#if defined(__wasm__)
+	return 0; // (the wasm compressor's heap is reported by web/compress.mjs)
+#else
+	struct rusage u;
+	return getrusage(RUSAGE_SELF, &u) == 0 ? (uint64_t)u.ru_maxrss * 1024u : 0; // Linux: kilobytes
+#endif
 }
 
 static void json_sep(cli_json *j) {

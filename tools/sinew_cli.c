@@ -466,6 +466,7 @@ static int cmd_compress(const cli_options *o) {
 			cli_json_number(&j, "p99_error_cm", p99_cm);
 			cli_json_uint(&j, "samples_over_threshold", over_total);
 			cli_json_uint(&j, "compress_ns", total_ns);
+			if (cli_peak_memory_bytes()) cli_json_uint(&j, "peak_memory_bytes", cli_peak_memory_bytes()); // import, compress, measure
 			cli_json_number(&j, "error_threshold_cm", o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM);
 			cli_json_number(&j, "shell_distance_cm", o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM);
 			cli_json_key(&j, "clips");
@@ -489,10 +490,12 @@ static int cmd_compress(const cli_options *o) {
 					       res[i].info.tier_bound_cm[k], res[i].info.tier_bytes[k], res[i].tier_max_cm[k], k);
 			}
 			printf("total: %llu -> %zu bytes (%.2f:1), max error %.5f cm (threshold %g cm, shell %g cm), %llu samples over, "
-			       "%.2f ms\n",
+			       "%.2f ms",
 			       (unsigned long long)raw_total, size, (double)raw_total / (double)size, max_cm,
 			       o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM, o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM,
 			       (unsigned long long)over_total, (double)total_ns / 1e6);
+			if (cli_peak_memory_bytes()) printf(", peak memory %.1f MB", (double)cli_peak_memory_bytes() / 1e6);
+			printf("\n");
 		}
 	}
 	free(res);

@@ -83,6 +83,16 @@ export interface ClipInfo {
 	readonly joints: readonly JointInfo[] | null;
 	/** Per scalar track metadata (glTF node + morph target); null without metadata. */
 	readonly scalars: readonly ScalarInfo[] | null;
+	/** The time map (docs/format.md §Time map): sample `sample` at `time` seconds, evenly spaced between
+	 * marks; null when sample k is at k / sampleRate. */
+	readonly timeMarks: readonly TimeMark[] | null;
+	/** Rotations follow the slerp between knots (Slerp_fit, docs/format.md §Sampling semantics step 5). */
+	readonly slerpFit: boolean;
+}
+
+export interface TimeMark {
+	readonly time: number;
+	readonly sample: number;
 }
 
 export interface LoadOptions {

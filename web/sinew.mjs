@@ -87,7 +87,7 @@ export class SinewAnimation {
 		this.simd = simd;
 		this.clipCount = x.sinew_web_clip_count();
 		this._clips = [];
-		for (let i = 0; i < this.clipCount; i++) this._clips.push(readClipInfo(x, i, metadata[i] ?? null));
+		for (let i = 0; i < this.clipCount; i++) this._clips.push(readClipInfo(x, i, metadata[i] ?? null, metadata.timeMarks?.[i] ?? null, metadata.slerpFit?.[i] ?? false));
 	}
 
 	// Description of clip `index` (see sinew.d.mts).
@@ -155,7 +155,7 @@ export class SinewAnimation {
 	}
 }
 
-function readClipInfo(x, index, metadata) {
+function readClipInfo(x, index, metadata, timeMarks = null, slerpFit = false) {
 	const ptr = x.sinew_web_clip_info(index);
 	const dv = new DataView(x.memory.buffer, ptr, 64);
 	const u32 = (o) => dv.getUint32(o, true);
@@ -184,6 +184,8 @@ function readClipInfo(x, index, metadata) {
 		kernel: cString(x.memory, u32(60)),
 		joints: metadata ? metadata.joints : null,
 		scalars: metadata ? metadata.scalars : null,
+		timeMarks,
+		slerpFit,
 	});
 }
 
@@ -201,6 +203,10 @@ export function readMetadata(data) {
 	const clips = [];
 	const u8 = (o) => { u32(o & ~3); return data[o]; };
 	const clipCount = u32(16), version = u32(4) & 0xffff;
+	// per clip, whatever its metadata: the time map (null: samples at k / rate) and the Slerp_fit flag
+	const timeMarks = new Array(clipCount).fill(null), slerpFit = new Array(clipCount).fill(false);
+	Object.defineProperty(clips, 'timeMarks', { value: timeMarks });
+	Object.defineProperty(clips, 'slerpFit', { value: slerpFit });
 	for (let c = 0; c < clipCount; c++) {
 		const start = u32(32 + 4 * c);
 		const clipSize = u32(start), flags = u32(start + 4);
@@ -229,7 +235,13 @@ export function readMetadata(data) {
 			}
 			at = (at + 3) & ~3; // the constants end on 4 bytes
 			at += flags & 256 ? ranges / 2 : ranges; // (Half_ranges: binary16)
-			if (flags & 2048) at += 4 + 8 * u32(start + at); // the time map (§Time map)
+			if (flags & 2048) { // the time map (§Time map): f32 times of the marks and their samples
+				const marks = [], n = u32(start + at);
+				for (let k = 0; k < n; k++) marks.push(Object.freeze({ time: f32(start + at + 4 + 8 * k), sample: u32(start + at + 8 + 8 * k) }));
+				timeMarks[c] = Object.freeze(marks);
+				at += 4 + 8 * n;
+			}
+			slerpFit[c] = (flags & 8192) !== 0; // rotations follow the slerp between knots (§Sampling semantics step 5)
 			// the segment table, or a paged clip's page table
 			let end = flags & 32 ? at + 4 + 20 * u32(start + at) : u32(start + at + 4 * segments);
 			if (flags & 128) end += 4 + 12 * u32(start + end); // the tier table after the page table

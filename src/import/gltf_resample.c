@@ -26,7 +26,10 @@
 // within SCALAR_SHARE of their precision at key times (and CUBICSPLINE midpoints and quarter points). A key
 // interval that fails is cut finer (about sqrt(error / budget) times, up to MAX_SUB sample intervals), and a key
 // of a run whose sample sits beside it
-// (float noise beside a STEP key, a curve that bends there) becomes a mark of its own, until it passes. Samples
+// (float noise beside a STEP key, a curve that bends there) becomes a mark of its own, until it passes. A key
+// where the source moves so fast that two float32 ulps of its time move the pose by a quarter of the budget is
+// a mark from the start (mark_steep_keys: its sample at its exact float32 time, for the blob and for every
+// float32 copy of the clip such as sinew decompress's glTF). Samples
 // are the curves evaluated at each sample's own time (STEP: a key within KEY_TOL of a sample counts as on it).
 // clip->resample_error reports the object-space error at the check times (clip units); the check times where
 // it is above float noise become the clip's check points (the source's exact pose there), which the
@@ -632,6 +635,45 @@ static sinew_result run_plan(resampler *rs, key_plan *plan, sinew_time_mark *mar
 	return SINEW_RESULT_OK;
 }
 
+// Keys where the source moves so fast that float32 time precision shows: over two ulps of the key's time
+// (the source's own resolution) its pose moves more than STEEP_SHARE of the resampling budget. Such a key
+// becomes a mark, so its sample sits at its exact float32 time: a sample half an ulp beside it, in a run of
+// evenly spaced keys, plays another pose at the key, and so does every float32 copy of the clip (the web
+// stress scene: a 180-degree turn between two 30 Hz keys on a rig scaled 2.3 moved 0.004 cm per ulp at 10 s).
+// The displacement of a key interval is each joint's origin plus the shell times the change of its
+// object-space linear map, the largest over the joints.
+#define STEEP_SHARE 0.25
+
+static void mark_steep_keys(resampler *rs, key_plan *plan) {
+	sinewi_gltf_checker *c = &rs->checker;
+	const sinewi_gltf_clip_input *in = rs->in;
+	const uint32_t nj = in->joint_count;
+	if (nj == 0 || plan->nu < 2) return;
+	memset(c->cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
+	sinewi_affine_d *prev = c->play_obj, *cur = c->src_obj;
+	sinewi_gltf_source_pose(c, plan->keys[0], c->src);
+	sinewi_compose_pose_d(in->joints, nj, c->src, prev);
+	for (uint32_t i = 0; i + 1 < plan->nu; ++i) {
+		sinewi_gltf_source_pose(c, plan->keys[i + 1], c->src);
+		sinewi_compose_pose_d(in->joints, nj, c->src, cur);
+		double moved = 0.0;
+		for (uint32_t j = 0; j < nj; ++j) {
+			double dt = 0.0, dm = 0.0;
+			for (int r = 0; r < 3; ++r) {
+				dt += (cur[j].t[r] - prev[j].t[r]) * (cur[j].t[r] - prev[j].t[r]);
+				for (int k = 0; k < 3; ++k) dm += (cur[j].m[r][k] - prev[j].m[r][k]) * (cur[j].m[r][k] - prev[j].m[r][k]);
+			}
+			moved = fmax(moved, sqrt(dt) + c->shell * sqrt(dm));
+		}
+		const float t1 = plan->keys[i + 1];
+		const double ulp2 = 2.0 * ((double)nextafterf(t1, INFINITY) - (double)t1);
+		const double span = (double)plan->keys[i + 1] - (double)plan->keys[i];
+		if (moved * ulp2 > STEEP_SHARE * rs->budget * span) plan->exact[i] = plan->exact[i + 1] = 1;
+		sinewi_affine_d *swap = prev;
+		prev = cur, cur = swap;
+	}
+}
+
 // A plan over `keys` (distinct, increasing): no cuts, no forced marks.
 static bool plan_init(key_plan *plan, const float *keys, uint32_t n, double tol, sinewi_arena *scratch) {
 	plan->keys = keys, plan->nu = n, plan->tol = tol;
@@ -740,6 +782,10 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		uint32_t nd = densest_keys(in, merged, nu, dense);
 		if (!plan_init(&all, merged, nu, tol, scratch) || (nd < nu && !plan_init(&grid, dense, nd, tol, scratch)))
 			r = sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		if (r == SINEW_RESULT_OK) {
+			mark_steep_keys(&rs, &all);
+			if (nd < nu) mark_steep_keys(&rs, &grid);
+		}
 		plan_result ra = {0}, rg = {0};
 		if (r == SINEW_RESULT_OK) r = run_plan(&rs, &all, marks, &ra, error);
 		const plan_result *chosen = &ra;

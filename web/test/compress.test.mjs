@@ -50,7 +50,7 @@ function nativeError(r) {
 // the reports without what differs between runs (timings) and between file systems (the names)
 function comparable(report) {
 	const copy = JSON.parse(JSON.stringify(report));
-	delete copy.compress_ns, delete copy.input, delete copy.output;
+	delete copy.compress_ns, delete copy.input, delete copy.output, delete copy.peak_memory_bytes; // (the process's, native only)
 	for (const c of copy.clips ?? []) delete c.compress_ns;
 	return copy;
 }

@@ -85,30 +85,51 @@ function setLocal(n, v) {
 	const q = n.rotationQuaternion ?? n.quaternion, p = n.position, s = n.scaling ?? n.scale;
 	q.set(v[0], v[1], v[2], v[3]); p.set(v[4], v[5], v[6]); s.set(v[7], v[8], v[9]);
 }
-// docs/format.md sampling step 5: lerp, and normalized lerp on the shortest arc for rotations.
-function nlerp(a, b, t) {
+// docs/format.md sampling step 5: lerp, and for rotations normalized lerp on the shortest arc, which with
+// Slerp_fit (every clip sinew writes) follows the slerp within 6e-8 rad: the slerp is the reference then.
+function nlerp(a, b, t, slerp) {
 	const dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-	const s = dot < 0 ? -t : t;
-	const q = [0, 1, 2, 3].map((i) => a[i] * (1 - t) + b[i] * s);
+	const sign = dot < 0 ? -1 : 1, w = Math.acos(Math.min(1, Math.abs(dot)));
+	const wa = slerp && w > 1e-9 ? Math.sin((1 - t) * w) / Math.sin(w) : 1 - t, wb = slerp && w > 1e-9 ? Math.sin(t * w) / Math.sin(w) : t;
+	const q = [0, 1, 2, 3].map((i) => a[i] * wa + b[i] * sign * wb);
 	const l = Math.hypot(...q) || 1;
 	return [...q.map((x) => x / l), ...[4, 5, 6, 7, 8, 9].map((i) => a[i] + (b[i] - a[i]) * t)];
+}
+
+// The sample position of time t and the time of sample k (docs/format.md §Sampling semantics step 1 and
+// §Time map): k / rate, or through the clip's time marks.
+function sampleKey(info, t) {
+	const m = info.timeMarks;
+	if (!m) return t * info.sampleRate;
+	if (!(t > m[0].time)) return 0;
+	if (t >= m[m.length - 1].time) return m[m.length - 1].sample;
+	let i = 0;
+	while (m[i + 1].time <= t) i++;
+	return m[i].sample + ((t - m[i].time) * (m[i + 1].sample - m[i].sample)) / (m[i + 1].time - m[i].time);
+}
+function sampleTime(info, k) {
+	const m = info.timeMarks;
+	if (!m) return k / info.sampleRate;
+	let i = 0;
+	while (i + 2 < m.length && m[i + 1].sample <= k) i++;
+	return m[i].time + ((k - m[i].sample) * (m[i + 1].time - m[i].time)) / (m[i + 1].sample - m[i].sample);
 }
 
 // Compares copy A (engine player) with copy B (sinew adapter) at time t: stats.maxPosCm/maxShellCm
 // against the engine's own interpolation (slerp, or the source keys when the clip was resampled),
 // stats.nlerp* against the engine poses at the two neighbouring sinew samples interpolated as the
 // format specifies (what the compressed data must reproduce within its error bound).
-function measure(st, t, rate, mapped, nodeA, setEngine, syncB, world, pointsA, pointsB) {
+function measure(st, t, info, mapped, nodeA, setEngine, syncB, world, pointsA, pointsB) {
 	setEngine(t); syncB(t); world();
 	let pos = 0, shell = 0;
 	const keep = { maxPosCm: 0, maxShellCm: 0 };
 	for (const n of mapped) compare(keep, pointsA(n), pointsB(n));
 	st.maxPosCm = Math.max(st.maxPosCm, keep.maxPosCm); st.maxShellCm = Math.max(st.maxShellCm, keep.maxShellCm);
-	const key = t * rate, k0 = Math.floor(key + 1e-6), alpha = key - k0;
+	const key = sampleKey(info, t), k0 = Math.floor(key + 1e-6), alpha = key - k0;
 	if (alpha > 1e-6) {
-		setEngine(k0 / rate); const l0 = mapped.map((n) => getLocal(nodeA(n)));
-		setEngine((k0 + 1) / rate); const l1 = mapped.map((n) => getLocal(nodeA(n)));
-		mapped.forEach((n, i) => setLocal(nodeA(n), nlerp(l0[i], l1[i], alpha)));
+		setEngine(sampleTime(info, k0)); const l0 = mapped.map((n) => getLocal(nodeA(n)));
+		setEngine(sampleTime(info, k0 + 1)); const l1 = mapped.map((n) => getLocal(nodeA(n)));
+		mapped.forEach((n, i) => setLocal(nodeA(n), nlerp(l0[i], l1[i], alpha, info.slerpFit)));
 		world();
 		const between = { maxPosCm: 0, maxShellCm: 0 };
 		for (const n of mapped) compare(between, pointsA(n), pointsB(n));
@@ -243,7 +264,7 @@ export async function runThree(spec) {
 		const st = newStats(k, info.name, clipA.name, mapped.length, Math.min(clipA.duration, info.duration));
 		st.durationEngine = clipA.duration; st.durationSinew = info.duration;
 		for (const t of sampleTimes(st.duration)) {
-			measure(st, t, info.sampleRate, mapped, (n) => nodesA.get(n),
+			measure(st, t, info, mapped, (n) => nodesA.get(n),
 				(u) => { action.time = u; mixerA.update(0); },
 				(u) => { const before = wasmCalls; mixerB.setTime(u); st.wasmCallsPerFrame.push(wasmCalls - before); },
 				() => scene.updateMatrixWorld(true),
@@ -362,7 +383,7 @@ export async function runBabylon(spec) {
 		const st = newStats(k, info.name, g.name, mapped.length, Math.min(g.to / fps, info.duration));
 		st.durationEngine = g.to / fps; st.durationSinew = info.duration; st.fromEngine = g.from / fps;
 		for (const t of sampleTimes(st.duration)) {
-			measure(st, t, info.sampleRate, mapped, (n) => nodesA.get(n),
+			measure(st, t, info, mapped, (n) => nodesA.get(n),
 				(u) => g.goToFrame(Math.max(u * fps, g.from)),
 				(u) => { const before = wasmCalls; sg.goToFrame(u * fps); st.wasmCallsPerFrame.push(wasmCalls - before); },
 				() => { computeAll(rootA); computeAll(rootB); },
