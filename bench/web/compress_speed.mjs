@@ -53,7 +53,8 @@ try {
 		const row = {};
 		for (const cmd of ['compress', 'pack']) {
 			const out = join(tmp, cmd === 'pack' ? 'o.glb' : 'o.sinew');
-			const nativeRun = () => execFileSync(cli, [cmd, name, '-o', out, '--json'], { cwd, encoding: 'utf8' });
+			// one thread on both sides (the wasm module has one)
+			const nativeRun = () => execFileSync(cli, [cmd, name, '-o', out, '--json', '-j', '1'], { cwd, encoding: 'utf8' });
 			const wasmRun = () => (cmd === 'pack' ? pack : compress)(input, { name, resources: res });
 			nativeRun(), await wasmRun(); // warm-up: file cache, module compilation
 			let t = performance.now();
