@@ -37,17 +37,30 @@ sanitize:
 	$(BUILD)-sanitize/sinew_tests
 
 # Decoder-only objects (the wasm runtime's subset) must link without the compressor.
-DECODE_SOURCES = src/core/*.c src/clip/*.c src/format/format_read.c src/format/format_sizes.c src/decompress/*.c
-ALL_SOURCES = src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c
-FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude
+DECODE_SOURCES := $(wildcard src/core/*.c src/clip/*.c src/format/format_read.c src/format/format_sizes.c src/decompress/*.c)
+ALL_SOURCES := $(wildcard src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c)
 FUZZ_TARGETS = decode pages roundtrip import_bvh import_gltf import_acl import_amc
+# The library is compiled once per flavour (objects under $(BUILD)/fuzz-obj, header dependencies
+# tracked), so `make -j` builds the targets' objects in parallel instead of every source once per target.
+FUZZ_OBJ = $(BUILD)/fuzz-obj
+FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -Iinclude -MMD -MP
+FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
+REGRESS_CFLAGS = -O1 -g -std=c11 -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -MMD -MP
+fuzz_sources = fuzz/fuzz_$(1).c $(if $(filter decode pages,$(1)),$(DECODE_SOURCES),$(ALL_SOURCES))
+fuzz_objects = $(patsubst %.c,$(FUZZ_OBJ)/$(1)/%.o,$(2))
 
-$(BUILD)/fuzz_decode: fuzz/fuzz_decode.c
-	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(DECODE_SOURCES) -lm -o $@
-$(BUILD)/fuzz_pages: fuzz/fuzz_pages.c
-	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(DECODE_SOURCES) -lm -o $@
-$(BUILD)/fuzz_%: fuzz/fuzz_%.c
-	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) $< $(ALL_SOURCES) -lm -o $@
+$(FUZZ_OBJ)/clang/%.o: %.c
+	@mkdir -p $(@D) && clang $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_OBJ)/gcc/%.o: %.c
+	@mkdir -p $(@D) && gcc $(REGRESS_CFLAGS) -c $< -o $@
+-include $(shell find $(FUZZ_OBJ) -name '*.d' 2> /dev/null)
+
+.SECONDEXPANSION:
+.SECONDARY: # keep the objects for the next build
+$(BUILD)/fuzz_%: $$(call fuzz_objects,clang,$$(call fuzz_sources,$$*))
+	@clang $(FUZZ_LDFLAGS) $^ -lm -o $@
+$(BUILD)/regress_%: $$(call fuzz_objects,gcc,fuzz/fuzz_main.c $$(call fuzz_sources,$$*))
+	@gcc -fsanitize=address,undefined $^ -lm -o $@
 
 fuzz: $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
@@ -61,7 +74,8 @@ fuzz: $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 # hostile files; its crashes and leaks are assimp's (the importer is for trusted input). Seeds: assimp-testmodels.
 ASSIMP_SEEDS ?= /usr/share/assimp/models/FBX /usr/share/assimp/models/Collada
 $(BUILD)/fuzz_import_assimp: fuzz/fuzz_import_assimp.c
-	@mkdir -p $(BUILD) && clang $(FUZZ_FLAGS) -DSINEW_HAVE_ASSIMP $< $(ALL_SOURCES) -lassimp -lm -o $@
+	@mkdir -p $(BUILD) && clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
+	  -DSINEW_HAVE_ASSIMP $< $(ALL_SOURCES) -lassimp -lm -o $@
 .PHONY: fuzz-assimp
 fuzz-assimp: $(BUILD)/fuzz_import_assimp
 	@mkdir -p $(BUILD)/fuzz-corpus-assimp
@@ -70,12 +84,9 @@ fuzz-assimp: $(BUILD)/fuzz_import_assimp
 	  $(BUILD)/fuzz-corpus-assimp $(ASSIMP_SEEDS) 2>&1 | tail -20
 
 # Seeds and past crash reproducers through every target with gcc (no libFuzzer needed).
-fuzz-regression:
-	@mkdir -p $(BUILD)
+fuzz-regression: $(patsubst %,$(BUILD)/regress_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
-	  src="$(ALL_SOURCES)"; case $$t in decode|pages) src="$(DECODE_SOURCES)";; esac; \
-	  gcc -O1 -g -std=c11 -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude fuzz/fuzz_$$t.c fuzz/fuzz_main.c $$src -lm -o $(BUILD)/regress_$$t || exit 1; \
-	  echo "$$t: $$($(BUILD)/regress_$$t fuzz/seeds/$${t#import_})" || exit 1; \
+	  out=$$($(BUILD)/regress_$$t fuzz/seeds/$${t#import_}) || { echo "$$t: FAILED"; exit 1; }; echo "$$t: $$out"; \
 	done
 
 bench: all

@@ -41,7 +41,7 @@ function native(args, cwd) {
 
 function comparable(report) {
 	const copy = JSON.parse(JSON.stringify(report));
-	delete copy.compress_ns, delete copy.input, delete copy.output;
+	delete copy.compress_ns, delete copy.input, delete copy.output, delete copy.peak_memory_bytes; // (the native process's)
 	for (const c of copy.clips ?? []) delete c.compress_ns;
 	return copy;
 }
@@ -66,18 +66,40 @@ function gltfpackBytes(file, dir) {
 	return [...views].reduce((n, v) => n + (json.bufferViews[v].extensions?.EXT_meshopt_compression?.byteLength ?? json.bufferViews[v].byteLength), 0);
 }
 
-// in the page: the largest distance (cm) between the two views' nodes (origin and +-3 cm along the
-// normalized world axes, quaternions normalized first) at each of the source clip's key times
+// in the page: the largest distance (cm) between the two views' nodes (origin and six shell points,
+// quaternions normalized first) at each of the source clip's key times. The shell follows the contract
+// (docs/format.md Appendix B): +-3 cm at rest along each local axis (3 cm / the length of that axis in
+// the document's rest world matrix), carried by the animated world matrix, own scale included.
 function comparePoses({ clip, limit }) {
 	const app = window.sinewInspector, THREE_V = app.views.source.gltf.scene.position.constructor;
 	const times = new Set();
 	for (const track of app.views.source.gltf.animations[clip].tracks) for (const t of track.times) times.add(t);
 	let list = [...times].sort((a, b) => a - b);
 	if (list.length > limit) list = list.filter((_, i) => i % Math.ceil(list.length / limit) === 0);
-	const points = (o) => {
+	const scene = app.views.source.gltf.scene, json = app.views.source.gltf.parser.json;
+	const M4 = scene.matrixWorld.constructor, Q = scene.quaternion.constructor;
+	const restWorld = new Map(), parent = new Map();
+	(json.nodes ?? []).forEach((n, i) => (n.children ?? []).forEach((c) => parent.set(c, i)));
+	const rest = (i) => {
+		if (restWorld.has(i)) return restWorld.get(i);
+		const n = json.nodes[i], m = new M4();
+		if (n.matrix) m.fromArray(n.matrix);
+		else {
+			const [tx, ty, tz] = n.translation ?? [0, 0, 0], [qx, qy, qz, qw] = n.rotation ?? [0, 0, 0, 1], [sx, sy, sz] = n.scale ?? [1, 1, 1];
+			m.compose(new THREE_V(tx, ty, tz), new Q(qx, qy, qz, qw), new THREE_V(sx, sy, sz));
+		}
+		if (parent.has(i)) m.premultiply(rest(parent.get(i)));
+		restWorld.set(i, m);
+		return m;
+	};
+	const offsets = (index) => { // local shell offsets; a zero rest axis (rare) keeps 3 cm in local units
+		const e = rest(index).elements;
+		return [0, 1, 2].map((k) => { const s = Math.hypot(e[4 * k], e[4 * k + 1], e[4 * k + 2]); return s > 1e-12 ? 0.03 / s : 0.03; });
+	};
+	const points = (o, d) => {
 		const e = o.matrixWorld.elements, origin = new THREE_V(e[12], e[13], e[14]), out = [origin];
 		for (let k = 0; k < 3; k++) {
-			const axis = new THREE_V(e[4 * k], e[4 * k + 1], e[4 * k + 2]).normalize().multiplyScalar(0.03);
+			const axis = new THREE_V(e[4 * k], e[4 * k + 1], e[4 * k + 2]).multiplyScalar(d[k]);
 			out.push(origin.clone().add(axis), origin.clone().sub(axis));
 		}
 		return out;
@@ -90,7 +112,7 @@ function comparePoses({ clip, limit }) {
 		for (const [index, a] of app.views.source.nodes) {
 			const b = app.views.compressed.nodes.get(index);
 			if (!b) continue;
-			const pa = points(a), pb = points(b);
+			const off = offsets(index), pa = points(a, off), pb = points(b, off);
 			for (let k = 0; k < pa.length; k++) {
 				const d = pa[k].distanceTo(pb[k]) * 100;
 				if (d > worst) worst = d, at = { t, index, name: a.name };

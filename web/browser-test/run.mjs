@@ -283,7 +283,7 @@ try {
 				await anim.ready(0, 0);
 				const first = anim.sample(0, 0);
 				const timeToFirstPose = performance.now() - t0;
-				let frames = 0, differ = 0, playMisses = 0, seekMisses = 0;
+				let frames = 0, differ = 0, playMisses = 0, seekMisses = 0, stalls = 0, worstGap = 0;
 				const frame = () => new Promise((resolve) => setTimeout(resolve, 16));
 				const check = (pose, t) => {
 					if (!pose) return false;
@@ -296,9 +296,17 @@ try {
 				for (const [from, seconds] of runs) {
 					const start = performance.now();
 					let settled = from === 0; // after a seek, frames until its page lands are seek misses
+					let last = start;
 					for (;;) {
-						const elapsed = (performance.now() - start) / 1000;
+						const now = performance.now();
+						const elapsed = (now - start) / 1000;
 						if (elapsed > seconds) break;
+						// a frame that comes half a prefetch window late (the page's main thread stalled:
+						// GC, a loaded machine) jumps ahead like a seek; it is counted and reported as one
+						const gap = (now - last) / 1000;
+						last = now;
+						worstGap = Math.max(worstGap, gap);
+						if (gap > 0.25) { stalls++; settled = false; }
 						const t = Math.min(from + elapsed, duration);
 						const pose = anim.sample(0, t, 1);
 						frames++;
@@ -309,7 +317,7 @@ try {
 					}
 				}
 				await anim.idle();
-				return { frames, differ, playMisses, seekMisses, firstOk: !!first, timeToFirstPose, stats: anim.stats,
+				return { frames, differ, playMisses, seekMisses, stalls, worstGap, firstOk: !!first, timeToFirstPose, stats: anim.stats,
 					memoryGrew: anim.memoryBytes !== memory, kernel: anim.clip(0).kernel, errors: anim.errors.length,
 					callsPerFrame: anim.wasmCalls / (frames + 1) };
 			}, [`${streamUrl}?latency=${latency}`, 8]);
@@ -326,7 +334,8 @@ try {
 			for (const b of bad) failures.push(`streaming (latency ${latency} ms): ${b}`);
 			const line = `streaming / chromium, ${latency} ms latency: ${r.frames} frames (8 s at 1x, 3 seeks), first pose after ` +
 				`${r.timeToFirstPose.toFixed(1)} ms, ${ranges} range requests, ${r.stats.pagesLoaded} pages, peak ${r.stats.peakPageBytes} ` +
-				`of 16384 bytes, ${r.playMisses} frames waited at 1x, ${r.seekMisses} frames waited after seeks, 1 wasm call/frame, ` +
+				`of 16384 bytes, ${r.playMisses} frames waited at 1x, ${r.seekMisses} frames waited after seeks or stalls ` +
+				`(${r.stalls} stalls, longest frame ${(r.worstGap * 1000).toFixed(0)} ms), 1 wasm call/frame, ` +
 				`poses bit-identical: ${r.differ ? 'NO' : 'yes'} [${r.kernel}]`;
 			streamSummary += `${line}\n`;
 			console.log(line);
