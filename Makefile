@@ -43,9 +43,10 @@ FUZZ_TARGETS = decode pages roundtrip import_bvh import_gltf import_acl import_a
 # The library is compiled once per flavour (objects under $(BUILD)/fuzz-obj, header dependencies
 # tracked), so `make -j` builds the targets' objects in parallel instead of every source once per target.
 FUZZ_OBJ = $(BUILD)/fuzz-obj
-FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -Iinclude -MMD -MP
+SAN_FLAGS = -O1 -g -fno-sanitize-recover=all -Iinclude
+FUZZ_CFLAGS = $(SAN_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP
 FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
-REGRESS_CFLAGS = -O1 -g -std=c11 -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -MMD -MP
+REGRESS_CFLAGS = $(SAN_FLAGS) -std=c11 -fsanitize=address,undefined -MMD -MP
 fuzz_sources = fuzz/fuzz_$(1).c $(if $(filter decode pages,$(1)),$(DECODE_SOURCES),$(ALL_SOURCES))
 fuzz_objects = $(patsubst %.c,$(FUZZ_OBJ)/$(1)/%.o,$(2))
 
@@ -53,7 +54,7 @@ $(FUZZ_OBJ)/clang/%.o: %.c
 	@mkdir -p $(@D) && clang $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_OBJ)/gcc/%.o: %.c
 	@mkdir -p $(@D) && gcc $(REGRESS_CFLAGS) -c $< -o $@
--include $(shell find $(FUZZ_OBJ) -name '*.d' 2> /dev/null)
+-include $(wildcard $(FUZZ_OBJ)/*/fuzz/*.d $(FUZZ_OBJ)/*/src/*/*.d)
 
 .SECONDEXPANSION:
 .SECONDARY: # keep the objects for the next build
@@ -74,8 +75,7 @@ fuzz: $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 # hostile files; its crashes and leaks are assimp's (the importer is for trusted input). Seeds: assimp-testmodels.
 ASSIMP_SEEDS ?= /usr/share/assimp/models/FBX /usr/share/assimp/models/Collada
 $(BUILD)/fuzz_import_assimp: fuzz/fuzz_import_assimp.c
-	@mkdir -p $(BUILD) && clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
-	  -DSINEW_HAVE_ASSIMP $< $(ALL_SOURCES) -lassimp -lm -o $@
+	@mkdir -p $(BUILD) && clang $(SAN_FLAGS) $(FUZZ_LDFLAGS) -DSINEW_HAVE_ASSIMP $< $(ALL_SOURCES) -lassimp -lm -o $@
 .PHONY: fuzz-assimp
 fuzz-assimp: $(BUILD)/fuzz_import_assimp
 	@mkdir -p $(BUILD)/fuzz-corpus-assimp

@@ -92,9 +92,13 @@ function comparePoses({ clip, limit }) {
 		restWorld.set(i, m);
 		return m;
 	};
-	const offsets = (index) => { // local shell offsets; a zero rest axis (rare) keeps 3 cm in local units
-		const e = rest(index).elements;
-		return [0, 1, 2].map((k) => { const s = Math.hypot(e[4 * k], e[4 * k + 1], e[4 * k + 2]); return s > 1e-12 ? 0.03 / s : 0.03; });
+	const shell = new Map(); // node -> local shell offsets; a zero rest axis (rare) keeps 3 cm in local units
+	const offsets = (index) => {
+		if (!shell.has(index)) {
+			const e = rest(index).elements;
+			shell.set(index, [0, 1, 2].map((k) => { const s = Math.hypot(e[4 * k], e[4 * k + 1], e[4 * k + 2]); return s > 1e-12 ? 0.03 / s : 0.03; }));
+		}
+		return shell.get(index);
 	};
 	const points = (o, d) => {
 		const e = o.matrixWorld.elements, origin = new THREE_V(e[12], e[13], e[14]), out = [origin];
