@@ -53,8 +53,10 @@ static double vec_max_abs_diff(const float a[3], const float b[3]) {
 	return m;
 }
 
-// Error (object-space model) of replacing sub-track `kind` of joint j by value v over the clip.
-static double replace_error(const sinewi_work *w, uint32_t j, int sub, const sinew_qvv *v) {
+// Error (object-space model) of replacing sub-track `kind` of joint j by value v over the clip; stops at
+// the first sample over `budget` (the caller only needs to know that it does not fit) and returns that
+// sample's error.
+static double replace_error(const sinewi_work *w, uint32_t j, int sub, const sinew_qvv *v, double budget) {
 	double worst = 0;
 	const uint32_t nj = w->joint_count;
 	// the chord is symmetric to the last bit: the candidate is normalized once
@@ -70,6 +72,7 @@ static double replace_error(const sinewi_work *w, uint32_t j, int sub, const sin
 		else
 			e = vec_max_abs_diff(x->scale, v->scale) * w->lever[j];
 		e *= w->parent_gain[j];
+		if (e > budget) return e; // (a NaN is passed over, as the maximum below does)
 		if (e > worst) worst = e;
 	}
 	return worst;
@@ -274,9 +277,9 @@ static void classify_joints(sinewi_work *w) {
 			double e;
 			uint8_t kind;
 			const sinew_qvv *value;
-			if ((e = replace_error(w, j, sub, &identity)) <= budget) kind = SINEWI_KIND_IDENTITY, value = &identity;
-			else if ((e = replace_error(w, j, sub, &def)) <= budget) kind = SINEWI_KIND_DEFAULT, value = &def;
-			else if ((e = replace_error(w, j, sub, &constant)) <= budget) kind = SINEWI_KIND_CONSTANT, value = &constant;
+			if ((e = replace_error(w, j, sub, &identity, budget)) <= budget) kind = SINEWI_KIND_IDENTITY, value = &identity;
+			else if ((e = replace_error(w, j, sub, &def, budget)) <= budget) kind = SINEWI_KIND_DEFAULT, value = &def;
+			else if ((e = replace_error(w, j, sub, &constant, budget)) <= budget) kind = SINEWI_KIND_CONSTANT, value = &constant;
 			else kind = SINEWI_KIND_ANIMATED, e = 0, value = &identity;
 			enc->joint_kinds[(size_t)j * 3 + sub] = kind;
 			w->const_error[j] += e;
