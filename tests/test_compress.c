@@ -238,6 +238,33 @@ static void test_compress_short_clips(void) {
 	}
 }
 
+// A clip that midpoint knots cannot shorten (at most two knots per track: nothing to predict) encodes
+// as without them: the plain run reuses the midpoint run's lone-segment encodings (compress.c), and the
+// blob must be byte for byte what compressing without midpoint knots writes.
+static void test_compress_short_clips_as_plain(void) {
+	test_rng rng = {90};
+	for (uint32_t n = 1; n <= 2; ++n)
+		for (int looping = 0; looping < 2; ++looping) {
+			gen_params p = {.joints = 12, .samples = n, .scalars = 2, .translation_scale = 20, .unit_scale = 100,
+			                .looping = looping != 0};
+			sinew_clip_set *set = NULL;
+			sinew_error err = {0};
+			CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+			CHECK(generate(set, &rng, &p));
+			void *blob[2] = {NULL, NULL};
+			size_t size[2] = {0, 0};
+			for (int k = 0; k < 2; ++k) {
+				sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = k ? -1 : 0};
+				CHECK_OK(sinew_compress(set, &opt, NULL, &blob[k], &size[k], &err), &err);
+			}
+			CHECK_MSG(size[0] == size[1] && memcmp(blob[0], blob[1], size[0]) == 0, "%u samples%s: %zu bytes, plain %zu", n,
+			          looping ? " (looping)" : "", size[0], size[1]);
+			for (int k = 0; k < 2; ++k) sinew_blob_free(blob[k], size[k], NULL);
+			sinew_clip_set_free(set);
+			if (test_failed()) return;
+		}
+}
+
 static void test_compress_looping_clips(void) {
 	gen_params p = {.joints = 12, .samples = 33, .scalars = 2, .translation_scale = 20, .unit_scale = 100, .looping = true};
 	run_property(&p, 3, 81, 0.01);
@@ -441,6 +468,7 @@ void suite_compress(void) {
 	RUN(test_compress_guarantee_with_scale);
 	RUN(test_compress_guarantee_on_spins);
 	RUN(test_compress_short_clips);
+	RUN(test_compress_short_clips_as_plain);
 	RUN(test_compress_looping_clips);
 	RUN(test_compress_looping_clip_ending_on_first_pose);
 	RUN(test_compress_scalar_tracks_keep_precision_and_zeros);

@@ -274,17 +274,22 @@ static double track_error(const sinewi_work *w, const seg_scratch *sc, const sin
 // Bits of a candidate whose knots are quantized: with midpoint residuals where they save bits
 // (sinewi_choose_midpoint decides for the whole clip later), so the search weighs decimation against
 // dense knots that predict well.
-static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, sinewi_enc_seg_track *st, uint32_t length) {
+// Marks sc->shifts_counted when the residuals saved anything: a search that never counted any
+// chose as a search without midpoint knots would (compress.c reuses it then).
+static uint32_t candidate_cost(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, sinewi_enc_seg_track *st,
+                               uint32_t length) {
 	uint32_t bits = 0;
 	if (sinewi_raw_rotation(t, st)) bits = 128;
 	else
 		for (uint32_t c = 0; c < t->components; ++c) bits += sinewi_width_bits(st->width[c]);
 	st->knot_count = sinewi_knot_count(length, st->decimation);
-	return st->knot_count * bits - (w->settings->midpoint ? (uint32_t)sinewi_track_shifts(t, st) : 0u);
+	const uint32_t saved = w->settings->midpoint ? (uint32_t)sinewi_track_shifts(t, st) : 0u;
+	if (saved) sc->shifts_counted = true;
+	return st->knot_count * bits - saved;
 }
 
 // Chooses decimation and widths for one track in one segment; returns the error reached.
-static double search_track(const sinewi_work *w, const seg_scratch *sc, uint32_t ti, const sinewi_enc_segment *seg,
+static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, double budget, bool force_max, float *decoded, uint8_t *level) {
 	const sinewi_enc_track *t = &w->enc->tracks[ti];
 	const track_data *td = &sc->td[ti - sc->t0];
@@ -312,7 +317,7 @@ static double search_track(const sinewi_work *w, const seg_scratch *sc, uint32_t
 			}
 			sinewi_widths_for_level(t, st, lo, st->width);
 			if (w->settings->midpoint) sinewi_quantize_knots(w, t, seg, st, td); // the residuals of exactly these knots
-			uint32_t cost = candidate_cost(w, t, st, seg->length);
+			uint32_t cost = candidate_cost(w, sc, t, st, seg->length);
 			if (cost < best_cost) best_cost = cost, best_k = lo, best_d = (uint32_t)d;
 		}
 	}
@@ -632,5 +637,6 @@ void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group 
 	sc.t0 = group->first_track, sc.nt = group->track_count;
 	if (!segment_checks(w, seg, &arena, &sc) || !scratch_alloc(w, seg->length, &arena, &sc)) res->status = SINEWI_SEGMENT_NO_MEMORY;
 	else search_group(w, seg, &sc, res);
+	res->shifts_counted = sc.shifts_counted;
 	sinewi_arena_free(&arena);
 }

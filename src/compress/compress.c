@@ -11,16 +11,28 @@ void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) 
 	sinewi_free(&al, blob, size);
 }
 
+// The encodings of a try that held the whole clip in one segment, one per constant encoding (f32, then
+// 24-bit), kept by the midpoint run for the plain run: when no search of either counted a midpoint
+// residual and neither chose midpoint knots, the plain run's lone-segment try chooses exactly as they did
+// (midpoint knots only enter the search through candidate costs), and differs from them only in the
+// header's Segment_length. `valid` says whether they may stand in that way.
+typedef struct lone_encodings {
+	bool valid;
+	int tried;                   // variants tried (1 or 2)
+	sinewi_enc_clip *enc[2];     // NULL where that variant failed
+} lone_encodings;
+
 // Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per clip
 // and keep the smallest result; fast and default use one. The default level compresses a clip of at
 // most two default segments (65 samples) as the high level does: such clips cost little, and their
 // fixed costs and single segments leave the bit-rate search more to gain. Each encoding is also tried
 // with 24-bit constants (Short_constants) when they could save 1 % of it: they save a byte per value
 // but spend some of the error budget, which can cost knot bits elsewhere (long clips, whose constants
-// are a small share, are not encoded twice). Keeps the smallest in *best (*best_size).
+// are a small share, are not encoded twice). Keeps the smallest in *best (*best_size). With `record`,
+// the lone-segment try's encodings go there; with `reuse` (valid), they stand in for that try.
 static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, bool explicit_length,
-                                bool metadata, sinewi_arena *arena, const sinew_allocator *allocator, sinewi_enc_clip **best,
-                                size_t *best_size, sinew_error *error) {
+                                bool metadata, sinewi_arena *arena, const sinew_allocator *allocator, lone_encodings *record,
+                                const lone_encodings *reuse, sinewi_enc_clip **best, size_t *best_size, sinew_error *error) {
 	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
 	sinewi_compress_settings clip_settings = *settings;
 	if (settings->level == SINEW_LEVEL_DEFAULT && clip->sample_count <= 65) clip_settings.level = SINEW_LEVEL_HIGH;
@@ -35,12 +47,34 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 			if (lone_tried) continue;
 			lone_tried = true;
 		}
+		const uint32_t intervals = clip->sample_count - (clip->looping ? 0u : 1u); // at most: a repeated loop sample is dropped
+		const bool lone = intervals <= length;
+		if (record && lone) memset(record, 0, sizeof *record), record->valid = true;
 		for (int short_constants = 0; short_constants < 2; ++short_constants) {
 			sinewi_compress_settings s = clip_settings;
 			s.segment_length = length;
 			s.short_constants = short_constants != 0;
 			sinewi_enc_clip *enc = NULL;
-			sinew_result r = sinewi_compress_clip(clip, &s, arena, &enc, error);
+			sinew_result r;
+			if (lone && reuse && reuse->valid && short_constants < reuse->tried) {
+				r = SINEW_RESULT_OK;
+				if (reuse->enc[short_constants]) { // the same encoding, but for the header's Segment_length
+					enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
+					if (!enc) return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+					*enc = *reuse->enc[short_constants];
+					enc->segment_length = length;
+				} else {
+					r = SINEW_RESULT_OVER_BOUND; // as that variant's search ended
+				}
+			} else {
+				r = sinewi_compress_clip(clip, &s, arena, &enc, error);
+			}
+			if (record && lone) {
+				record->tried = short_constants + 1;
+				record->enc[short_constants] = r == SINEW_RESULT_OK ? enc : NULL;
+				if (r == SINEW_RESULT_OK && (enc->shifts_counted || enc->midpoint || enc->segment_count != 1)) record->valid = false;
+				if (r != SINEW_RESULT_OK && r != SINEW_RESULT_OVER_BOUND) record->valid = false;
+			}
 			if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
 			if (r != SINEW_RESULT_OK) return r;
 			size_t size = sinewi_serialized_clip_size(enc, metadata, allocator);
@@ -74,8 +108,9 @@ static void clip_task(void *arg, uint32_t i) {
 	const bool timed = options && options->now_ns && options->clip_ns;
 	const uint64_t t0 = timed ? options->now_ns(options->now_user) : 0;
 	size_t best_size = SIZE_MAX;
+	lone_encodings lone = {0};
 	sinew_result r = encode_clip(clip, settings, tasks->explicit_length, tasks->metadata, arena, tasks->allocator,
-	                             &tasks->encoded[i], &best_size, error);
+	                             settings->midpoint ? &lone : NULL, NULL, &tasks->encoded[i], &best_size, error);
 	// A clip that midpoint knots do not make smaller (short clips, noisy ones) is encoded as without
 	// them too, and takes that encoding unless it is larger: the search that counted residual bits,
 	// and the longer default segments, were for nothing there (Flamingo.glb: 964 bytes that way, 832
@@ -87,8 +122,8 @@ static void clip_task(void *arg, uint32_t i) {
 		sinewi_enc_clip *plain_enc = NULL;
 		size_t plain_size = SIZE_MAX;
 		sinew_error plain_error = {0}; // the midpoint encoding stands if this one fails
-		sinew_result pr = encode_clip(clip, &plain, tasks->explicit_length, tasks->metadata, arena, tasks->allocator, &plain_enc,
-		                              &plain_size, &plain_error);
+		sinew_result pr = encode_clip(clip, &plain, tasks->explicit_length, tasks->metadata, arena, tasks->allocator, NULL, &lone,
+		                              &plain_enc, &plain_size, &plain_error);
 		if (pr == SINEW_RESULT_OK && plain_size <= best_size) tasks->encoded[i] = plain_enc;
 		else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);
 	}

@@ -52,6 +52,7 @@ typedef struct sinewi_segment_result {
 	double max_scalar_error;    // relative to each track's precision
 	uint32_t over_joint;        // with SINEWI_SEGMENT_OVER: the joint furthest over, its error and the time
 	double over_error, over_time;
+	bool shifts_counted;        // the search weighed midpoint residuals in some candidate's cost
 } sinewi_segment_result;
 
 // Local position at which a joint's tracks are decoded for local position u (its rounding mode;
