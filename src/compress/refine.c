@@ -72,7 +72,7 @@ static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 			const double *off = w->shell_off + 3 * (size_t)(j0 + l);
 			reach[l] = fmax(off[0], fmax(off[1], off[2]));
 			double size = fabs(raw[l].t[0]) + fabs(raw[l].t[1]) + fabs(raw[l].t[2]);
-			for (int k = 0; k < 3; ++k) size += fabs(raw[l].u[k][0]) + fabs(raw[l].u[k][1]) + fabs(raw[l].u[k][2]);
+			for (int k = 0; k < 3; ++k) size += fabs(raw[l].u[0][k]) + fabs(raw[l].u[1][k]) + fabs(raw[l].u[2][k]); // axis k
 			if (size > extent) extent = size;
 		}
 		// children have larger indices than their parents: one backward pass carries each reach up

@@ -24,39 +24,59 @@ bool sinewi_shell_offsets(const sinew_joint *joints, uint32_t joint_count, doubl
                           size_t pose_count, const sinew_qvv *more, size_t more_count, const sinewi_alloc *alloc,
                           double *off);
 
-// A node's origin and its three shell vectors in scene space: u[k] = off_k times column k of its
-// object-space linear map, so its shell points are o +- u[k].
+// A node's origin and its three shell vectors in scene space: shell vector k is off_k times column k
+// of its object-space linear map, so its shell points are o +- u_k. Stored as the map is, u[i][k]
+// = component i of u_k (columns side by side: two axes per SSE2 register).
 typedef struct sinewi_shell_frame_d {
 	double t[3];
-	double u[3][3]; // u[axis]
+	double u[3][3]; // u[component][axis]
 } sinewi_shell_frame_d;
 
 static inline void sinewi_shell_frame_from_d(const sinewi_affine_d *a, const double off[3], sinewi_shell_frame_d *out) {
-	for (int axis = 0; axis < 3; ++axis)
-		for (int i = 0; i < 3; ++i) out->u[axis][i] = a->m[i][axis] * off[axis];
+	for (int i = 0; i < 3; ++i)
+		for (int axis = 0; axis < 3; ++axis) out->u[i][axis] = a->m[i][axis] * off[axis];
 	for (int i = 0; i < 3; ++i) out->t[i] = a->t[i];
 }
 
 // Largest distance between the images of the origin and the six shell points o +- u_k under two
 // frames. Per axis max(|dt + du|^2, |dt - du|^2) = |dt|^2 + |du|^2 + 2 |dt . du|, which is never below
-// |dt|^2: the origin needs no test of its own.
-static inline double sinewi_shell_error_frames_d(const sinewi_shell_frame_d *a, const sinewi_shell_frame_d *b) {
-	double dt[3] = {a->t[0] - b->t[0], a->t[1] - b->t[1], a->t[2] - b->t[2]};
+// |dt|^2: the origin needs no test of its own. (b's shell vectors are given as its map's columns m and
+// the offsets: du_k = a.u_k - m_k off_k.) SSE2 computes axes 0 and 1 side by side with the scalar
+// loop's operations in its order: the same result to the bit.
+static inline double sinewi_shell_error_parts_d(const sinewi_shell_frame_d *a, const double bt[3], const double bm[3][3],
+                                                const double off[3]) {
+	double dt[3] = {a->t[0] - bt[0], a->t[1] - bt[1], a->t[2] - bt[2]};
 	double t2 = dt[0] * dt[0] + dt[1] * dt[1] + dt[2] * dt[2], worst = 0.0;
-	for (int axis = 0; axis < 3; ++axis) {
-		double du[3] = {a->u[axis][0] - b->u[axis][0], a->u[axis][1] - b->u[axis][1], a->u[axis][2] - b->u[axis][2]};
-		double u2 = du[0] * du[0] + du[1] * du[1] + du[2] * du[2], tu = dt[0] * du[0] + dt[1] * du[1] + dt[2] * du[2];
-		double e2 = u2 + 2.0 * fabs(tu);
-		if (e2 > worst) worst = e2;
+	double e2[3];
+#if defined(__SSE2__)
+	const __m128d o01 = _mm_loadu_pd(off);
+	__m128d du[3];
+	for (int i = 0; i < 3; ++i) du[i] = _mm_sub_pd(_mm_loadu_pd(&a->u[i][0]), _mm_mul_pd(_mm_loadu_pd(&bm[i][0]), o01));
+	const __m128d u2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(du[0], du[0]), _mm_mul_pd(du[1], du[1])), _mm_mul_pd(du[2], du[2]));
+	const __m128d tu = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_set1_pd(dt[0]), du[0]), _mm_mul_pd(_mm_set1_pd(dt[1]), du[1])),
+	                              _mm_mul_pd(_mm_set1_pd(dt[2]), du[2]));
+	const __m128d abs_tu = _mm_andnot_pd(_mm_set1_pd(-0.0), tu);
+	const __m128d e01 = _mm_add_pd(u2, _mm_mul_pd(_mm_set1_pd(2.0), abs_tu));
+	_mm_storeu_pd(e2, e01);
+	{
+		const double d0 = a->u[0][2] - bm[0][2] * off[2], d1 = a->u[1][2] - bm[1][2] * off[2], d2 = a->u[2][2] - bm[2][2] * off[2];
+		e2[2] = d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * fabs(dt[0] * d0 + dt[1] * d1 + dt[2] * d2);
 	}
+#else
+	for (int axis = 0; axis < 3; ++axis) {
+		const double d0 = a->u[0][axis] - bm[0][axis] * off[axis], d1 = a->u[1][axis] - bm[1][axis] * off[axis];
+		const double d2 = a->u[2][axis] - bm[2][axis] * off[axis];
+		e2[axis] = d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * fabs(dt[0] * d0 + dt[1] * d1 + dt[2] * d2);
+	}
+#endif
+	for (int axis = 0; axis < 3; ++axis)
+		if (e2[axis] > worst) worst = e2[axis];
 	return sqrt(t2 + worst);
 }
 
-// The error of one node (sinewi_shell_error_frames_d) with a's frame precomputed.
+// The error of one node (sinewi_shell_error_parts_d) with a's frame precomputed.
 static inline double sinewi_shell_error_frame_d(const sinewi_shell_frame_d *a, const sinewi_affine_d *b, const double off[3]) {
-	sinewi_shell_frame_d fb;
-	sinewi_shell_frame_from_d(b, off, &fb);
-	return sinewi_shell_error_frames_d(a, &fb);
+	return sinewi_shell_error_parts_d(a, b->t, b->m, off);
 }
 
 // DESIGN §4 error of one node: the largest distance between the images, under a and b, of its
