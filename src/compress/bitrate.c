@@ -525,11 +525,16 @@ static bool search_joint(const sinewi_work *w, uint32_t j, const sinewi_enc_segm
 // Decodes track t at every position of the segment (samples, then check points) into out.
 void sinewi_decode_positions(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t,
                              const sinewi_enc_segment *seg, const sinewi_enc_seg_track *st, const track_data *td, float *out) {
-	for (uint32_t u = 0; u <= seg->length; ++u) decode_sample(t, st, seg->length, (float)u, w->fit, td, out + 4 * u);
-	if (t->type != SINEWI_TRACK_SCALAR)
-		for (uint32_t c = 0; c < sc->check_n; ++c)
-			decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, sc, t->index, c), seg->length), w->fit, td,
-			              out + 4 * (seg->length + 1 + c));
+	const uint32_t n = t->type != SINEWI_TRACK_SCALAR ? sc->positions : seg->length + 1;
+	for (uint32_t u = 0; u < n; ++u) sinewi_decode_position(w, sc, t, seg, st, td, u, out + 4 * u);
+}
+
+void sinewi_decode_position(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                            const sinewi_enc_seg_track *st, const track_data *td, uint32_t u, float out[4]) {
+	if (u <= seg->length) decode_sample(t, st, seg->length, (float)u, w->fit, td, out);
+	else
+		decode_sample(t, st, seg->length, sinewi_rounded_u(w, t->index, check_u(w, sc, t->index, u - seg->length - 1), seg->length),
+		              w->fit, td, out);
 }
 
 // The search of one group in one segment once its scratch is ready.

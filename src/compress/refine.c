@@ -164,15 +164,18 @@ static bool position_fits(const sinewi_work *w, seg_scratch *sc, uint32_t j, uin
 }
 
 // Does the segment still meet every threshold when track ti (of joint j, subtree marked) decodes as
-// `values`? Positions with room are passed by the bound (sc->delta[u] >= 0), the others composed
-// (sc->delta[u] = -1). The position where the track's last trial failed comes first (a rejection
-// usually fails there again); the answer does not depend on the order.
-static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, uint32_t ti, const float *values) {
+// st does? Its values go to `values` position by position as they are tested (a rejection decodes no
+// more: an accepted trial has them all). Positions with room are passed by the bound (sc->delta[u] >=
+// 0), the others composed (sc->delta[u] = -1). The position where the track's last trial failed comes
+// first (a rejection usually fails there again); the answer does not depend on the order.
+static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_segment *seg, const sinewi_enc_track *t,
+                         uint32_t ti, const sinewi_enc_seg_track *st, float *values) {
 	const uint32_t j0 = sc->j0, j = t->index, end = sc->subtree_end[j - j0], k0 = ti - sc->t0;
 	const uint32_t first = sc->fail_position[k0] < sc->positions ? sc->fail_position[k0] : 0;
 	for (uint32_t k = 0; k < sc->positions; ++k) {
 		uint32_t u = first + k < sc->positions ? first + k : first + k - sc->positions;
 		const size_t row = (size_t)u * sc->nj;
+		sinewi_decode_position(w, sc, t, seg, st, &sc->td[k0], u, values + 4 * (size_t)u);
 		const double delta = trial_delta(sc, t, ti, u, values);
 		bool room = delta == delta; // false for NaN
 		for (uint32_t i = j; i < end && room; ++i)
@@ -269,8 +272,7 @@ void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, 
 			st->dropped = st->chosen_dropped;
 			sinewi_widths_for_level(t, st, sc->level[k] - 1u, st->width);
 			sinewi_quantize_knots(w, t, seg, st, &sc->td[k]);
-			sinewi_decode_positions(w, sc, t, seg, st, &sc->td[k], sc->trial_decoded);
-			if (subtree_fits(w, sc, t, ti, sc->trial_decoded)) {
+			if (subtree_fits(w, sc, seg, t, ti, st, sc->trial_decoded)) {
 				sc->level[k]--;
 				accept_trial(w, sc, t, ti);
 				sc->changed_at[j - sc->j0] = stamp;

@@ -106,6 +106,9 @@ void sinewi_widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_tra
 // Quantizes the knots of st (widths and decimation set) from the segment's samples.
 void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, const track_data *td);
+// Decodes track t at position u of the segment (a sample, then check points) into out.
+void sinewi_decode_position(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                            const sinewi_enc_seg_track *st, const track_data *td, uint32_t u, float out[4]);
 // Decodes track t at every position of the segment (samples, then check points) into out.
 void sinewi_decode_positions(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t,
                              const sinewi_enc_segment *seg, const sinewi_enc_seg_track *st, const track_data *td, float *out);
