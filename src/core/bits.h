@@ -85,9 +85,13 @@ static inline uint64_t sinewi_read_word(const unsigned char *base, uint64_t pos)
 }
 
 // Appends `width` bits (<= 32) to an LSB-first stream; `buffer` must be zeroed and large enough.
+// A byte at a time (the bits of `value` above `width` are not written).
 static inline void sinewi_write_bits(unsigned char *buffer, uint64_t *pos, uint32_t value, uint32_t width) {
-	for (uint32_t i = 0; i < width; ++i) {
-		if ((value >> i) & 1u) buffer[(*pos + i) >> 3] |= (unsigned char)(1u << ((*pos + i) & 7u));
+	uint64_t p = *pos, v = width < 32 ? value & ((1u << width) - 1u) : value;
+	for (uint32_t left = width; left;) {
+		const uint32_t bit = (uint32_t)(p & 7u), n = 8u - bit < left ? 8u - bit : left;
+		buffer[p >> 3] |= (unsigned char)((v & ((1u << n) - 1u)) << bit);
+		v >>= n, p += n, left -= n;
 	}
 	*pos += width;
 }
