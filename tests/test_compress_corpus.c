@@ -108,6 +108,32 @@ static void test_guarantee_on_corpus_amc(void) { corpus_folder("amc"); }
 static void test_guarantee_on_corpus_acl(void) { corpus_folder("acl"); }
 static void test_guarantee_on_corpus_gltf(void) { corpus_folder("gltf"); }
 
+// Short real clips whose searches chose nothing for midpoint residuals: the default encoding reuses the
+// midpoint run for the plain one (compress.c) and must be byte for byte what --plain-knots writes
+// (76_07: 4 samples, residuals counted but no choice changed; 82_01: 2 samples, none to count; 93_01:
+// choices changed, so the plain run is a search of its own, one byte smaller).
+static void test_short_clips_reuse_as_plain(void) {
+	static const char *const clips[] = {"acl/76_07.acl.sjson", "acl/82_01.acl.sjson", "acl/90_10.acl.sjson", "acl/93_01.acl.sjson"};
+	for (size_t i = 0; i < sizeof clips / sizeof clips[0]; ++i) {
+		char path[1024];
+		if (!test_corpus_path(clips[i], path, sizeof path)) return;
+		sinew_import_options io = {0};
+		sinew_clip_set *set = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_import_file(path, &io, NULL, &set, &err), &err);
+		void *blob[2] = {NULL, NULL};
+		size_t size[2] = {0, 0};
+		for (int k = 0; k < 2; ++k) {
+			sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = k ? -1 : 0};
+			CHECK_OK(sinew_compress(set, &opt, NULL, &blob[k], &size[k], &err), &err);
+		}
+		CHECK_MSG(size[0] == size[1] && memcmp(blob[0], blob[1], size[0]) == 0, "%s: %zu bytes, plain %zu", clips[i], size[0],
+		          size[1]);
+		for (int k = 0; k < 2; ++k) sinew_blob_free(blob[k], size[k], NULL);
+		sinew_clip_set_free(set);
+	}
+}
+
 static void test_guarantee_on_bundled_clips(void) {
 	char path[1024];
 	sweep sw = {0};
@@ -121,6 +147,7 @@ static void test_guarantee_on_bundled_clips(void) {
 void suite_compress_corpus(void) {
 	RUN(test_guarantee_on_bundled_clips);
 	RUN(test_guarantee_on_corpus_acl);
+	RUN(test_short_clips_reuse_as_plain);
 	RUN(test_guarantee_on_corpus_amc);
 	RUN(test_guarantee_on_corpus_bvh);
 	RUN(test_guarantee_on_corpus_gltf);

@@ -624,7 +624,7 @@ static sinew_result search_segments(sinewi_work *w, sinew_error *error) {
 		SINEWI_CHECK(r->status != SINEWI_SEGMENT_NO_MEMORY, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 		if (r->max_scalar_error > enc->max_scalar_error) enc->max_scalar_error = r->max_scalar_error;
 		if (r->max_error > enc->max_error) enc->max_error = r->max_error;
-		if (r->shifts_counted) enc->shifts_counted = 1;
+		if (r->plain_differs) enc->plain_differs = 1;
 		if (r->status != SINEWI_SEGMENT_OVER) continue;
 		const bool joints = w->groups[k % w->group_count].joint_count > 0;
 		if (joints && !(r->over_error <= enc->over_error))

@@ -273,19 +273,16 @@ static double track_error(const sinewi_work *w, const seg_scratch *sc, const sin
 
 // Bits of a candidate whose knots are quantized: with midpoint residuals where they save bits
 // (sinewi_choose_midpoint decides for the whole clip later), so the search weighs decimation against
-// dense knots that predict well.
-// Marks sc->shifts_counted when the residuals saved anything: a search that never counted any
-// chose as a search without midpoint knots would (compress.c reuses it then).
-static uint32_t candidate_cost(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, sinewi_enc_seg_track *st,
-                               uint32_t length) {
+// dense knots that predict well; *plain gets the bits without residuals.
+static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, sinewi_enc_seg_track *st, uint32_t length,
+                               uint32_t *plain) {
 	uint32_t bits = 0;
 	if (sinewi_raw_rotation(t, st)) bits = 128;
 	else
 		for (uint32_t c = 0; c < t->components; ++c) bits += sinewi_width_bits(st->width[c]);
 	st->knot_count = sinewi_knot_count(length, st->decimation);
-	const uint32_t saved = w->settings->midpoint ? (uint32_t)sinewi_track_shifts(t, st) : 0u;
-	if (saved) sc->shifts_counted = true;
-	return st->knot_count * bits - saved;
+	*plain = st->knot_count * bits;
+	return *plain - (w->settings->midpoint ? (uint32_t)sinewi_track_shifts(t, st) : 0u);
 }
 
 // Chooses decimation and widths for one track in one segment; returns the error reached.
@@ -295,6 +292,7 @@ static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, c
 	const track_data *td = &sc->td[ti - sc->t0];
 	int max_d = w->settings->max_decimation;
 	uint32_t best_cost = UINT32_MAX, best_k = SINEWI_LEVEL_RAW, best_d = 0;
+	uint32_t plain_cost = UINT32_MAX, plain_k = SINEWI_LEVEL_RAW, plain_d = 0; // the choice without midpoint residuals
 	const uint8_t dropped = st->chosen_dropped;
 	st->dropped = dropped;
 	uint32_t start = 0; // where the last test failed
@@ -317,10 +315,15 @@ static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, c
 			}
 			sinewi_widths_for_level(t, st, lo, st->width);
 			if (w->settings->midpoint) sinewi_quantize_knots(w, t, seg, st, td); // the residuals of exactly these knots
-			uint32_t cost = candidate_cost(w, sc, t, st, seg->length);
+			uint32_t plain;
+			uint32_t cost = candidate_cost(w, t, st, seg->length, &plain);
 			if (cost < best_cost) best_cost = cost, best_k = lo, best_d = (uint32_t)d;
+			if (plain < plain_cost) plain_cost = plain, plain_k = lo, plain_d = (uint32_t)d;
 		}
 	}
+	// a search without midpoint knots differs from this one only in these choices (compress.c reuses
+	// this one for it when none differed)
+	if (best_k != plain_k || best_d != plain_d) sc->plain_differs = true;
 	st->decimation = (uint8_t)best_d;
 	// raw rotations keep all four components and drop none (docs/format.md)
 	st->dropped = best_k == SINEWI_LEVEL_RAW && t->type == SINEWI_TRACK_ROTATION ? 0 : dropped;
@@ -642,6 +645,6 @@ void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group 
 	sc.t0 = group->first_track, sc.nt = group->track_count;
 	if (!segment_checks(w, seg, &arena, &sc) || !scratch_alloc(w, seg->length, &arena, &sc)) res->status = SINEWI_SEGMENT_NO_MEMORY;
 	else search_group(w, seg, &sc, res);
-	res->shifts_counted = sc.shifts_counted;
+	res->plain_differs = sc.plain_differs;
 	sinewi_arena_free(&arena);
 }

@@ -12,10 +12,10 @@ void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) 
 }
 
 // The encodings of a try that held the whole clip in one segment, one per constant encoding (f32, then
-// 24-bit), kept by the midpoint run for the plain run: when no search of either counted a midpoint
-// residual and neither chose midpoint knots, the plain run's lone-segment try chooses exactly as they did
-// (midpoint knots only enter the search through candidate costs), and differs from them only in the
-// header's Segment_length. `valid` says whether they may stand in that way.
+// 24-bit), kept by the midpoint run for the plain run: when no track of their searches chose otherwise
+// than it would have without residuals in its costs (midpoint knots enter the search there only) and
+// neither chose midpoint knots, the plain run's lone-segment try chooses exactly as they did, and
+// differs from them only in the header's Segment_length. `valid` says whether they may stand in that way.
 typedef struct lone_encodings {
 	bool valid;
 	int tried;                   // variants tried (1 or 2)
@@ -72,7 +72,7 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 			if (record && lone) {
 				record->tried = short_constants + 1;
 				record->enc[short_constants] = r == SINEW_RESULT_OK ? enc : NULL;
-				if (r == SINEW_RESULT_OK && (enc->shifts_counted || enc->midpoint || enc->segment_count != 1)) record->valid = false;
+				if (r == SINEW_RESULT_OK && (enc->plain_differs || enc->midpoint || enc->segment_count != 1)) record->valid = false;
 				if (r != SINEW_RESULT_OK && r != SINEW_RESULT_OVER_BOUND) record->valid = false;
 			}
 			if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands

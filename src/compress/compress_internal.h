@@ -57,8 +57,8 @@ typedef struct sinewi_enc_clip {
 	uint8_t midpoint;       // 5-byte track descriptors, predicted knots as midpoint residuals (Midpoint_knots)
 	uint8_t over_bound;     // the bound was not met (written on request: Over_bound)
 	uint8_t slerp_fit;      // rotations interpolate at the slerp-fitted parameter (Slerp_fit; every clip the encoder writes)
-	uint8_t shifts_counted; // some search of the clip weighed midpoint residuals in a candidate's cost (not serialized:
-	                        // without it, the searches chose as they would have without midpoint knots)
+	uint8_t plain_differs;  // some track of some search of the clip chose otherwise than it would have without midpoint
+	                        // residuals in its costs (not serialized; without it, a search without them chooses the same)
 	// where the bound was missed worst (when it was): joint, time (seconds) and error (clip units)
 	uint32_t over_joint;
 	double over_time, over_error;

@@ -52,7 +52,7 @@ typedef struct sinewi_segment_result {
 	double max_scalar_error;    // relative to each track's precision
 	uint32_t over_joint;        // with SINEWI_SEGMENT_OVER: the joint furthest over, its error and the time
 	double over_error, over_time;
-	bool shifts_counted;        // the search weighed midpoint residuals in some candidate's cost
+	bool plain_differs;         // a track chose otherwise than without midpoint residuals in its costs
 } sinewi_segment_result;
 
 // Local position at which a joint's tracks are decoded for local position u (its rounding mode;

@@ -67,7 +67,7 @@ typedef struct seg_scratch {
 	uint8_t *redo;               // [joints] verify_segment: composed again
 	double margin;               // absolute slack for rounding (scene extent times 1e-12)
 	uint32_t worst_joint, worst_position; // the largest error / threshold of the last verify_segment
-	bool shifts_counted;         // a candidate's cost counted bits saved by midpoint residuals (candidate_cost)
+	bool plain_differs;          // some track chose otherwise than it would without midpoint residuals (search_track)
 } seg_scratch;
 
 // Raw rotations keep all four components per knot (docs/format.md §segment data).
