@@ -64,6 +64,12 @@ static void segment_data(const sinewi_work *w, const sinewi_enc_track *t, const 
 		seg_lo_ext(t, st, c, &td->lo[c], &td->ext[c]);
 		td->knot_only = td->knot_only && fabsf(td->lo[c]) < 1e37f && td->ext[c] < 1e37f;
 	}
+	// sinewi_quantize's (v - lo) / ext of every sample, once: each width then only scales it
+	for (uint32_t c = 0; c < t->components; ++c) {
+		const uint32_t comp = sinewi_slot_component(t, st, c);
+		const double lo = td->lo[c], ext = td->ext[c];
+		for (uint32_t u = 0; u <= seg->length; ++u) td->unit[4 * u + c] = ext > 0.0 ? ((double)values[4 * u + comp] - lo) / ext : 0.0;
+	}
 	if (t->type == SINEWI_TRACK_ROTATION) {
 		double *source = (double *)td->source;
 		const uint32_t nj = w->joint_count;
@@ -101,6 +107,18 @@ void sinewi_widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_tra
 }
 
 
+// sinewi_quantize(v, width, lo, ext) from f = ((double)v - lo) / ext (track_data.unit): the same
+// operations in the same order, so the same integer, without a division per knot and width (not for
+// SINEWI_WIDTH_RAW: raw components keep their floats' bits).
+static inline uint32_t quantize_unit(double f, uint32_t width, float ext) {
+	if (width == 0 || !(ext > 0.0f)) return 0;
+	const uint32_t max = (1u << width) - 1u;
+	const double n = f * (double)max;
+	if (!(n > 0.0)) return 0;
+	if (n >= (double)max) return max;
+	return (uint32_t)(n + 0.5);
+}
+
 // Quantizes the knots of `st` (widths/decimation already set) from the source samples.
 void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, const track_data *td) {
@@ -125,9 +143,11 @@ void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 	for (uint32_t i = 0; i < st->knot_count; ++i) {
 		uint32_t p = i << st->decimation;
 		if (p > seg->length) p = seg->length;
+		const double *f = td->unit + 4 * (size_t)p;
 		const float *v = td->values + 4 * (size_t)p;
 		for (uint32_t c = 0; c < t->components; ++c)
-			st->knots[i * t->components + c] = sinewi_quantize(v[comp[c]], st->width[c], td->lo[c], td->ext[c]);
+			st->knots[i * t->components + c] = st->width[c] == SINEWI_WIDTH_RAW ? sinewi_quantize(v[comp[c]], SINEWI_WIDTH_RAW, 0.0f, 0.0f)
+			                                                                    : quantize_unit(f[c], st->width[c], td->ext[c]);
 	}
 }
 
@@ -425,6 +445,8 @@ static bool scratch_alloc(const sinewi_work *w, uint32_t length, sinewi_arena *a
 	for (uint32_t i = 0; i < sc->nt; ++i) {
 		sc->decoded[i] = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
 		sc->td[i].values = (const float *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(float));
+		sc->td[i].unit = (double *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(double));
+		if (!sc->td[i].unit) return false;
 		sc->td[i].source = (const double *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(double));
 		if (!sc->decoded[i] || !sc->td[i].values || !sc->td[i].source) return false;
 	}

@@ -18,6 +18,7 @@ typedef struct track_data {
 	float lo[4], ext[4]; // per stored slot, for the segment's chosen dropped component
 	const double *source; // rotations: [(length + 1) * 4] the source rotations normalized in double (the model's reference)
 	bool knot_only;      // the value on a knot is that knot's alone (finite ranges: (b - a) * 0 cannot be NaN)
+	double *unit;        // [(length + 1) * 4] ((double)value - lo) / ext per sample and slot (sinewi_quantize's, ext > 0)
 } track_data;
 
 // A segment is verified at its samples u = 0..length and then at the clip's check points inside it
