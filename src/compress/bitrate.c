@@ -83,29 +83,33 @@ static void segment_data(const sinewi_work *w, const sinewi_enc_track *t, const 
 }
 
 // Widths for precision level k: the widest component gets k bits; every component gets the
-// fewest bits whose step is no coarser than the widest one's.
-
-void sinewi_widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t k, uint8_t width[4]) {
-	float ext[4], lo, emax = 0.0f;
+// fewest bits whose step is no coarser than the widest one's. The extents are the segment's
+// (td->ext: the chosen dropped component's slots, which st has whenever k is below LEVEL_RAW).
+void sinewi_widths_for_level(const sinewi_enc_track *t, const track_data *td, uint32_t k, uint8_t width[4]) {
 	if (k >= SINEWI_LEVEL_RAW) {
 		for (uint32_t c = 0; c < 4; ++c) width[c] = (uint8_t)(c < t->components ? SINEWI_WIDTH_RAW : 0);
 		return;
 	}
-	for (uint32_t c = 0; c < t->components; ++c) {
-		seg_lo_ext(t, st, c, &lo, &ext[c]);
+	const float *ext = td->ext;
+	float emax = 0.0f;
+	for (uint32_t c = 0; c < t->components; ++c)
 		if (ext[c] > emax) emax = ext[c];
-	}
 	for (uint32_t c = 0; c < 4; ++c) width[c] = 0;
 	if (k == 0 || !(emax > 0.0f)) return;
 	double steps = (double)((1u << k) - 1u);
 	for (uint32_t c = 0; c < t->components; ++c) {
-		double need = (double)ext[c] / (double)emax * steps; // intervals needed at the common step
+		const double need = (double)ext[c] / (double)emax * steps - 1e-9; // intervals needed at the common step
+		// the fewest bits (at most k) with 2^bits - 1 >= need: from the bit length of its integer part
 		uint32_t bits = 0;
-		while (bits < k && (double)((1u << bits) - 1u) < need - 1e-9) ++bits;
+		if (need > 0.0) {
+			for (uint32_t m = need < (double)(1u << 30) ? (uint32_t)need : (1u << 30); m; m >>= 1) ++bits;
+			if (bits > k) bits = k;
+			while (bits > 0 && (double)((1u << (bits - 1)) - 1u) >= need) --bits;
+			while (bits < k && (double)((1u << bits) - 1u) < need) ++bits;
+		}
 		width[c] = (uint8_t)bits;
 	}
 }
-
 
 // sinewi_quantize(v, width, lo, ext) from f = ((double)v - lo) / ext (track_data.unit): the same
 // operations in the same order, so the same integer, without a division per knot and width (not for
@@ -350,20 +354,20 @@ static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, c
 		for (int d = 0; d <= max_d; ++d) {
 			if (d > 0 && (1u << d) > seg->length) break;
 			st->decimation = (uint8_t)d;
-			sinewi_widths_for_level(t, st, SINEWI_MAX_WIDTH, st->width);
+			sinewi_widths_for_level(t, td, SINEWI_MAX_WIDTH, st->width);
 			sinewi_quantize_knots(w, t, seg, st, td);
 			if (!track_fits(w, t, seg, st, td, budget, &start)) break; // coarser knots only get worse
 			uint32_t lo = 0, hi = SINEWI_MAX_WIDTH;
 			while (lo < hi) {
 				uint32_t mid = (lo + hi) / 2;
-				sinewi_widths_for_level(t, st, mid, st->width);
+				sinewi_widths_for_level(t, td, mid, st->width);
 				sinewi_quantize_knots(w, t, seg, st, td);
 				if (track_fits(w, t, seg, st, td, budget, &start))
 					hi = mid;
 				else
 					lo = mid + 1;
 			}
-			sinewi_widths_for_level(t, st, lo, st->width);
+			sinewi_widths_for_level(t, td, lo, st->width);
 			if (w->settings->midpoint) sinewi_quantize_knots(w, t, seg, st, td); // the residuals of exactly these knots
 			uint32_t plain;
 			uint32_t cost = candidate_cost(w, t, st, seg->length, &plain);
@@ -377,7 +381,7 @@ static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, c
 	st->decimation = (uint8_t)best_d;
 	// raw rotations keep all four components and drop none (docs/format.md)
 	st->dropped = best_k == SINEWI_LEVEL_RAW && t->type == SINEWI_TRACK_ROTATION ? 0 : dropped;
-	sinewi_widths_for_level(t, st, best_k, st->width);
+	sinewi_widths_for_level(t, td, best_k, st->width);
 	sinewi_quantize_knots(w, t, seg, st, td);
 	if (level) *level = (uint8_t)best_k;
 	return track_error(w, sc, t, seg, st, td, decoded);

@@ -275,7 +275,7 @@ void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, 
 			sinewi_enc_seg_track saved = *st;
 			memcpy(sc->saved_knots, st->knots, knot_bytes);
 			st->dropped = st->chosen_dropped;
-			sinewi_widths_for_level(t, st, sc->level[k] - 1u, st->width);
+			sinewi_widths_for_level(t, &sc->td[k], sc->level[k] - 1u, st->width);
 			sinewi_quantize_knots(w, t, seg, st, &sc->td[k]);
 			if (subtree_fits(w, sc, seg, t, ti, st, sc->trial_decoded)) {
 				sc->level[k]--;

@@ -101,9 +101,10 @@ static inline void sinewi_decoded_local(const sinewi_work *w, const seg_scratch 
 	}
 }
 
-// Widths for precision level k (the widest component gets k bits; LEVEL_RAW: raw float32 components).
+// Widths for precision level k (the widest component gets k bits; LEVEL_RAW: raw float32 components)
+// over the segment's extents td->ext.
 #define SINEWI_LEVEL_RAW (SINEWI_MAX_WIDTH + 1u)
-void sinewi_widths_for_level(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t k, uint8_t width[4]);
+void sinewi_widths_for_level(const sinewi_enc_track *t, const track_data *td, uint32_t k, uint8_t width[4]);
 // Quantizes the knots of st (widths and decimation set) from the segment's samples.
 void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, const track_data *td);
