@@ -102,7 +102,12 @@ void sinewi_widths_for_level(const sinewi_enc_track *t, const track_data *td, ui
 		// the fewest bits (at most k) with 2^bits - 1 >= need: from the bit length of its integer part
 		uint32_t bits = 0;
 		if (need > 0.0) {
-			for (uint32_t m = need < (double)(1u << 30) ? (uint32_t)need : (1u << 30); m; m >>= 1) ++bits;
+			const uint32_t m = need < (double)(1u << 30) ? (uint32_t)need : (1u << 30);
+#if defined(__GNUC__) || defined(__clang__)
+			bits = m ? 32u - (uint32_t)__builtin_clz(m) : 0u;
+#else
+			for (uint32_t r = m; r; r >>= 1) ++bits;
+#endif
 			if (bits > k) bits = k;
 			while (bits > 0 && (double)((1u << (bits - 1)) - 1u) >= need) --bits;
 			while (bits < k && (double)((1u << bits) - 1u) < need) ++bits;
