@@ -12,14 +12,15 @@ void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) 
 }
 
 // The encodings of a try that held the whole clip in one segment, one per constant encoding (f32, then
-// 24-bit), kept by the midpoint run for the plain run: when no track of their searches chose otherwise
-// than it would have without residuals in its costs (midpoint knots enter the search there only) and
-// neither chose midpoint knots, the plain run's lone-segment try chooses exactly as they did, and
-// differs from them only in the header's Segment_length. `valid` says whether they may stand in that way.
+// 24-bit), kept by the midpoint run for the plain run. Where no track of an encoding's searches chose
+// otherwise than it would have without residuals in its costs (midpoint knots enter the search there
+// only) and it did not choose midpoint knots, the plain run's lone-segment try of that constant
+// encoding chooses exactly as it did, and differs from it only in the header's Segment_length: it
+// stands in for that try (`same`; never for a variant that failed).
 typedef struct lone_encodings {
-	bool valid;
-	int tried;                   // variants tried (1 or 2)
+	int tried;                   // variants tried (0: no lone-segment try was recorded)
 	sinewi_enc_clip *enc[2];     // NULL where that variant failed
+	bool same[2];
 } lone_encodings;
 
 // Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per clip
@@ -49,31 +50,27 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 		}
 		const uint32_t intervals = clip->sample_count - (clip->looping ? 0u : 1u); // at most: a repeated loop sample is dropped
 		const bool lone = intervals <= length;
-		if (record && lone) memset(record, 0, sizeof *record), record->valid = true;
+		if (record && lone) memset(record, 0, sizeof *record);
 		for (int short_constants = 0; short_constants < 2; ++short_constants) {
 			sinewi_compress_settings s = clip_settings;
 			s.segment_length = length;
 			s.short_constants = short_constants != 0;
 			sinewi_enc_clip *enc = NULL;
 			sinew_result r;
-			if (lone && reuse && reuse->valid && short_constants < reuse->tried) {
+			if (lone && reuse && short_constants < reuse->tried && reuse->same[short_constants]) {
+				// the same encoding, but for the header's Segment_length
+				enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
+				if (!enc) return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+				*enc = *reuse->enc[short_constants];
+				enc->segment_length = length;
 				r = SINEW_RESULT_OK;
-				if (reuse->enc[short_constants]) { // the same encoding, but for the header's Segment_length
-					enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
-					if (!enc) return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
-					*enc = *reuse->enc[short_constants];
-					enc->segment_length = length;
-				} else {
-					r = SINEW_RESULT_OVER_BOUND; // as that variant's search ended
-				}
 			} else {
 				r = sinewi_compress_clip(clip, &s, arena, &enc, error);
 			}
 			if (record && lone) {
 				record->tried = short_constants + 1;
 				record->enc[short_constants] = r == SINEW_RESULT_OK ? enc : NULL;
-				if (r == SINEW_RESULT_OK && (enc->plain_differs || enc->midpoint || enc->segment_count != 1)) record->valid = false;
-				if (r != SINEW_RESULT_OK && r != SINEW_RESULT_OVER_BOUND) record->valid = false;
+				record->same[short_constants] = r == SINEW_RESULT_OK && !enc->plain_differs && !enc->midpoint && enc->segment_count == 1;
 			}
 			if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
 			if (r != SINEW_RESULT_OK) return r;
