@@ -20,6 +20,7 @@ void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) 
 typedef struct lone_encodings {
 	int tried;                   // variants tried (0: no lone-segment try was recorded)
 	sinewi_enc_clip *enc[2];     // NULL where that variant failed
+	size_t size[2];              // their serialized sizes (the copy's is the same: Segment_length is a fixed field)
 	bool same[2];
 } lone_encodings;
 
@@ -74,7 +75,9 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 			}
 			if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
 			if (r != SINEW_RESULT_OK) return r;
-			size_t size = sinewi_serialized_clip_size(enc, metadata, allocator);
+			const bool copied = lone && reuse && short_constants < reuse->tried && reuse->same[short_constants];
+			size_t size = copied ? reuse->size[short_constants] : sinewi_serialized_clip_size(enc, metadata, allocator);
+			if (record && lone) record->size[short_constants] = size;
 			if (size < *best_size) *best_size = size, *best = enc;
 			if ((uint64_t)sinewi_enc_constant_count(enc) * 100 < size) break;
 		}
