@@ -24,12 +24,14 @@ typedef struct batch_item {
 	uint32_t clips;
 	uint64_t raw, bytes, ns;
 	double max_cm;
+	uint64_t input_bytes; // the file's size: the largest files are started first
 } batch_item;
 
 typedef struct batch {
 	const cli_options *o;
 	batch_item *items;
 	size_t count, capacity;
+	size_t *order;     // the items largest input first (the reports keep the inputs' order)
 	size_t next, done; // guarded by lock
 	pthread_mutex_t lock;
 	bool progress;
@@ -81,8 +83,22 @@ static bool add_item(batch *b, const char *input, const char *relative) {
 	it->input = strdup(input);
 	it->output = output_path(b->o->output, relative);
 	if (!it->input || !it->output) return false;
+	struct stat st;
+	it->input_bytes = stat(input, &st) == 0 ? (uint64_t)st.st_size : 0;
 	b->count++;
 	return true;
+}
+
+// Largest input first, then input order: with a file per thread, the long ones do not come last and
+// leave the other threads idle (each file's blob is the same in any order).
+typedef struct sized_item {
+	uint64_t bytes;
+	size_t index;
+} sized_item;
+
+static int compare_sizes(const void *a, const void *b) {
+	const sized_item *x = (const sized_item *)a, *y = (const sized_item *)b;
+	return x->bytes != y->bytes ? (x->bytes > y->bytes ? -1 : 1) : (x->index > y->index) - (x->index < y->index);
 }
 
 static int compare_names(const void *a, const void *b) {
@@ -196,7 +212,8 @@ static void *worker(void *arg) {
 	batch *b = (batch *)arg;
 	for (;;) {
 		pthread_mutex_lock(&b->lock);
-		size_t i = b->next < b->count ? b->next++ : b->count;
+		size_t i = b->next < b->count ? (b->order ? b->order[b->next] : b->next) : b->count;
+		if (b->next < b->count) b->next++;
 		pthread_mutex_unlock(&b->lock);
 		if (i >= b->count) return NULL;
 		run_item(b->o, &b->items[i]);
@@ -308,6 +325,12 @@ int cli_compress_batch(const cli_options *o) {
 		free(probe);
 	}
 	if (code == 0) {
+		b.order = (size_t *)malloc(b.count * sizeof *b.order);
+		sized_item *sized = (sized_item *)malloc(b.count * sizeof *sized);
+		for (size_t i = 0; sized && i < b.count; ++i) sized[i] = (sized_item){b.items[i].input_bytes, i};
+		if (sized) qsort(sized, b.count, sizeof *sized, compare_sizes);
+		for (size_t i = 0; b.order && i < b.count; ++i) b.order[i] = sized ? sized[i].index : i;
+		free(sized); // (without memory for the order: input order)
 		pthread_mutex_init(&b.lock, NULL);
 		b.progress = !o->quiet && !o->json && isatty(2);
 		unsigned n = o->jobs > 0 ? o->jobs : cli_pool_default_threads();
@@ -331,5 +354,6 @@ int cli_compress_batch(const cli_options *o) {
 	}
 	for (size_t i = 0; i < b.count; ++i) free(b.items[i].input), free(b.items[i].output);
 	free(b.items);
+	free(b.order);
 	return code;
 }
