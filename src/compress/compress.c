@@ -31,7 +31,7 @@ typedef struct lone_encodings {
 // with 24-bit constants (Short_constants) when they could save 1 % of it: they save a byte per value
 // but spend some of the error budget, which can cost knot bits elsewhere (long clips, whose constants
 // are a small share, are not encoded twice). Keeps the smallest in *best (*best_size). With `record`,
-// the lone-segment try's encodings go there; with `reuse` (valid), they stand in for that try.
+// the lone-segment try's encodings go there; with `reuse`, those marked `same` stand in for that try.
 static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, bool explicit_length,
                                 bool metadata, sinewi_arena *arena, const sinew_allocator *allocator, lone_encodings *record,
                                 const lone_encodings *reuse, sinewi_enc_clip **best, size_t *best_size, sinew_error *error) {
