@@ -285,10 +285,30 @@ static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const si
 		}
 	}
 	const sinew_qvv *pose = &w->poses[(size_t)seg->first_sample * w->joint_count + j];
+	// every sample a knot (decimation 0, quantized, finite ranges): decode_error_sample's knot path with
+	// the steps computed once (knot u is sample u)
+	bool knots_only = st->decimation == 0 && td->knot_only;
+	float step[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+	for (uint32_t c = 0; c < t->components; ++c) {
+		knots_only = knots_only && st->width[c] <= SINEWI_MAX_WIDTH;
+		step[c] = sinewi_quant_step(st->width[c], td->ext[c]);
+	}
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t u = first + k < n ? first + k : first + k - n;
 		float v[4];
-		decode_error_sample(t, st, seg->length, u, w->fit, td, v);
+		if (knots_only) {
+			const uint32_t *q = st->knots + (size_t)u * t->components;
+			float a[4];
+			for (uint32_t c = 0; c < t->components; ++c) a[c] = td->lo[c] + (float)(int32_t)q[c] * step[c]; // sinewi_dequantize
+			if (t->type == SINEWI_TRACK_ROTATION) {
+				sinewi_quat_from_three(a, st->dropped, v);
+				sinewi_quat_normalize(v);
+			} else {
+				memcpy(v, a, t->components * sizeof(float));
+			}
+		} else {
+			decode_error_sample(t, st, seg->length, u, w->fit, td, v);
+		}
 		if (sure2 > 0.0) {
 			if (t->type == SINEWI_TRACK_ROTATION) {
 				const double *x = td->source + 4 * (size_t)u;
