@@ -178,10 +178,26 @@ static void decode_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track 
 		else sinewi_quat_nlerp_fit(a, b, alpha, fit, out);
 		return;
 	}
-	for (uint32_t c = 0; c < t->components; ++c) {
+	for (uint32_t c = 0; c < t->components; ++c)
 		a[c] = sinewi_dequantize(st->knots[k0 * t->components + c], st->width[c], td->lo[c], td->ext[c]);
-		b[c] = sinewi_dequantize(st->knots[k1 * t->components + c], st->width[c], td->lo[c], td->ext[c]);
+	// On a knot of finite ranges, interpolating with weight 0 adds +-0 to each of the knot's components
+	// (the fitted weight of 0 is +0, the other knot is finite): where none is zero, that is the knot
+	// itself (normalized, for a rotation), and the other knot need not be decoded.
+	if (alpha == 0.0f && td->knot_only) {
+		float q[4];
+		const float *v = a;
+		if (t->type == SINEWI_TRACK_ROTATION) sinewi_quat_from_three(a, st->dropped, q), v = q;
+		const uint32_t n = t->type == SINEWI_TRACK_ROTATION ? 4u : t->components;
+		bool nonzero = true;
+		for (uint32_t c = 0; c < n; ++c) nonzero = nonzero && v[c] != 0.0f;
+		if (nonzero) {
+			memcpy(out, v, n * sizeof(float));
+			if (t->type == SINEWI_TRACK_ROTATION) sinewi_quat_normalize(out);
+			return;
+		}
 	}
+	for (uint32_t c = 0; c < t->components; ++c)
+		b[c] = sinewi_dequantize(st->knots[k1 * t->components + c], st->width[c], td->lo[c], td->ext[c]);
 	if (t->type == SINEWI_TRACK_ROTATION)
 		sinewi_interp_rotation(a, b, st->dropped, alpha, fit, out);
 	else
@@ -191,7 +207,7 @@ static void decode_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track 
 void sinewi_decode_track_sample(const sinewi_enc_track *t, const sinewi_enc_seg_track *st, uint32_t length, float u,
                                 const float *fit, float out[4]) {
 	track_data td;
-	td.values = NULL;
+	memset(&td, 0, sizeof td); // knot_only false: the general path
 	for (uint32_t c = 0; c < t->components; ++c) seg_lo_ext(t, st, c, &td.lo[c], &td.ext[c]);
 	decode_sample(t, st, length, u, fit, &td, out);
 }
