@@ -116,15 +116,14 @@ void sinewi_widths_for_level(const sinewi_enc_track *t, const track_data *td, ui
 	}
 }
 
-// sinewi_quantize(v, width, lo, ext) from f = ((double)v - lo) / ext (track_data.unit): the same
-// operations in the same order, so the same integer, without a division per knot and width (not for
+// sinewi_quantize(v, width, lo, ext) from f = ((double)v - lo) / ext (track_data.unit) and top =
+// 2^width - 1 (0 where sinewi_quantize returns 0: width 0 or no extent): n = f * top as there, then
+// clamped to [0, top] (a NaN to 0) and rounded, without branches. The same integer (not for
 // SINEWI_WIDTH_RAW: raw components keep their floats' bits).
-static inline uint32_t quantize_unit(double f, uint32_t width, float ext) {
-	if (width == 0 || !(ext > 0.0f)) return 0;
-	const uint32_t max = (1u << width) - 1u;
-	const double n = f * (double)max;
-	if (!(n > 0.0)) return 0;
-	if (n >= (double)max) return max;
+static inline uint32_t quantize_unit(double f, double top) {
+	double n = f * top;
+	n = n > 0.0 ? n : 0.0;
+	n = n < top ? n : top;
 	return (uint32_t)(n + 0.5);
 }
 
@@ -148,15 +147,25 @@ void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 		return;
 	}
 	uint32_t comp[4];
-	for (uint32_t c = 0; c < t->components; ++c) comp[c] = sinewi_slot_component(t, st, c);
+	double top[4];
+	bool raw = false;
+	for (uint32_t c = 0; c < t->components; ++c) {
+		comp[c] = sinewi_slot_component(t, st, c);
+		raw = raw || st->width[c] == SINEWI_WIDTH_RAW;
+		top[c] = st->width[c] >= 1 && st->width[c] <= SINEWI_MAX_WIDTH && td->ext[c] > 0.0f ? (double)((1u << st->width[c]) - 1u) : 0.0;
+	}
+	const uint32_t n = t->components;
 	for (uint32_t i = 0; i < st->knot_count; ++i) {
 		uint32_t p = i << st->decimation;
 		if (p > seg->length) p = seg->length;
 		const double *f = td->unit + 4 * (size_t)p;
 		const float *v = td->values + 4 * (size_t)p;
-		for (uint32_t c = 0; c < t->components; ++c)
-			st->knots[i * t->components + c] = st->width[c] == SINEWI_WIDTH_RAW ? sinewi_quantize(v[comp[c]], SINEWI_WIDTH_RAW, 0.0f, 0.0f)
-			                                                                    : quantize_unit(f[c], st->width[c], td->ext[c]);
+		uint32_t *q = st->knots + (size_t)i * n;
+		if (raw)
+			for (uint32_t c = 0; c < n; ++c)
+				q[c] = st->width[c] == SINEWI_WIDTH_RAW ? sinewi_quantize(v[comp[c]], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : quantize_unit(f[c], top[c]);
+		else
+			for (uint32_t c = 0; c < n; ++c) q[c] = quantize_unit(f[c], top[c]);
 	}
 }
 
