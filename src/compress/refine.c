@@ -126,13 +126,20 @@ static double trial_delta(const seg_scratch *sc, const sinewi_enc_track *t, uint
 	const float *a = sc->decoded[ti - sc->t0] + 4 * (size_t)u, *b = values + 4 * (size_t)u;
 	double linear = 0.0, shift = 0.0;
 	if (t->type == SINEWI_TRACK_ROTATION) {
-		// |R(q') - R(q)| = 2 sin(angle / 2) <= 2 |q' - q| for unit quaternions on the same side
+		// |R(q') - R(q)| = 2 sin(angle / 2) <= 2 |q' - q| for unit quaternions on the same side; for the
+		// decoded ones, |a/|a| - b/|b|| <= |a - b| + ||a| - 1| + ||b| - 1|, and ||a| - 1| <= |a.a - 1|
+		// (no normalization: the bound only has to hold)
 		double qa[4] = {a[0], a[1], a[2], a[3]}, qb[4] = {b[0], b[1], b[2], b[3]}, chord2 = 0.0;
-		sinewi_quat_normalize_d(qa);
-		sinewi_quat_normalize_d(qb);
+		const double na = sinewi_quat_dot_d(qa, qa), nb = sinewi_quat_dot_d(qb, qb);
+		double slack = fabs(na - 1.0) + fabs(nb - 1.0) + 1e-12;
+		if (!(na > 0.0 && nb > 0.0)) { // a zero quaternion normalizes to the identity
+			sinewi_quat_normalize_d(qa);
+			sinewi_quat_normalize_d(qb);
+			slack = 1e-12;
+		}
 		const double sign = sinewi_quat_dot_d(qa, qb) < 0.0 ? -1.0 : 1.0;
 		for (int k = 0; k < 4; ++k) chord2 += (qb[k] - sign * qa[k]) * (qb[k] - sign * qa[k]);
-		linear = 2.0 * sqrt(chord2) * sc->scale_max[at];
+		linear = 2.0 * (sqrt(chord2) + slack) * sc->scale_max[at];
 	} else if (t->type == SINEWI_TRACK_TRANSLATION) {
 		const double dx = (double)b[0] - a[0], dy = (double)b[1] - a[1], dz = (double)b[2] - a[2];
 		shift = sqrt(dx * dx + dy * dy + dz * dz);
