@@ -527,6 +527,9 @@ static double verify_segment(const sinewi_work *w, seg_scratch *sc, bool full) {
 		const bool parent_redone = sinewi_has_parent(joints, j0 + i) && sc->redo[joints[j0 + i].parent - (int32_t)j0];
 		sc->redo[i] = full || sc->dirty[i] || parent_redone;
 	}
+	// a joint's local transform is built again only where its own tracks changed (a joint redone for its
+	// parent keeps it), and once for a joint without animated tracks (the same at every position)
+	const sinewi_enc_clip *enc = w->enc;
 	for (uint32_t u = 0; u < sc->positions; ++u) {
 		const size_t row = (size_t)u * nj;
 		sinewi_affine_d *obj = sc->obj + row;
@@ -534,10 +537,17 @@ static double verify_segment(const sinewi_work *w, seg_scratch *sc, bool full) {
 		for (uint32_t i = 0; i < nj; ++i) {
 			if (!sc->redo[i]) continue;
 			const uint32_t j = j0 + i;
-			sinew_qvv x;
 			sinewi_affine_d *local = &sc->local[row + i];
-			sinewi_decoded_local(w, sc, j, u, -1, NULL, &x);
-			sinewi_affine_from_qvv_d(&x, local); // as sinewi_compose_pose_d composes
+			if (full || sc->dirty[i]) {
+				const bool animated = enc->joint_track[0][j] >= 0 || enc->joint_track[1][j] >= 0 || enc->joint_track[2][j] >= 0;
+				if (u > 0 && !animated) {
+					*local = sc->local[i];
+				} else {
+					sinew_qvv x;
+					sinewi_decoded_local(w, sc, j, u, -1, NULL, &x);
+					sinewi_affine_from_qvv_d(&x, local); // as sinewi_compose_pose_d composes
+				}
+			}
 			if (sinewi_has_parent(joints, j)) sinewi_affine_mul_d(&obj[joints[j].parent - (int32_t)j0], local, &obj[i]);
 			else obj[i] = *local;
 			sc->error_bound[row + i] = sinewi_shell_error_frame_d(&raw[i], &obj[i], w->shell_off + 3 * (size_t)j);
