@@ -144,8 +144,50 @@ static void test_guarantee_on_bundled_clips(void) {
 	CHECK_EQ(sw.failures, 0);
 }
 
+// The encoder's output for the bundled clips, pinned (FNV-1a 64 of the blob at 0.01 cm, with and
+// without midpoint knots): work on the compressor's speed keeps every byte (issue 22), and a change
+// that is meant to alter the output updates these on purpose. (The same bytes as commit fd56392, the
+// last before issue 22's second round, wrote.)
+static uint64_t fnv1a(const unsigned char *p, size_t n) {
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+static void test_encoder_output_is_pinned(void) {
+	static const struct {
+		const char *file;
+		double unit_cm;
+		uint64_t hash[2]; // midpoint knots (the default), plain knots
+	} pins[] = {
+		{"data/acl_09_02.acl.sjson", 0, {0xaa593ddae66df873ull, 0x81493f894c1c40c2ull}},
+		{"data/cmu_01_01.bvh", 5.644, {0xa5340aea6b982032ull, 0x0ddbd5c142852bd5ull}},
+		{"data/godot_platformer_player.glb", 0, {0x92e7d194774aa727ull, 0x9563e19b40324787ull}},
+	};
+	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; ++i) {
+		char path[1024];
+		sinew_import_options io = {0};
+		io.unit_cm = pins[i].unit_cm;
+		sinew_clip_set *set = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_import_file(test_repo_path(pins[i].file, path, sizeof path), &io, NULL, &set, &err), &err);
+		for (int k = 0; k < 2; ++k) {
+			sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = k ? -1 : 0};
+			void *blob = NULL;
+			size_t size = 0;
+			CHECK_OK(sinew_compress(set, &opt, NULL, &blob, &size, &err), &err);
+			const uint64_t h = fnv1a((const unsigned char *)blob, size);
+			CHECK_MSG(h == pins[i].hash[k], "%s%s: %zu bytes, hash 0x%016llx", pins[i].file, k ? " (plain knots)" : "", size,
+			          (unsigned long long)h);
+			sinew_blob_free(blob, size, NULL);
+		}
+		sinew_clip_set_free(set);
+	}
+}
+
 void suite_compress_corpus(void) {
 	RUN(test_guarantee_on_bundled_clips);
+	RUN(test_encoder_output_is_pinned);
 	RUN(test_guarantee_on_corpus_acl);
 	RUN(test_short_clips_reuse_as_plain);
 	RUN(test_guarantee_on_corpus_amc);
