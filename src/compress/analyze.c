@@ -27,6 +27,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->allow_over_bound = options->allow_over_bound != 0;
 	out->jobs = options->jobs && options->jobs->run ? options->jobs : NULL;
+	out->scratch = NULL; // compress.c gives each clip one
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
 	out->tier_count = 1;
 	out->tier_factor[0] = 1.0;

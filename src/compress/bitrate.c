@@ -753,14 +753,17 @@ static void search_group(const sinewi_work *w, const sinewi_enc_segment *seg, se
 void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group *group, sinewi_segment_result *res) {
 	const sinewi_enc_segment *seg = &w->enc->segments[s];
 	memset(res, 0, sizeof *res);
-	sinewi_arena arena; // the task's own (the allocator must be thread-safe when tasks run in parallel)
-	sinewi_arena_init(&arena, &w->arena->alloc.a);
+	// the clip's scratch when the searches run one after another on this thread, else the task's own (the
+	// allocator must be thread-safe when tasks run in parallel)
+	sinewi_arena own, *arena = w->settings->scratch && !w->jobs ? w->settings->scratch : &own;
+	if (arena == &own) sinewi_arena_init(&own, &w->arena->alloc.a);
+	else sinewi_arena_rewind(arena);
 	seg_scratch sc;
 	memset(&sc, 0, sizeof sc);
 	sc.j0 = group->first_joint, sc.nj = group->joint_count;
 	sc.t0 = group->first_track, sc.nt = group->track_count;
-	if (!segment_checks(w, seg, &arena, &sc) || !scratch_alloc(w, seg->length, &arena, &sc)) res->status = SINEWI_SEGMENT_NO_MEMORY;
+	if (!segment_checks(w, seg, arena, &sc) || !scratch_alloc(w, seg->length, arena, &sc)) res->status = SINEWI_SEGMENT_NO_MEMORY;
 	else search_group(w, seg, &sc, res);
 	res->plain_differs = sc.plain_differs;
-	sinewi_arena_free(&arena);
+	if (arena == &own) sinewi_arena_free(&own);
 }

@@ -109,6 +109,12 @@ static void clip_task(void *arg, uint32_t i) {
 	const uint64_t t0 = timed ? options->now_ns(options->now_user) : 0;
 	size_t best_size = SIZE_MAX;
 	lone_encodings lone = {0};
+	// the segment searches of every encoding of the clip reuse one scratch arena when they run on this thread
+	sinewi_arena scratch;
+	sinewi_arena_init(&scratch, tasks->allocator);
+	sinewi_compress_settings clip_settings = *settings;
+	if (!clip_settings.jobs) clip_settings.scratch = &scratch;
+	settings = &clip_settings;
 	sinew_result r = encode_clip(clip, settings, tasks->explicit_length, tasks->metadata, arena, tasks->allocator,
 	                             settings->midpoint ? &lone : NULL, NULL, &tasks->encoded[i], &best_size, error);
 	// A clip that midpoint knots do not make smaller (short clips, noisy ones) is encoded as without
@@ -127,6 +133,7 @@ static void clip_task(void *arg, uint32_t i) {
 		if (pr == SINEW_RESULT_OK && plain_size <= best_size) tasks->encoded[i] = plain_enc;
 		else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);
 	}
+	sinewi_arena_free(&scratch);
 	tasks->results[i] = r;
 	if (timed) options->clip_ns[i] = options->now_ns(options->now_user) - t0;
 }

@@ -94,6 +94,8 @@ typedef struct sinewi_compress_settings {
 	bool midpoint;              // may store midpoint residuals (Midpoint_knots), the option midpoint_knots
 	bool allow_over_bound;      // a clip whose bound cannot be met is written anyway (Over_bound)
 	const sinew_jobs *jobs;     // where a clip's segment searches run (NULL: this thread)
+	sinewi_arena *scratch;      // with no jobs: one arena the segment searches of the clip's encodings reuse
+	                            // in turn (rewound, not freed, between them); NULL: each its own
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);

@@ -59,6 +59,7 @@ void sinewi_arena_init(sinewi_arena *arena, const sinew_allocator *allocator) {
 	arena->head = NULL;
 	arena->used = 0;
 	arena->capacity = 0;
+	arena->spare = NULL;
 }
 
 static void *arena_take(sinewi_arena *arena, size_t size);
@@ -84,7 +85,16 @@ static void *arena_take(sinewi_arena *arena, size_t size) {
 		size_t capacity = aligned > 60000 ? aligned : 60000;
 		size_t total;
 		if (!sinewi_add_size(capacity, sizeof(sinewi_arena_block), &total)) return NULL;
-		sinewi_arena_block *block = (sinewi_arena_block *)sinewi_malloc(&arena->alloc, total);
+		sinewi_arena_block *block = NULL;
+		for (sinewi_arena_block **at = &arena->spare; *at; at = &(*at)->next) // a kept block that holds it
+			if ((*at)->size - sizeof(sinewi_arena_block) >= aligned) {
+				block = *at;
+				*at = block->next;
+				total = block->size;
+				capacity = total - sizeof(sinewi_arena_block);
+				break;
+			}
+		if (!block) block = (sinewi_arena_block *)sinewi_malloc(&arena->alloc, total);
 		if (!block) return NULL;
 		block->size = total;
 		block->next = arena->head;
@@ -120,10 +130,23 @@ char *sinewi_arena_strdup(sinewi_arena *arena, const char *text) {
 }
 
 void sinewi_arena_free(sinewi_arena *arena) {
-	sinewi_arena_block *block = arena->head;
+	sinewi_arena_rewind(arena);
+	sinewi_arena_block *block = arena->spare;
 	while (block) {
 		sinewi_arena_block *next = block->next;
 		sinewi_free(&arena->alloc, block, block->size);
+		block = next;
+	}
+	arena->head = arena->spare = NULL;
+	arena->used = arena->capacity = 0;
+}
+
+void sinewi_arena_rewind(sinewi_arena *arena) {
+	sinewi_arena_block *block = arena->head;
+	while (block) {
+		sinewi_arena_block *next = block->next;
+		block->next = arena->spare;
+		arena->spare = block;
 		block = next;
 	}
 	arena->head = NULL;

@@ -62,6 +62,7 @@ typedef struct sinewi_arena {
 	sinewi_alloc alloc;
 	sinewi_arena_block *head;
 	size_t used, capacity;
+	sinewi_arena_block *spare; // blocks kept by sinewi_arena_rewind, taken again before new ones
 } sinewi_arena;
 
 void sinewi_arena_init(sinewi_arena *arena, const sinew_allocator *allocator);
@@ -72,6 +73,9 @@ void *sinewi_arena_array_uninit(sinewi_arena *arena, size_t count, size_t size);
 char *sinewi_arena_strdup(sinewi_arena *arena, const char *text);
 char *sinewi_arena_strndup(sinewi_arena *arena, const char *text, size_t length);
 void sinewi_arena_free(sinewi_arena *arena);
+// Forgets every allocation but keeps the blocks for the next ones (scratch used task after task:
+// memory the allocator would hand back and the system fault in again each time).
+void sinewi_arena_rewind(sinewi_arena *arena);
 
 // Size arithmetic that reports overflow instead of wrapping (counts from untrusted input).
 static inline bool sinewi_mul_size(size_t a, size_t b, size_t *out) {
