@@ -590,14 +590,25 @@ static void group_tracks(sinewi_work *w) {
 typedef struct search_tasks {
 	const sinewi_work *w;
 	sinewi_segment_result *results; // [segment * group_count + group]
+	uint32_t count, per_chunk;      // (segment, group) searches, and how many a job runs in turn
 } search_tasks;
 
-static void search_task(void *arg, uint32_t index) {
-	const search_tasks *tasks = (const search_tasks *)arg;
+static void search_one(const search_tasks *tasks, uint32_t index, sinewi_arena *scratch) {
 	const sinewi_work *w = tasks->w;
 	const uint32_t s = index / w->group_count, g = index % w->group_count;
 	if (w->groups[g].joint_count == 0 && w->groups[g].track_count == 0) memset(&tasks->results[index], 0, sizeof *tasks->results);
-	else sinewi_search_segment(w, s, &w->groups[g], &tasks->results[index]);
+	else sinewi_search_segment(w, s, &w->groups[g], scratch, &tasks->results[index]);
+}
+
+// Job `chunk`: per_chunk consecutive searches with one scratch arena of its own (each search rewinds it:
+// memory the allocator would hand back and the system fault in again per search).
+static void search_chunk(void *arg, uint32_t chunk) {
+	const search_tasks *tasks = (const search_tasks *)arg;
+	sinewi_arena scratch;
+	sinewi_arena_init(&scratch, &tasks->w->arena->alloc.a);
+	const uint32_t first = chunk * tasks->per_chunk;
+	for (uint32_t k = first; k < tasks->count && k - first < tasks->per_chunk; ++k) search_one(tasks, k, &scratch);
+	sinewi_arena_free(&scratch);
 }
 
 // Searches every segment of enc->segments, group by group (on w->jobs when given), and takes the results
@@ -608,7 +619,7 @@ static sinew_result search_segments(sinewi_work *w, sinew_error *error) {
 	group_tracks(w);
 	const size_t count = (size_t)enc->segment_count * w->group_count;
 	SINEWI_CHECK(count <= UINT32_MAX, error, SINEW_RESULT_OUT_OF_MEMORY, "clip too large");
-	search_tasks tasks = {w, (sinewi_segment_result *)sinewi_arena_array(w->arena, count, sizeof(sinewi_segment_result))};
+	search_tasks tasks = {w, (sinewi_segment_result *)sinewi_arena_array(w->arena, count, sizeof(sinewi_segment_result)), 0, 1};
 	SINEWI_CHECK(tasks.results, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	// knots live in the clip's arena: they are serialized later
 	for (uint32_t s = 0; s < enc->segment_count; ++s)
@@ -617,9 +628,14 @@ static sinew_result search_segments(sinewi_work *w, sinew_error *error) {
 			st->knots = (uint32_t *)sinewi_arena_array_uninit(w->arena, (size_t)(enc->segments[s].length + 1) * 4, sizeof(uint32_t));
 			SINEWI_CHECK(st->knots, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 		}
-	if (w->jobs && count > 1) w->jobs->run(w->jobs->user, search_task, &tasks, (uint32_t)count);
-	else
-		for (uint32_t k = 0; k < count; ++k) search_task(&tasks, k);
+	tasks.count = (uint32_t)count;
+	if (w->jobs && count > 1) {
+		// at most 256 jobs, of consecutive searches: enough to keep any pool busy, few scratch arenas
+		tasks.per_chunk = (uint32_t)((count + 255) / 256);
+		w->jobs->run(w->jobs->user, search_chunk, &tasks, (uint32_t)((count + tasks.per_chunk - 1) / tasks.per_chunk));
+	} else {
+		for (uint32_t k = 0; k < count; ++k) search_one(&tasks, k, w->settings->scratch);
+	}
 	for (size_t k = 0; k < count; ++k) {
 		const sinewi_segment_result *r = &tasks.results[k];
 		SINEWI_CHECK(r->status != SINEWI_SEGMENT_NO_MEMORY, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");

@@ -750,12 +750,13 @@ static void search_group(const sinewi_work *w, const sinewi_enc_segment *seg, se
 	}
 }
 
-void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group *group, sinewi_segment_result *res) {
+void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group *group, sinewi_arena *scratch,
+                           sinewi_segment_result *res) {
 	const sinewi_enc_segment *seg = &w->enc->segments[s];
 	memset(res, 0, sizeof *res);
-	// the clip's scratch when the searches run one after another on this thread, else the task's own (the
-	// allocator must be thread-safe when tasks run in parallel)
-	sinewi_arena own, *arena = w->settings->scratch && !w->jobs ? w->settings->scratch : &own;
+	// the caller's scratch (rewound), else an arena of the search's own (the allocator must be thread-safe
+	// when searches run in parallel)
+	sinewi_arena own, *arena = scratch ? scratch : &own;
 	if (arena == &own) sinewi_arena_init(&own, &w->arena->alloc.a);
 	else sinewi_arena_rewind(arena);
 	seg_scratch sc;

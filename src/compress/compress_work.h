@@ -70,8 +70,10 @@ static inline float sinewi_rounded_u(const sinewi_work *w, uint32_t joint, float
 
 // Per-segment bit-rate search of one group: fills the group's tracks of enc->segments[s] (whose knot
 // arrays the caller allocated). Reads w and writes only those tracks: searches of different segments
-// and groups may run at once. The caller merges the results (analyze.c).
-void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group *group, sinewi_segment_result *res);
+// and groups may run at once. The caller merges the results (analyze.c). `scratch`: an arena of the
+// caller's that the search rewinds and uses (one per thread), or NULL for one of its own.
+void sinewi_search_segment(const sinewi_work *w, uint32_t s, const sinewi_group *group, sinewi_arena *scratch,
+                           sinewi_segment_result *res);
 
 // Decoded value of an animated track at local sample u of a segment (the decoder's arithmetic).
 void sinewi_decode_track_sample(const sinewi_enc_track *track, const sinewi_enc_seg_track *st, uint32_t length, float u,
