@@ -10,6 +10,7 @@
 #include "core/base.h"
 #include "core/codec_math.h"
 #include "core/quat.h"
+#include "core/metric.h"
 
 // Reference rotation of v by q in double: q * (0,v) * conj(q).
 static void ref_rotate(const double q[4], const double v[3], double out[3]) {
@@ -152,7 +153,41 @@ static void test_division_tables_match_runtime_division(void) {
 	}
 }
 
+// The compressor's shortcut for rotation errors (sinewi_chord_surely_within) never passes what the
+// exact error would not: random unit x in double, decoded y in float a small random rotation away (down
+// to the float grid), gains over six decades and budgets within 1e-6 of the exact error, above and below.
+// And it is a shortcut: with 1 % of room it passes nearly everything.
+static void test_chord_shortcut_is_safe(void) {
+	test_rng rng = {20261203};
+	unsigned passed = 0, wrong = 0, roomy = 0, roomy_passed = 0;
+	for (int n = 0; n < 200000; ++n) {
+		double x[4], len = 0.0;
+		for (int k = 0; k < 4; ++k) x[k] = test_rand_range(&rng, -1, 1), len += x[k] * x[k];
+		if (len < 1e-6) continue;
+		sinewi_quat_normalize_d(x);
+		const double angle = pow(10.0, test_rand_range(&rng, -8, -0.5)), sign = test_rand_unit(&rng) < 0.5 ? -1.0 : 1.0;
+		float y[4];
+		double axis[4], dot = 0.0;
+		for (int k = 0; k < 4; ++k) axis[k] = test_rand_range(&rng, -1, 1);
+		for (int k = 0; k < 4; ++k) dot += axis[k] * x[k];
+		for (int k = 0; k < 4; ++k) axis[k] -= dot * x[k]; // orthogonal to x: y = x cos + axis sin
+		sinewi_quat_normalize_d(axis);
+		for (int k = 0; k < 4; ++k) y[k] = (float)(sign * (x[k] * cos(angle) + axis[k] * sin(angle)));
+		const double lever = pow(10.0, test_rand_range(&rng, -3, 3)), max_scale = test_rand_range(&rng, 0.5, 2), gain = test_rand_range(&rng, 0.5, 2);
+		const double exact = sinewi_rotation_chord_n(x, y) * lever * max_scale * gain; // as the compressor's sample_error
+		const double budget = exact * (1.0 + test_rand_range(&rng, -1e-6, 1e-6));
+		const bool fast = sinewi_chord_surely_within(x, y, sinewi_chord_sure2(budget, lever * max_scale * gain));
+		passed += fast;
+		if (fast && !(exact <= budget)) wrong++;
+		const bool fast_roomy = sinewi_chord_surely_within(x, y, sinewi_chord_sure2(exact * 1.01, lever * max_scale * gain));
+		if (sinewi_rotation_chord_n(x, y) > 1e-5) roomy++, roomy_passed += fast_roomy; // chords well above the margins
+	}
+	CHECK_MSG(wrong == 0, "%u of %u passed near the boundary while the exact error was over", wrong, passed);
+	CHECK_MSG(roomy_passed >= roomy * 0.99, "only %u of %u passed with 1 %% room", roomy_passed, roomy);
+}
+
 void suite_core_math(void) {
+	RUN(test_chord_shortcut_is_safe);
 	RUN(test_division_tables_match_runtime_division);
 	RUN(test_quat_mul_matches_double);
 	RUN(test_quat_rotate_matches_double);

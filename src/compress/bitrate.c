@@ -291,22 +291,21 @@ static void decode_error_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 // first sample over, which it leaves in *start. The answer does not depend on the order.
 //
 // A rotation or translation sample whose error is surely within budget passes without the square
-// roots of sample_error: with y the decoded quaternion and x the unit source, the chord sample_error
-// computes is 2 sin(angle) = 2 sqrt(1 - c^2), c^2 = (x.y)^2 / (y.y), so 4 ((y.y) - (x.y)^2) <= k^2 (y.y)
-// bounds it by k; k is budget / (lever max_scale parent_gain) less 1e-9 of itself and 1e-14 (the
-// rounding of either formula, both ways, is below 1e-14 of a unit chord), and k^2 less 1e-13 more
-// (|x| = 1 and the dot products to the last bits). A translation compares its squared distance with
-// (budget / parent_gain)^2, less 1e-9. Anything closer is measured exactly: the answer is the same.
+// roots of sample_error (rotations: sinewi_chord_surely_within; a translation compares its squared
+// distance with (budget / parent_gain)^2, less 1e-9). Anything closer is measured exactly: the answer
+// is the same.
 static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                        const sinewi_enc_seg_track *st, const track_data *td, double budget, uint32_t *start) {
 	const uint32_t n = seg->length + 1, first = *start < n ? *start : 0;
 	const uint32_t j = t->index;
-	double sure2 = -1.0; // rotations: k^2 as above; translations: squared distance surely within budget
-	if (t->type == SINEWI_TRACK_ROTATION || t->type == SINEWI_TRACK_TRANSLATION) {
-		const double gain = t->type == SINEWI_TRACK_ROTATION ? w->lever[j] * w->max_scale[j] * w->parent_gain[j] : w->parent_gain[j];
+	double sure2 = -1.0; // rotations: sinewi_chord_sure2; translations: squared distance surely within budget
+	if (t->type == SINEWI_TRACK_ROTATION) {
+		sure2 = sinewi_chord_sure2(budget, w->lever[j] * w->max_scale[j] * w->parent_gain[j]);
+	} else if (t->type == SINEWI_TRACK_TRANSLATION) {
+		const double gain = w->parent_gain[j];
 		if (gain > 0.0 && gain < INFINITY && budget > 0.0 && budget < INFINITY) {
-			const double k = budget / gain * (1.0 - 1e-9) - (t->type == SINEWI_TRACK_ROTATION ? 1e-14 : 0.0);
-			if (k > 0.0) sure2 = t->type == SINEWI_TRACK_ROTATION ? k * k - 1e-13 : k * k;
+			const double k = budget / gain * (1.0 - 1e-9);
+			if (k > 0.0) sure2 = k * k;
 		}
 	}
 	const sinew_qvv *pose = &w->poses[(size_t)seg->first_sample * w->joint_count + j];
@@ -336,10 +335,7 @@ static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const si
 		}
 		if (sure2 > 0.0) {
 			if (t->type == SINEWI_TRACK_ROTATION) {
-				const double *x = td->source + 4 * (size_t)u;
-				const double yy = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] + (double)v[3] * v[3];
-				const double xy = x[0] * v[0] + x[1] * v[1] + x[2] * v[2] + x[3] * v[3];
-				if (yy > 0.0 && 4.0 * (yy - xy * xy) <= sure2 * yy) continue;
+				if (sinewi_chord_surely_within(td->source + 4 * (size_t)u, v, sure2)) continue;
 			} else {
 				const float *x = pose[(size_t)u * w->joint_count].translation;
 				const double dx = (double)x[0] - v[0], dy = (double)x[1] - v[1], dz = (double)x[2] - v[2];

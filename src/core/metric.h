@@ -102,6 +102,24 @@ static inline void sinewi_qvv_halfway(const sinew_qvv *a, const sinew_qvv *b, ui
 	}
 }
 
+// A rotation error surely within budget without its square roots (the compressor's track_fits). The
+// error is sinewi_rotation_chord_n(x, y) * gain, gain = lever x max_scale x parent gain, and the chord
+// is 2 sin(angle) = 2 sqrt(1 - c^2) with c^2 = (x.y)^2 / (y.y) for unit x: 4 ((y.y) - (x.y)^2) <=
+// k^2 (y.y) bounds it by k. k is budget / gain less 1e-9 of itself and 1e-14 (the rounding of either
+// formula, both ways, is below 1e-14 of a unit chord), and k^2 less 1e-13 more (|x| = 1 and the dot
+// products to their last bits). sinewi_chord_sure2 gives k^2 less that (-1: no shortcut).
+static inline double sinewi_chord_sure2(double budget, double gain) {
+	if (!(gain > 0.0 && gain < INFINITY && budget > 0.0 && budget < INFINITY)) return -1.0;
+	const double k = budget / gain * (1.0 - 1e-9) - 1e-14;
+	return k > 0.0 ? k * k - 1e-13 : -1.0;
+}
+
+static inline bool sinewi_chord_surely_within(const double x[4], const float y[4], double sure2) {
+	const double yy = (double)y[0] * y[0] + (double)y[1] * y[1] + (double)y[2] * y[2] + (double)y[3] * y[3];
+	const double xy = x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3];
+	return sure2 > 0.0 && yy > 0.0 && 4.0 * (yy - xy * xy) <= sure2 * yy;
+}
+
 // k-th smallest (0-based) of v[0..n), n > 0; reorders v.
 double sinewi_select_kth(double *v, size_t n, size_t k);
 
