@@ -637,13 +637,6 @@ static bool search_joint(const sinewi_work *w, uint32_t j, const sinewi_enc_segm
 	return changed;
 }
 
-// Decodes track t at every position of the segment (samples, then check points) into out.
-void sinewi_decode_positions(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t,
-                             const sinewi_enc_segment *seg, const sinewi_enc_seg_track *st, const track_data *td, float *out) {
-	const uint32_t n = t->type != SINEWI_TRACK_SCALAR ? sc->positions : seg->length + 1;
-	for (uint32_t u = 0; u < n; ++u) sinewi_decode_position(w, sc, t, seg, st, td, u, out + 4 * u);
-}
-
 void sinewi_decode_position(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                             const sinewi_enc_seg_track *st, const track_data *td, uint32_t u, float out[4]) {
 	if (u <= seg->length) decode_sample(t, st, seg->length, (float)u, w->fit, td, out);

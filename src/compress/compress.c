@@ -58,7 +58,8 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 			s.short_constants = short_constants != 0;
 			sinewi_enc_clip *enc = NULL;
 			sinew_result r;
-			if (lone && reuse && short_constants < reuse->tried && reuse->same[short_constants]) {
+			const bool copied = lone && reuse && short_constants < reuse->tried && reuse->same[short_constants];
+			if (copied) {
 				// the same encoding, but for the header's Segment_length
 				enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
 				if (!enc) return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
@@ -75,7 +76,6 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 			}
 			if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
 			if (r != SINEW_RESULT_OK) return r;
-			const bool copied = lone && reuse && short_constants < reuse->tried && reuse->same[short_constants];
 			size_t size = copied ? reuse->size[short_constants] : sinewi_serialized_clip_size(enc, metadata, allocator);
 			if (record && lone) record->size[short_constants] = size;
 			if (size < *best_size) *best_size = size, *best = enc;

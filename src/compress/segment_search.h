@@ -111,9 +111,6 @@ void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 // Decodes track t at position u of the segment (a sample, then check points) into out.
 void sinewi_decode_position(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                             const sinewi_enc_seg_track *st, const track_data *td, uint32_t u, float out[4]);
-// Decodes track t at every position of the segment (samples, then check points) into out.
-void sinewi_decode_positions(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t,
-                             const sinewi_enc_segment *seg, const sinewi_enc_seg_track *st, const track_data *td, float *out);
 // Greedy descent on the exact object-space error after the search met the bound (refine.c); starts from
 // and leaves exact sc->local, sc->obj and sc->error_bound (verify_segment's).
 void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes);
