@@ -83,14 +83,12 @@ static bool equal_bits(const float *a, const float *b, size_t n) {
 	return memcmp(a, b, n * sizeof(float)) == 0;
 }
 
-static void prepare_samples(sinewi_work *w) {
+static void prepare_samples(sinewi_work *w, sinewi_clip_prep *prep) {
 	const sinew_clip *clip = w->clip;
 	const uint32_t nj = clip->joint_count, n = clip->sample_count;
-	sinewi_enc_clip *enc = w->enc;
-	enc->looping = clip->looping ? 1 : 0;
-	enc->short_constants = w->settings->short_constants ? 1 : 0;
-	enc->sample_count = n;
-	enc->stored_sample_count = n;
+	prep->looping = clip->looping != 0;
+	prep->sample_count = n;
+	prep->stored = n;
 	if (clip->looping) {
 		// A loop whose last sample repeats the first drops it: wrap sampling reproduces it.
 		bool repeats = n > 1 && (nj == 0 || equal_bits(&clip->transforms[0].rotation[0], &clip->transforms[(size_t)(n - 1) * nj].rotation[0],
@@ -99,13 +97,13 @@ static void prepare_samples(sinewi_work *w) {
 			const sinew_scalar_track *t = &clip->scalar_tracks[i];
 			repeats = equal_bits(t->values, t->values + (size_t)(n - 1) * t->components, t->components);
 		}
-		if (repeats) enc->sample_count = n - 1;
-		enc->stored_sample_count = enc->sample_count + 1;
+		if (repeats) prep->sample_count = n - 1;
+		prep->stored = prep->sample_count + 1;
 	}
-	w->stored = enc->stored_sample_count;
+	w->stored = prep->stored;
 	for (uint32_t s = 0; nj > 0 && s < w->stored; ++s) {
 		uint32_t src = s < n ? s : 0; // the wrap sample is a copy of sample 0
-		if (s == enc->sample_count && enc->looping) src = 0;
+		if (s == prep->sample_count && prep->looping) src = 0;
 		memcpy(&w->poses[(size_t)s * nj], &clip->transforms[(size_t)src * nj], nj * sizeof(sinew_qvv));
 	}
 	// Normalize and make every rotation track continuous (q and -q are the same rotation;
@@ -121,7 +119,7 @@ static void prepare_samples(sinewi_work *w) {
 	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
 		const sinew_scalar_track *t = &clip->scalar_tracks[i];
 		for (uint32_t s = 0; s < w->stored; ++s) {
-			uint32_t src = (s == enc->sample_count && enc->looping) ? 0 : s;
+			uint32_t src = (s == prep->sample_count && prep->looping) ? 0 : s;
 			memcpy(&w->scalars[i][(size_t)s * t->components], &t->values[(size_t)src * t->components],
 			       t->components * sizeof(float));
 		}
@@ -462,17 +460,17 @@ static void choose_half_ranges(sinewi_work *w) {
 	}
 }
 
-static sinew_result allocate(sinewi_work *w, sinew_error *error) {
+// The clip's samples and per-joint model in w (for sinewi_prepare_clip).
+static sinew_result allocate_prep(sinewi_work *w, sinew_error *error) {
 	const sinew_clip *clip = w->clip;
 	sinewi_arena *a = w->arena;
 	const uint32_t nj = clip->joint_count, nt = clip->scalar_track_count;
 	const size_t njx = nj ? nj : 1, ntx = nt ? nt : 1;
-	sinewi_enc_clip *enc = w->enc;
 	size_t stored = (size_t)clip->sample_count + 1, cells;
 	SINEWI_CHECK(sinewi_mul_size(stored, njx, &cells), error, SINEW_RESULT_OUT_OF_MEMORY, "clip too large");
 	w->poses = (sinew_qvv *)sinewi_arena_array(a, cells, sizeof(sinew_qvv));
 	w->scalars = (float **)sinewi_arena_array(a, ntx, sizeof(float *));
-	double **fields[] = {&w->threshold, &w->shell, &w->lever, &w->max_scale, &w->parent_gain, &w->rho, &w->const_error};
+	double **fields[] = {&w->threshold, &w->shell, &w->lever, &w->max_scale, &w->parent_gain, &w->rho};
 	for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f) {
 		*fields[f] = (double *)sinewi_arena_array(a, njx, sizeof(double));
 		SINEWI_CHECK(*fields[f], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
@@ -480,6 +478,42 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 	w->shells_f = (float *)sinewi_arena_array(a, njx, sizeof(float));
 	w->shell_off = (double *)sinewi_arena_array(a, njx * 3, sizeof(double));
 	w->rounding_mode = (uint8_t *)sinewi_arena_array(a, njx, 1);
+	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->shell_off && w->rounding_mode, error, SINEW_RESULT_OUT_OF_MEMORY,
+	             "out of memory");
+	for (uint32_t i = 0; i < nt; ++i) {
+		w->scalars[i] = (float *)sinewi_arena_array(a, stored, clip->scalar_tracks[i].components * sizeof(float));
+		SINEWI_CHECK(w->scalars[i], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
+                                 sinewi_clip_prep *prep, sinew_error *error) {
+	memset(prep, 0, sizeof *prep);
+	sinewi_work w;
+	memset(&w, 0, sizeof w);
+	w.clip = clip;
+	w.settings = settings;
+	w.arena = arena;
+	w.joint_count = clip->joint_count;
+	SINEWI_TRY(allocate_prep(&w, error));
+	prepare_samples(&w, prep);
+	SINEWI_CHECK(compute_levers(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	prep->poses = w.poses, prep->scalars = w.scalars;
+	prep->threshold = w.threshold, prep->shell = w.shell, prep->shell_off = w.shell_off, prep->lever = w.lever;
+	prep->max_scale = w.max_scale, prep->parent_gain = w.parent_gain, prep->rho = w.rho;
+	prep->shells_f = w.shells_f, prep->rounding_mode = w.rounding_mode;
+	return SINEW_RESULT_OK;
+}
+
+// One encoding's arrays (the clip's prepared samples and model are shared: sinewi_prepare_clip).
+static sinew_result allocate(sinewi_work *w, sinew_error *error) {
+	const sinew_clip *clip = w->clip;
+	sinewi_arena *a = w->arena;
+	const uint32_t nj = clip->joint_count, nt = clip->scalar_track_count;
+	const size_t njx = nj ? nj : 1, ntx = nt ? nt : 1;
+	sinewi_enc_clip *enc = w->enc;
+	w->const_error = (double *)sinewi_arena_array(a, njx, sizeof(double));
 	enc->joint_kinds = (uint8_t *)sinewi_arena_array(a, njx * 3, 1);
 	enc->scalar_kinds = (uint8_t *)sinewi_arena_array(a, ntx, 1);
 	enc->constants = (sinew_qvv *)sinewi_arena_array(a, njx, sizeof(sinew_qvv));
@@ -488,14 +522,10 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 	for (int sub = 0; sub < 3; ++sub) enc->joint_track[sub] = (int32_t *)sinewi_arena_array(a, njx, sizeof(int32_t));
 	enc->scalar_track = (int32_t *)sinewi_arena_array(a, ntx, sizeof(int32_t));
 	enc->tracks = (sinewi_enc_track *)sinewi_arena_array(a, njx * 3 + ntx, sizeof(sinewi_enc_track));
-	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->shell_off && w->rounding_mode && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
+	SINEWI_CHECK(w->const_error && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
 	                 enc->scalar_constants && enc->joint_track[0] && enc->joint_track[1] && enc->joint_track[2] &&
 	                 enc->scalar_track && enc->tracks,
 	             error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
-	for (uint32_t i = 0; i < nt; ++i) {
-		w->scalars[i] = (float *)sinewi_arena_array(a, stored, clip->scalar_tracks[i].components * sizeof(float));
-		SINEWI_CHECK(w->scalars[i], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
-	}
 	return SINEW_RESULT_OK;
 }
 
@@ -664,15 +694,17 @@ static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
 	enc->tier_segments = (sinewi_enc_segment **)sinewi_arena_array(w->arena, n, sizeof *enc->tier_segments);
 	enc->tier_max_error = (double *)sinewi_arena_array(w->arena, n, sizeof(double));
 	enc->tier_bound = (double *)sinewi_arena_array(w->arena, n, sizeof(double));
-	double *saved = (double *)sinewi_arena_array(w->arena, w->joint_count ? w->joint_count : 1, sizeof(double));
-	SINEWI_CHECK(enc->tier_segments && enc->tier_max_error && enc->tier_bound && saved, error, SINEW_RESULT_OUT_OF_MEMORY,
+	// the coarser tiers' thresholds (the clip's own are shared by its encodings: sinewi_prepare_clip)
+	double *scaled = (double *)sinewi_arena_array(w->arena, w->joint_count ? w->joint_count : 1, sizeof(double));
+	SINEWI_CHECK(enc->tier_segments && enc->tier_max_error && enc->tier_bound && scaled, error, SINEW_RESULT_OUT_OF_MEMORY,
 	             "out of memory");
 	const double threshold = sinewi_cm_to_units(w->settings->error_cm, w->clip->unit_scale); // the default joint threshold
 	sinewi_enc_segment *finest = enc->segments;
 	const double finest_error = enc->max_error;
-	memcpy(saved, w->threshold, w->joint_count * sizeof(double));
+	double *saved = w->threshold;
+	w->threshold = scaled;
 	for (uint32_t k = 0; k + 1 < n; ++k) {
-		for (uint32_t j = 0; j < w->joint_count; ++j) w->threshold[j] = saved[j] * w->settings->tier_factor[k];
+		for (uint32_t j = 0; j < w->joint_count; ++j) scaled[j] = saved[j] * w->settings->tier_factor[k];
 		SINEWI_TRY(build_segments(w, error));
 		// the same dropped rotation component per segment (a lone segment's clip ranges leave it out)
 		for (uint32_t s = 0; s < enc->segment_count; ++s)
@@ -682,6 +714,7 @@ static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
 			}
 		enc->max_error = 0.0;
 		sinew_result r = search_segments(w, error);
+		if (r != SINEW_RESULT_OK) w->threshold = saved;
 		if (r == SINEW_RESULT_OVER_BOUND)
 			return sinewi_fail(error, r, "clip '%s': tier %u cannot meet its bound", w->clip->name ? w->clip->name : "", k);
 		if (r != SINEW_RESULT_OK) return r;
@@ -689,7 +722,7 @@ static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
 		enc->tier_max_error[k] = enc->max_error;
 		enc->tier_bound[k] = threshold * w->settings->tier_factor[k];
 	}
-	memcpy(w->threshold, saved, w->joint_count * sizeof(double));
+	w->threshold = saved;
 	enc->segments = finest;
 	enc->max_error = finest_error;
 	enc->tier_segments[n - 1] = finest;
@@ -698,8 +731,8 @@ static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
 	return SINEW_RESULT_OK;
 }
 
-sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
-                                  sinewi_enc_clip **out, sinew_error *error) {
+sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
+                                  sinewi_arena *arena, sinewi_enc_clip **out, sinew_error *error) {
 	sinewi_enc_clip *enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
 	SINEWI_CHECK(enc, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	sinewi_work w;
@@ -713,10 +746,17 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_
 	w.joint_count = clip->joint_count;
 	w.jobs = settings->jobs;
 	enc->source = clip;
+	enc->looping = prep->looping;
+	enc->short_constants = settings->short_constants;
+	enc->sample_count = prep->sample_count;
+	enc->stored_sample_count = prep->stored;
+	w.stored = prep->stored;
+	w.poses = prep->poses, w.scalars = prep->scalars;
+	w.threshold = prep->threshold, w.shell = prep->shell, w.shell_off = prep->shell_off, w.lever = prep->lever;
+	w.max_scale = prep->max_scale, w.parent_gain = prep->parent_gain, w.rho = prep->rho;
+	w.shells_f = prep->shells_f, w.rounding_mode = prep->rounding_mode;
 	SINEWI_TRY(allocate(&w, error));
 	SINEWI_CHECK(make_groups(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
-	prepare_samples(&w);
-	SINEWI_CHECK(compute_levers(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	classify_scalars(&w);
 	// Constant sub-tracks may use a share of each joint's budget; if the segment search cannot
 	// meet the bound, classification retries stricter (finally: only exact constants).

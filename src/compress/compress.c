@@ -32,9 +32,9 @@ typedef struct lone_encodings {
 // but spend some of the error budget, which can cost knot bits elsewhere (long clips, whose constants
 // are a small share, are not encoded twice). Keeps the smallest in *best (*best_size). With `record`,
 // the lone-segment try's encodings go there; with `reuse`, those marked `same` stand in for that try.
-static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, bool explicit_length,
-                                bool metadata, sinewi_arena *arena, const sinew_allocator *allocator, lone_encodings *record,
-                                const lone_encodings *reuse, sinewi_enc_clip **best, size_t *best_size, sinew_error *error) {
+static sinew_result encode_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
+                                bool explicit_length, bool metadata, sinewi_arena *arena, const sinew_allocator *allocator,
+                                lone_encodings *record, const lone_encodings *reuse, sinewi_enc_clip **best, size_t *best_size, sinew_error *error) {
 	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
 	sinewi_compress_settings clip_settings = *settings;
 	if (settings->level == SINEW_LEVEL_DEFAULT && clip->sample_count <= 65) clip_settings.level = SINEW_LEVEL_HIGH;
@@ -67,7 +67,7 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_compress_se
 				enc->segment_length = length;
 				r = SINEW_RESULT_OK;
 			} else {
-				r = sinewi_compress_clip(clip, &s, arena, &enc, error);
+				r = sinewi_compress_clip(clip, prep, &s, arena, &enc, error);
 			}
 			if (record && lone) {
 				record->tried = short_constants + 1;
@@ -115,8 +115,12 @@ static void clip_task(void *arg, uint32_t i) {
 	sinewi_compress_settings clip_settings = *settings;
 	if (!clip_settings.jobs) clip_settings.scratch = &scratch;
 	settings = &clip_settings;
-	sinew_result r = encode_clip(clip, settings, tasks->explicit_length, tasks->metadata, arena, tasks->allocator,
-	                             settings->midpoint ? &lone : NULL, NULL, &tasks->encoded[i], &best_size, error);
+	// the samples and error model every encoding of the clip reads
+	sinewi_clip_prep prep;
+	sinew_result r = sinewi_prepare_clip(clip, settings, arena, &prep, error);
+	if (r == SINEW_RESULT_OK)
+		r = encode_clip(clip, &prep, settings, tasks->explicit_length, tasks->metadata, arena, tasks->allocator,
+		                settings->midpoint ? &lone : NULL, NULL, &tasks->encoded[i], &best_size, error);
 	// A clip that midpoint knots do not make smaller (short clips, noisy ones) is encoded as without
 	// them too, and takes that encoding unless it is larger: the search that counted residual bits,
 	// and the longer default segments, were for nothing there (Flamingo.glb: 964 bytes that way, 832
@@ -128,7 +132,7 @@ static void clip_task(void *arg, uint32_t i) {
 		sinewi_enc_clip *plain_enc = NULL;
 		size_t plain_size = SIZE_MAX;
 		sinew_error plain_error = {0}; // the midpoint encoding stands if this one fails
-		sinew_result pr = encode_clip(clip, &plain, tasks->explicit_length, tasks->metadata, arena, tasks->allocator, NULL, &lone,
+		sinew_result pr = encode_clip(clip, &prep, &plain, tasks->explicit_length, tasks->metadata, arena, tasks->allocator, NULL, &lone,
 		                              &plain_enc, &plain_size, &plain_error);
 		if (pr == SINEW_RESULT_OK && plain_size <= best_size) tasks->encoded[i] = plain_enc;
 		else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);

@@ -100,9 +100,25 @@ typedef struct sinewi_compress_settings {
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);
 
-// Compresses one validated clip. Memory comes from `arena` (freed by the caller with it).
-sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
-                                  sinewi_enc_clip **out, sinew_error *error);
+// What every encoding of a clip shares, whatever its segment length, constants or knots: the samples as
+// the compressor reads them (normalized, hemisphere-continuous rotations; a repeated loop sample dropped)
+// and each joint's error model (compress_work.h says what each array holds). Read-only once prepared.
+typedef struct sinewi_clip_prep {
+	uint32_t sample_count, stored; // samples, and stored samples (a loop's wrap sample included)
+	bool looping;
+	sinew_qvv *poses;              // [stored * joint_count]
+	float **scalars;               // [scalar_track_count] -> [stored * components]
+	double *threshold, *shell, *shell_off, *lever, *max_scale, *parent_gain, *rho;
+	float *shells_f;
+	uint8_t *rounding_mode;
+} sinewi_clip_prep;
+
+// Prepares one validated clip for its encodings (memory from `arena`, which must outlive them).
+sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
+                                 sinewi_clip_prep *prep, sinew_error *error);
+// Compresses one validated, prepared clip. Memory comes from `arena` (freed by the caller with it).
+sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
+                                  sinewi_arena *arena, sinewi_enc_clip **out, sinew_error *error);
 
 // Midpoint knots (docs/format.md): sets each segment track's shifts where residuals from the
 // neighbours' midpoint take fewer bits, and `midpoint` when the clip is smaller that way. Lossless:

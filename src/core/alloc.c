@@ -82,7 +82,11 @@ static void *arena_take(sinewi_arena *arena, size_t size) {
 	aligned &= ~(size_t)15;
 	if (aligned == 0) aligned = 16;
 	if (!arena->head || arena->capacity - arena->used < aligned) {
-		size_t capacity = aligned > 60000 ? aligned : 60000;
+		// blocks grow from 8 KB to 60 KB: a small clip's arenas stay small (the pages a call touches, and
+		// the heap the C library keeps or hands back between calls, follow the sizes asked)
+		size_t grow = arena->head ? 2 * arena->capacity : 8192;
+		if (grow > 60000) grow = 60000;
+		size_t capacity = aligned > grow ? aligned : grow;
 		size_t total;
 		if (!sinewi_add_size(capacity, sizeof(sinewi_arena_block), &total)) return NULL;
 		sinewi_arena_block *block = NULL;
