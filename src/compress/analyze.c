@@ -247,44 +247,74 @@ static uint8_t compact_rotation(float q[4], bool short_values) {
 	return (uint8_t)big;
 }
 
+// replace_error of one candidate through its memo (sinewi_joint_candidates): a full maximum answers any
+// budget, and an error over an earlier budget answers every budget below it. Whether it fits a budget
+// is what replace_error would say; the value returned is replace_error's whenever it fits.
+static double memo_replace_error(const sinewi_work *w, uint32_t j, int sub, const sinew_qvv *v, double budget, double *value,
+                                 uint8_t *state) {
+	if (*state == SINEWI_MEMO_MAX || (*state == SINEWI_MEMO_OVER && budget < *value)) return *value;
+	const double e = replace_error(w, j, sub, v, budget);
+	if (e <= budget) *value = e, *state = SINEWI_MEMO_MAX; // no sample was over it: the maximum over all
+	else if (e > budget) *value = e, *state = SINEWI_MEMO_OVER;
+	return e;
+}
+
+// The candidates of joint j that no encoding changes, once per clip: the default pose (normalized, its
+// rotation as the decoder rebuilds it), the mean rotation and the midrange translation and scale.
+static sinewi_joint_candidates *joint_candidates(const sinewi_work *w, uint32_t j) {
+	sinewi_joint_candidates *c = &w->candidates[j];
+	if (c->ready) return c;
+	c->def = w->clip->joints[j].default_pose;
+	sinewi_quat_normalize(c->def.rotation);
+	c->drop_def = compact_rotation(c->def.rotation, false);
+	mean_rotation(w, j, c->mean_rotation);
+	midrange(w, j, SINEWI_TRACK_TRANSLATION, c->mid_translation);
+	midrange(w, j, SINEWI_TRACK_SCALE, c->mid_scale);
+	c->ready = 1;
+	return c;
+}
+
 // Each sub-track takes the first of identity, default and constant whose replacement error fits the
-// joint's share (the candidates are computed once per joint, and a candidate is measured only when the
-// ones before it do not fit).
+// joint's share (the candidates are computed once per clip, and a candidate is measured only when the
+// ones before it do not fit, through its memo: the clip's encodings and classification attempts share
+// the measurements).
 static void classify_joints(sinewi_work *w) {
-	const sinew_clip *clip = w->clip;
 	sinewi_enc_clip *enc = w->enc;
 	const uint32_t nj = w->joint_count;
 	const bool short_values = w->settings->short_constants;
 	for (uint32_t j = 0; j < nj; ++j) {
-		const sinew_joint *joint = &clip->joints[j];
+		sinewi_joint_candidates *cand = joint_candidates(w, j);
 		double budget = w->threshold[j] * w->rho[j] * w->class_fraction;
 		w->const_error[j] = 0;
 		sinew_qvv *cv = &enc->constants[j];
 		sinewi_qvv_identity(cv);
-		sinew_qvv identity, def = joint->default_pose, constant;
+		sinew_qvv identity, constant;
+		const sinew_qvv *def = &cand->def;
 		sinewi_qvv_identity(&identity);
-		sinewi_quat_normalize(def.rotation);
-		mean_rotation(w, j, constant.rotation);
 		// Short_constants rounds constants to 24 bits; defaults stay f32 (the default pose exactly: a
 		// decoder may skip them)
-		uint8_t drop_def = compact_rotation(def.rotation, false);
+		memcpy(constant.rotation, cand->mean_rotation, sizeof constant.rotation);
+		memcpy(constant.translation, cand->mid_translation, sizeof constant.translation);
+		memcpy(constant.scale, cand->mid_scale, sizeof constant.scale);
 		uint8_t drop_const = compact_rotation(constant.rotation, short_values);
-		midrange(w, j, SINEWI_TRACK_TRANSLATION, constant.translation);
-		midrange(w, j, SINEWI_TRACK_SCALE, constant.scale);
 		short_constants(constant.translation, 3, short_values), short_constants(constant.scale, 3, short_values);
+		const int crow = short_values ? 3 : 2; // the memo row of this encoding's constant
 		for (int sub = 0; sub < 3; ++sub) {
 			double e;
 			uint8_t kind;
 			const sinew_qvv *value;
-			if ((e = replace_error(w, j, sub, &identity, budget)) <= budget) kind = SINEWI_KIND_IDENTITY, value = &identity;
-			else if ((e = replace_error(w, j, sub, &def, budget)) <= budget) kind = SINEWI_KIND_DEFAULT, value = &def;
-			else if ((e = replace_error(w, j, sub, &constant, budget)) <= budget) kind = SINEWI_KIND_CONSTANT, value = &constant;
+			if ((e = memo_replace_error(w, j, sub, &identity, budget, &cand->error[0][sub], &cand->state[0][sub])) <= budget)
+				kind = SINEWI_KIND_IDENTITY, value = &identity;
+			else if ((e = memo_replace_error(w, j, sub, def, budget, &cand->error[1][sub], &cand->state[1][sub])) <= budget)
+				kind = SINEWI_KIND_DEFAULT, value = def;
+			else if ((e = memo_replace_error(w, j, sub, &constant, budget, &cand->error[crow][sub], &cand->state[crow][sub])) <= budget)
+				kind = SINEWI_KIND_CONSTANT, value = &constant;
 			else kind = SINEWI_KIND_ANIMATED, e = 0, value = &identity;
 			enc->joint_kinds[(size_t)j * 3 + sub] = kind;
 			w->const_error[j] += e;
 			if (sub == SINEWI_TRACK_ROTATION) {
 				memcpy(cv->rotation, value->rotation, sizeof cv->rotation);
-				enc->constant_dropped[j] = kind == SINEWI_KIND_DEFAULT ? drop_def : (kind == SINEWI_KIND_CONSTANT ? drop_const : 0);
+				enc->constant_dropped[j] = kind == SINEWI_KIND_DEFAULT ? cand->drop_def : (kind == SINEWI_KIND_CONSTANT ? drop_const : 0);
 			}
 			else if (sub == SINEWI_TRACK_TRANSLATION) memcpy(cv->translation, value->translation, sizeof cv->translation);
 			else memcpy(cv->scale, value->scale, sizeof cv->scale);
@@ -478,8 +508,9 @@ static sinew_result allocate_prep(sinewi_work *w, sinew_error *error) {
 	w->shells_f = (float *)sinewi_arena_array(a, njx, sizeof(float));
 	w->shell_off = (double *)sinewi_arena_array(a, njx * 3, sizeof(double));
 	w->rounding_mode = (uint8_t *)sinewi_arena_array(a, njx, 1);
-	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->shell_off && w->rounding_mode, error, SINEW_RESULT_OUT_OF_MEMORY,
-	             "out of memory");
+	w->candidates = (sinewi_joint_candidates *)sinewi_arena_array(a, njx, sizeof(sinewi_joint_candidates));
+	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->shell_off && w->rounding_mode && w->candidates, error,
+	             SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	for (uint32_t i = 0; i < nt; ++i) {
 		w->scalars[i] = (float *)sinewi_arena_array(a, stored, clip->scalar_tracks[i].components * sizeof(float));
 		SINEWI_CHECK(w->scalars[i], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
@@ -502,7 +533,7 @@ sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_s
 	prep->poses = w.poses, prep->scalars = w.scalars;
 	prep->threshold = w.threshold, prep->shell = w.shell, prep->shell_off = w.shell_off, prep->lever = w.lever;
 	prep->max_scale = w.max_scale, prep->parent_gain = w.parent_gain, prep->rho = w.rho;
-	prep->shells_f = w.shells_f, prep->rounding_mode = w.rounding_mode;
+	prep->shells_f = w.shells_f, prep->rounding_mode = w.rounding_mode, prep->candidates = w.candidates;
 	return SINEW_RESULT_OK;
 }
 
@@ -754,7 +785,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep
 	w.poses = prep->poses, w.scalars = prep->scalars;
 	w.threshold = prep->threshold, w.shell = prep->shell, w.shell_off = prep->shell_off, w.lever = prep->lever;
 	w.max_scale = prep->max_scale, w.parent_gain = prep->parent_gain, w.rho = prep->rho;
-	w.shells_f = prep->shells_f, w.rounding_mode = prep->rounding_mode;
+	w.shells_f = prep->shells_f, w.rounding_mode = prep->rounding_mode, w.candidates = prep->candidates;
 	SINEWI_TRY(allocate(&w, error));
 	SINEWI_CHECK(make_groups(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	classify_scalars(&w);

@@ -100,9 +100,24 @@ typedef struct sinewi_compress_settings {
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);
 
+// classify_joints' candidates for one joint, computed once per clip, and the memo of their replacement
+// errors per sub-track: [identity, default, f32 constant, Short_constants constant][sub]; a state says
+// what the value is (SINEWI_MEMO_MAX: the error over every sample; _OVER: a sample's error over the
+// budget it was measured against).
+enum { SINEWI_MEMO_NONE = 0, SINEWI_MEMO_MAX = 1, SINEWI_MEMO_OVER = 2 };
+typedef struct sinewi_joint_candidates {
+	sinew_qvv def;           // the default pose, normalized, its rotation as the decoder rebuilds it
+	float mean_rotation[4];  // the constant candidates before they are stored (compact_rotation, Short_constants)
+	float mid_translation[3], mid_scale[3];
+	double error[4][3];
+	uint8_t state[4][3];
+	uint8_t drop_def, ready;
+} sinewi_joint_candidates;
+
 // What every encoding of a clip shares, whatever its segment length, constants or knots: the samples as
 // the compressor reads them (normalized, hemisphere-continuous rotations; a repeated loop sample dropped)
-// and each joint's error model (compress_work.h says what each array holds). Read-only once prepared.
+// and each joint's error model (compress_work.h says what each array holds). Read-only once prepared
+// but for the candidates' memo, which the clip's encodings fill in turn (never two at once).
 typedef struct sinewi_clip_prep {
 	uint32_t sample_count, stored; // samples, and stored samples (a loop's wrap sample included)
 	bool looping;
@@ -111,6 +126,7 @@ typedef struct sinewi_clip_prep {
 	double *threshold, *shell, *shell_off, *lever, *max_scale, *parent_gain, *rho;
 	float *shells_f;
 	uint8_t *rounding_mode;
+	sinewi_joint_candidates *candidates; // [joint_count], filled as the encodings classify (the one part written)
 } sinewi_clip_prep;
 
 // Prepares one validated clip for its encodings (memory from `arena`, which must outlive them).

@@ -29,6 +29,7 @@ typedef struct sinewi_work {
 	float *shells_f;     // shell as float for the metric
 	double class_fraction; // share of a joint's budget a constant sub-track may use
 	uint8_t *rounding_mode; // [joint_count] effective sinew_rounding of each joint
+	sinewi_joint_candidates *candidates; // [joint_count] classification candidates and their memo (the clip's)
 	// the joints split into groups the segment search treats apart (sinewi_group)
 	struct sinewi_group *groups;
 	uint32_t group_count;
