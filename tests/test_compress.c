@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compress/compress_internal.h"
+
 typedef struct gen_params {
 	uint32_t joints, samples, scalars;
 	double translation_scale; // bone length scale in clip units
@@ -265,6 +267,59 @@ static void test_compress_short_clips_as_plain(void) {
 		}
 }
 
+// The f32-constants encoding of a short clip is left out (loses_to) only where encoding it in full
+// gives more bytes than the Short_constants one and keeps the constants that make the 1 % rule weigh
+// Short_constants after it: so the choice is the one both encodings give. Clips of 1 to 4 samples, as
+// midpoint and plain runs do; some must be left out, some not (the test would pass on neither).
+static void test_compress_f32_left_out_only_when_larger(void) {
+	test_rng rng = {2211};
+	int left = 0, kept = 0;
+	for (uint32_t n = 1; n <= 4; ++n)
+		for (int rep = 0; rep < 6; ++rep) {
+			gen_params p = {.joints = 10 + 3 * (uint32_t)rep, .samples = n, .scalars = (uint32_t)rep % 3, .translation_scale = 20,
+			                .unit_scale = 100, .looping = rep % 2 != 0, .noise = rep >= 3 ? 0.02 : 0.0};
+			sinew_clip_set *set = NULL;
+			sinew_error err = {0};
+			CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+			sinew_clip *clip = generate(set, &rng, &p);
+			CHECK(clip);
+			sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = rep % 2 ? -1 : 0};
+			sinewi_compress_settings st;
+			sinewi_compress_settings_resolve(&opt, &st);
+			st.level = SINEW_LEVEL_HIGH; // as encode_clip compresses a short clip
+			sinewi_arena arena;
+			sinewi_arena_init(&arena, NULL);
+			sinewi_clip_prep prep;
+			CHECK_OK(sinewi_prepare_clip(clip, &st, &arena, &prep, &err), &err);
+			sinewi_enc_clip *enc[2] = {NULL, NULL}, *probe = NULL;
+			size_t size[2];
+			for (int v = 0; v < 2; ++v) {
+				sinewi_compress_settings s = st;
+				s.short_constants = v != 0;
+				CHECK_OK(sinewi_compress_clip(clip, &prep, &s, &arena, &enc[v], &err), &err);
+				if (test_failed()) break;
+				size[v] = sinewi_serialized_clip_size(enc[v], true, NULL);
+			}
+			sinewi_compress_settings s = st;
+			s.loses_to = test_failed() ? 0 : size[1];
+			if (!test_failed()) CHECK_OK(sinewi_compress_clip(clip, &prep, &s, &arena, &probe, &err), &err);
+			if (!test_failed()) {
+				if (probe->left_out) {
+					left++;
+					CHECK_MSG(size[0] > size[1] && (uint64_t)sinewi_enc_constant_count(enc[0]) * 100 >= size[0],
+					          "%u samples: f32 left out, but %zu bytes against %zu", n, size[0], size[1]);
+				} else {
+					kept++;
+					CHECK_MSG(sinewi_serialized_clip_size(probe, true, NULL) == size[0], "%u samples: the kept encoding changed", n);
+				}
+			}
+			sinewi_arena_free(&arena);
+			sinew_clip_set_free(set);
+			if (test_failed()) return;
+		}
+	CHECK_MSG(left > 0 && kept > 0, "left out %d, kept %d", left, kept);
+}
+
 static void test_compress_looping_clips(void) {
 	gen_params p = {.joints = 12, .samples = 33, .scalars = 2, .translation_scale = 20, .unit_scale = 100, .looping = true};
 	run_property(&p, 3, 81, 0.01);
@@ -469,6 +524,7 @@ void suite_compress(void) {
 	RUN(test_compress_guarantee_on_spins);
 	RUN(test_compress_short_clips);
 	RUN(test_compress_short_clips_as_plain);
+	RUN(test_compress_f32_left_out_only_when_larger);
 	RUN(test_compress_looping_clips);
 	RUN(test_compress_looping_clip_ending_on_first_pose);
 	RUN(test_compress_scalar_tracks_keep_precision_and_zeros);

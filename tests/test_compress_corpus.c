@@ -185,9 +185,44 @@ static void test_encoder_output_is_pinned(void) {
 	}
 }
 
+// Short ACL clips (1 to 5 samples) whose encodings take the shortcuts of short clips (Short_constants
+// first, the f32 encoding left out where it cannot win, the plain run's copies): their blobs are the
+// ones the encoder wrote before those shortcuts (fd56392).
+static void test_short_clip_output_is_pinned(void) {
+	static const struct {
+		const char *file;
+		uint64_t hash;
+	} pins[] = {
+		{"acl/76_07.acl.sjson", 0xa1ae3e4bf46b8fc6ull},
+		{"acl/82_01.acl.sjson", 0x966440cd339d49adull},
+		{"acl/90_10.acl.sjson", 0x83ecadf9fa848504ull},
+		{"acl/93_01.acl.sjson", 0x7c54a48f7cc7b58dull},
+	};
+	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; ++i) {
+		char path[1024];
+		if (!test_corpus_path(pins[i].file, path, sizeof path)) return;
+		sinew_import_options io = {0};
+		sinew_clip_set *set = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_import_file(path, &io, NULL, &set, &err), &err);
+		for (int k = 0; k < 2; ++k) {
+			sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = k ? -1 : 0};
+			void *blob = NULL;
+			size_t size = 0;
+			CHECK_OK(sinew_compress(set, &opt, NULL, &blob, &size, &err), &err);
+			const uint64_t h = fnv1a((const unsigned char *)blob, size);
+			CHECK_MSG(h == pins[i].hash, "%s%s: %zu bytes, hash 0x%016llx", pins[i].file, k ? " (plain knots)" : "", size,
+			          (unsigned long long)h);
+			sinew_blob_free(blob, size, NULL);
+		}
+		sinew_clip_set_free(set);
+	}
+}
+
 void suite_compress_corpus(void) {
 	RUN(test_guarantee_on_bundled_clips);
 	RUN(test_encoder_output_is_pinned);
+	RUN(test_short_clip_output_is_pinned);
 	RUN(test_guarantee_on_corpus_acl);
 	RUN(test_short_clips_reuse_as_plain);
 	RUN(test_guarantee_on_corpus_amc);

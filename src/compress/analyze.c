@@ -26,6 +26,8 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->allow_over_bound = options->allow_over_bound != 0;
+	out->metadata = !options->strip_metadata;
+	out->loses_to = 0;
 	out->jobs = options->jobs && options->jobs->run ? options->jobs : NULL;
 	out->scratch = NULL; // compress.c gives each clip one
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
@@ -762,6 +764,69 @@ static sinew_result encode_tiers(sinewi_work *w, sinew_error *error) {
 	return SINEW_RESULT_OK;
 }
 
+// An encoding's work state over the clip's prepared samples and model (enc from the caller).
+static void work_from_prep(sinewi_work *w, const sinewi_clip_prep *prep) {
+	sinewi_enc_clip *enc = w->enc;
+	enc->source = w->clip;
+	enc->slerp_fit = 1; // docs/format.md step 5: nlerp that follows the slerp (the source's, for glTF)
+	enc->looping = prep->looping;
+	enc->short_constants = w->settings->short_constants;
+	enc->sample_count = prep->sample_count;
+	enc->stored_sample_count = prep->stored;
+	w->fit = sinewi_slerp_fit;
+	w->joint_count = w->clip->joint_count;
+	w->jobs = w->settings->jobs;
+	w->stored = prep->stored;
+	w->poses = prep->poses, w->scalars = prep->scalars;
+	w->threshold = prep->threshold, w->shell = prep->shell, w->shell_off = prep->shell_off, w->lever = prep->lever;
+	w->max_scale = prep->max_scale, w->parent_gain = prep->parent_gain, w->rho = prep->rho;
+	w->shells_f = prep->shells_f, w->rounding_mode = prep->rounding_mode, w->candidates = prep->candidates;
+}
+
+// Constant sub-tracks may use a share of each joint's budget; if the segment search cannot meet the
+// bound, classification retries stricter (finally: only exact constants).
+static const double class_fractions[] = {0.25, 0.05, 0.0};
+#define CLASS_ATTEMPTS (sizeof class_fractions / sizeof class_fractions[0])
+
+// Every knot of every segment track at `width` bits (0, or SINEWI_WIDTH_RAW: the most a knot takes),
+// every knot kept, no residuals: the encoding's fewest or most knot bytes.
+static void set_knot_widths(sinewi_enc_clip *enc, uint8_t width) {
+	for (uint32_t sg = 0; sg < enc->segment_count; ++sg) {
+		const sinewi_enc_segment *seg = &enc->segments[sg];
+		for (uint32_t i = 0; i < enc->track_count; ++i) {
+			sinewi_enc_seg_track *st = &seg->tracks[i];
+			for (int c = 0; c < 4; ++c) st->width[c] = c < enc->tracks[i].components ? width : 0, st->shift[c] = 0;
+			st->decimation = 0;
+			st->knot_count = sinewi_knot_count(seg->length, 0);
+		}
+	}
+}
+
+// Can this attempt's encoding (its kinds and segments set, no knots chosen yet) not be smaller than
+// settings->loses_to bytes, however few its knot bits (none, 16-bit ranges, plain descriptors), while
+// keeping 100 times its constant values at least what it could take at most (every knot raw, f32
+// ranges, midpoint descriptors), so that encode_clip's 1 % rule weighs Short_constants after it?
+// Leaves the segment tracks as build_segments made them.
+static bool cannot_win(sinewi_work *w) {
+	sinewi_enc_clip *enc = w->enc;
+	const sinew_allocator *allocator = &w->arena->alloc.a;
+	set_knot_widths(enc, 0);
+	enc->half_ranges = 1, enc->midpoint = 0;
+	const size_t floor = sinewi_serialized_clip_size(enc, w->settings->metadata, allocator);
+	bool sure = floor > w->settings->loses_to && floor < SIZE_MAX - 1;
+	if (sure) {
+		set_knot_widths(enc, SINEWI_WIDTH_RAW);
+		enc->half_ranges = 0, enc->midpoint = 1;
+		const size_t ceiling = sinewi_serialized_clip_size(enc, w->settings->metadata, allocator);
+		sure = ceiling < SIZE_MAX - 1 && (uint64_t)sinewi_enc_constant_count(enc) * 100 >= ceiling;
+		set_knot_widths(enc, 0);
+	}
+	for (uint32_t sg = 0; sg < enc->segment_count; ++sg)
+		for (uint32_t i = 0; i < enc->track_count; ++i) enc->segments[sg].tracks[i].knot_count = 0;
+	enc->half_ranges = 0, enc->midpoint = 0;
+	return sure;
+}
+
 sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
                                   sinewi_arena *arena, sinewi_enc_clip **out, sinew_error *error) {
 	sinewi_enc_clip *enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
@@ -772,28 +837,12 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep
 	w.settings = settings;
 	w.arena = arena;
 	w.enc = enc;
-	enc->slerp_fit = 1; // docs/format.md step 5: nlerp that follows the slerp (the source's, for glTF)
-	w.fit = sinewi_slerp_fit;
-	w.joint_count = clip->joint_count;
-	w.jobs = settings->jobs;
-	enc->source = clip;
-	enc->looping = prep->looping;
-	enc->short_constants = settings->short_constants;
-	enc->sample_count = prep->sample_count;
-	enc->stored_sample_count = prep->stored;
-	w.stored = prep->stored;
-	w.poses = prep->poses, w.scalars = prep->scalars;
-	w.threshold = prep->threshold, w.shell = prep->shell, w.shell_off = prep->shell_off, w.lever = prep->lever;
-	w.max_scale = prep->max_scale, w.parent_gain = prep->parent_gain, w.rho = prep->rho;
-	w.shells_f = prep->shells_f, w.rounding_mode = prep->rounding_mode, w.candidates = prep->candidates;
+	work_from_prep(&w, prep);
 	SINEWI_TRY(allocate(&w, error));
 	SINEWI_CHECK(make_groups(&w), error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	classify_scalars(&w);
-	// Constant sub-tracks may use a share of each joint's budget; if the segment search cannot
-	// meet the bound, classification retries stricter (finally: only exact constants).
-	const double fractions[] = {0.25, 0.05, 0.0};
-	for (size_t attempt = 0; attempt < sizeof fractions / sizeof fractions[0]; ++attempt) {
-		w.class_fraction = fractions[attempt];
+	for (size_t attempt = 0; attempt < CLASS_ATTEMPTS; ++attempt) {
+		w.class_fraction = class_fractions[attempt];
 		enc->over_error = 0.0, enc->over_bound = 0;
 		enc->max_error = enc->max_scalar_error = 0.0; // (a failed attempt's do not count)
 		classify_joints(&w);
@@ -801,10 +850,18 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep
 		SINEWI_TRY(build_segments(&w, error));
 		for (uint32_t i = 0; i < enc->track_count; ++i)
 			if (enc->tracks[i].type == SINEWI_TRACK_ROTATION) choose_dropped(&w, i, enc->tracks[i].index);
+		// an encoding that cannot be the smaller one needs only to know that this attempt meets the bound
+		// (the search does not depend on the refinement that follows it)
+		w.skip_refine = settings->loses_to > 0 && !settings->allow_over_bound && settings->tier_count <= 1 && cannot_win(&w);
 		clip_ranges(&w);
 		choose_half_ranges(&w);
 		sinew_result r = search_segments(&w, error);
 		if (r != SINEW_RESULT_OK && r != SINEW_RESULT_OVER_BOUND) return r;
+		if (r == SINEW_RESULT_OK && w.skip_refine) {
+			enc->left_out = 1; // its kinds are final, and it is larger than loses_to: not refined, never written
+			*out = enc;
+			return SINEW_RESULT_OK;
+		}
 		if (r == SINEW_RESULT_OK) {
 			SINEWI_TRY(encode_tiers(&w, error));
 			sinewi_choose_midpoint(enc, settings->midpoint);

@@ -705,7 +705,7 @@ static void search_group(const sinewi_work *w, const sinewi_enc_segment *seg, se
 		double ratio = verify_segment(w, sc, iter == 0);
 		memset(sc->dirty, 0, nj);
 		if (ratio <= 1.0) {
-			int passes = w->settings->level == SINEW_LEVEL_FAST ? 0 : (w->settings->level >= SINEW_LEVEL_HIGH ? 24 : 8);
+			int passes = w->settings->level == SINEW_LEVEL_FAST || w->skip_refine ? 0 : (w->settings->level >= SINEW_LEVEL_HIGH ? 24 : 8);
 			if (passes) {
 				sinewi_refine_segment(w, seg, sc, passes);
 				verify_segment(w, sc, false);

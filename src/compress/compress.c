@@ -16,13 +16,52 @@ void sinew_blob_free(void *blob, size_t size, const sinew_allocator *allocator) 
 // otherwise than it would have without residuals in its costs (midpoint knots enter the search there
 // only) and it did not choose midpoint knots, the plain run's lone-segment try of that constant
 // encoding chooses exactly as it did, and differs from it only in the header's Segment_length: it
-// stands in for that try (`same`; never for a variant that failed).
+// stands in for that try (`same`; never for a variant that failed or was left out).
 typedef struct lone_encodings {
-	int tried;                   // variants tried (0: no lone-segment try was recorded)
+	bool tried[2];               // variants encoded (false: none recorded, or left out)
 	sinewi_enc_clip *enc[2];     // NULL where that variant failed
 	size_t size[2];              // their serialized sizes (the copy's is the same: Segment_length is a fixed field)
 	bool same[2];
 } lone_encodings;
+
+// Clips of at most this many samples: compressed as the high level does at the default level, and
+// encoded with Short_constants first (encode_clip).
+#define SHORT_CLIP_SAMPLES 65u
+
+// One constant variant (0: f32, 1: Short_constants) of a try of segment length s->segment_length:
+// encoded, or copied from `reuse` where it stands in; recorded in `record` (a lone-segment try). An
+// encoding left out (sinewi_compress_clip's loses_to) comes back marked left_out, size SIZE_MAX; the
+// record keeps the bound it lost to in its size, and it stands in for a try with a bound no larger.
+static sinew_result encode_variant(const sinew_clip *clip, const sinewi_clip_prep *prep, sinewi_compress_settings s, int variant,
+                                   bool metadata, sinewi_arena *arena, const sinew_allocator *allocator, lone_encodings *record,
+                                   const lone_encodings *reuse, sinewi_enc_clip **out, size_t *out_size, sinew_error *error) {
+	s.short_constants = variant != 0;
+	sinewi_enc_clip *enc = NULL;
+	sinew_result r;
+	const bool copied = reuse && reuse->tried[variant] && reuse->same[variant] &&
+	                    (!reuse->enc[variant]->left_out || (s.loses_to && s.loses_to <= reuse->size[variant]));
+	if (copied) {
+		// the same encoding, but for the header's Segment_length
+		enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
+		if (!enc) return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		*enc = *reuse->enc[variant];
+		enc->segment_length = s.segment_length;
+		r = SINEW_RESULT_OK;
+	} else {
+		r = sinewi_compress_clip(clip, prep, &s, arena, &enc, error);
+	}
+	const bool ok = r == SINEW_RESULT_OK, left_out = ok && enc->left_out;
+	const size_t size = !ok || left_out ? SIZE_MAX : copied ? reuse->size[variant] : sinewi_serialized_clip_size(enc, metadata, allocator);
+	if (record) {
+		record->tried[variant] = true;
+		record->enc[variant] = ok ? enc : NULL;
+		record->same[variant] = ok && !enc->plain_differs && !enc->midpoint && enc->segment_count == 1;
+		record->size[variant] = left_out ? s.loses_to : size;
+	}
+	*out = ok ? enc : NULL;
+	*out_size = size;
+	return r;
+}
 
 // Levels high and highest (without an explicit segment length) try 2 or 4 segment lengths per clip
 // and keep the smallest result; fast and default use one. The default level compresses a clip of at
@@ -30,16 +69,25 @@ typedef struct lone_encodings {
 // fixed costs and single segments leave the bit-rate search more to gain. Each encoding is also tried
 // with 24-bit constants (Short_constants) when they could save 1 % of it: they save a byte per value
 // but spend some of the error budget, which can cost knot bits elsewhere (long clips, whose constants
-// are a small share, are not encoded twice). Keeps the smallest in *best (*best_size). With `record`,
-// the lone-segment try's encodings go there; with `reuse`, those marked `same` stand in for that try.
+// are a small share, are not encoded twice). Keeps the smallest in *best (*best_size), the f32 one on
+// a tie. With `record`, the lone-segment try's encodings go there; with `reuse`, those marked `same`
+// stand in for that try.
+//
+// Short clips encode Short_constants first: the f32 encoding then stops as soon as it is sure to be the
+// larger one (sinewi_compress_clip's loses_to: its kinds leave it larger whatever its knots, and it
+// meets the bound), and the result is the one trying both gives (a clip of 1 or 2 samples, whose knots
+// are few beside its constants, skips the f32 encoding's refinement and serialization). Otherwise both
+// are weighed as in turn.
 static sinew_result encode_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
                                 bool explicit_length, bool metadata, sinewi_arena *arena, const sinew_allocator *allocator,
                                 lone_encodings *record, const lone_encodings *reuse, sinewi_enc_clip **best, size_t *best_size, sinew_error *error) {
 	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
 	sinewi_compress_settings clip_settings = *settings;
-	if (settings->level == SINEW_LEVEL_DEFAULT && clip->sample_count <= 65) clip_settings.level = SINEW_LEVEL_HIGH;
+	const bool short_clip = clip->sample_count <= SHORT_CLIP_SAMPLES;
+	if (settings->level == SINEW_LEVEL_DEFAULT && short_clip) clip_settings.level = SINEW_LEVEL_HIGH;
 	const bool search_lengths = !explicit_length && clip_settings.level >= SINEW_LEVEL_HIGH;
 	const size_t tries = settings->level >= SINEW_LEVEL_HIGHEST ? 4 : 2;
+	const bool short_first = short_clip && settings->tier_count <= 1;
 	bool lone_tried = false; // a length that holds the whole clip in one segment was tried
 	for (size_t l = 0; l < (search_lengths ? tries : 1); ++l) {
 		const uint32_t length = search_lengths ? (settings->midpoint ? midpoint_lengths : plain_lengths)[l] : settings->segment_length;
@@ -51,36 +99,29 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_clip_prep *
 		}
 		const uint32_t intervals = clip->sample_count - (clip->looping ? 0u : 1u); // at most: a repeated loop sample is dropped
 		const bool lone = intervals <= length;
-		if (record && lone) memset(record, 0, sizeof *record);
-		for (int short_constants = 0; short_constants < 2; ++short_constants) {
-			sinewi_compress_settings s = clip_settings;
-			s.segment_length = length;
-			s.short_constants = short_constants != 0;
-			sinewi_enc_clip *enc = NULL;
-			sinew_result r;
-			const bool copied = lone && reuse && short_constants < reuse->tried && reuse->same[short_constants];
-			if (copied) {
-				// the same encoding, but for the header's Segment_length
-				enc = (sinewi_enc_clip *)sinewi_arena_alloc(arena, sizeof *enc);
-				if (!enc) return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
-				*enc = *reuse->enc[short_constants];
-				enc->segment_length = length;
-				r = SINEW_RESULT_OK;
-			} else {
-				r = sinewi_compress_clip(clip, prep, &s, arena, &enc, error);
-			}
-			if (record && lone) {
-				record->tried = short_constants + 1;
-				record->enc[short_constants] = r == SINEW_RESULT_OK ? enc : NULL;
-				record->same[short_constants] = r == SINEW_RESULT_OK && !enc->plain_differs && !enc->midpoint && enc->segment_count == 1;
-			}
-			if (r != SINEW_RESULT_OK && short_constants) break; // the f32 encoding stands
-			if (r != SINEW_RESULT_OK) return r;
-			size_t size = copied ? reuse->size[short_constants] : sinewi_serialized_clip_size(enc, metadata, allocator);
-			if (record && lone) record->size[short_constants] = size;
-			if (size < *best_size) *best_size = size, *best = enc;
-			if ((uint64_t)sinewi_enc_constant_count(enc) * 100 < size) break;
+		lone_encodings *rec = record && lone ? record : NULL;
+		const lone_encodings *use = reuse && lone ? reuse : NULL;
+		if (rec) memset(rec, 0, sizeof *rec);
+		sinewi_compress_settings s = clip_settings;
+		s.segment_length = length;
+		sinewi_enc_clip *enc[2] = {NULL, NULL};
+		size_t size[2] = {SIZE_MAX, SIZE_MAX};
+		sinew_result r[2] = {SINEW_RESULT_OK, SINEW_RESULT_OK};
+		if (short_first) {
+			r[1] = encode_variant(clip, prep, s, 1, metadata, arena, allocator, rec, use, &enc[1], &size[1], error);
+			if (r[1] == SINEW_RESULT_OK && !enc[1]->over_bound) s.loses_to = size[1];
 		}
+		r[0] = encode_variant(clip, prep, s, 0, metadata, arena, allocator, rec, use, &enc[0], &size[0], error);
+		if (r[0] != SINEW_RESULT_OK) return r[0];
+		if (enc[0]->left_out) { // sure to be larger than the Short_constants encoding
+			if (size[1] < *best_size) *best_size = size[1], *best = enc[1];
+			continue;
+		}
+		if (size[0] < *best_size) *best_size = size[0], *best = enc[0];
+		if ((uint64_t)sinewi_enc_constant_count(enc[0]) * 100 < size[0]) continue; // (Short_constants not weighed)
+		if (!short_first) r[1] = encode_variant(clip, prep, s, 1, metadata, arena, allocator, rec, use, &enc[1], &size[1], error);
+		if (r[1] != SINEW_RESULT_OK) continue; // the f32 encoding stands
+		if (size[1] < *best_size) *best_size = size[1], *best = enc[1];
 	}
 	return SINEW_RESULT_OK;
 }

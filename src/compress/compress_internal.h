@@ -57,6 +57,7 @@ typedef struct sinewi_enc_clip {
 	uint8_t midpoint;       // 5-byte track descriptors, predicted knots as midpoint residuals (Midpoint_knots)
 	uint8_t over_bound;     // the bound was not met (written on request: Over_bound)
 	uint8_t slerp_fit;      // rotations interpolate at the slerp-fitted parameter (Slerp_fit; every clip the encoder writes)
+	uint8_t left_out;       // sure to be larger than settings->loses_to: its search stopped at the bound (never written)
 	uint8_t plain_differs;  // some track of some search of the clip chose otherwise than it would have without midpoint
 	                        // residuals in its costs (not serialized; without it, a search without them chooses the same)
 	// where the bound was missed worst (when it was): joint, time (seconds) and error (clip units)
@@ -96,6 +97,8 @@ typedef struct sinewi_compress_settings {
 	const sinew_jobs *jobs;     // where a clip's segment searches run (NULL: this thread)
 	sinewi_arena *scratch;      // with no jobs: one arena the segment searches of the clip's encodings reuse
 	                            // in turn (rewound, not freed, between them); NULL: each its own
+	bool metadata;              // the blob keeps names, hierarchy and default poses (sizes count them)
+	size_t loses_to;            // > 0: leave out an encoding sure to be larger (sinewi_compress_clip)
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);
@@ -133,6 +136,8 @@ typedef struct sinewi_clip_prep {
 sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,
                                  sinewi_clip_prep *prep, sinew_error *error);
 // Compresses one validated, prepared clip. Memory comes from `arena` (freed by the caller with it).
+// With settings->loses_to, an encoding that is sure to be larger than that many bytes (its kinds leave
+// it larger whatever its knots, and its bound is met) stops there: OK, marked left_out.
 sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
                                   sinewi_arena *arena, sinewi_enc_clip **out, sinew_error *error);
 

@@ -34,6 +34,7 @@ typedef struct sinewi_work {
 	struct sinewi_group *groups;
 	uint32_t group_count;
 	const sinew_jobs *jobs; // where the (segment, group) searches run; NULL: on this thread
+	bool skip_refine;       // the segment searches stop once they meet the bound (sinewi_compress_clip)
 } sinewi_work;
 
 // Joints [first_joint, first_joint + joint_count) that hold every parent of theirs (whole subtrees of
