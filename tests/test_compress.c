@@ -320,6 +320,56 @@ static void test_compress_f32_left_out_only_when_larger(void) {
 	CHECK_MSG(left > 0 && kept > 0, "left out %d, kept %d", left, kept);
 }
 
+// A run without midpoint knots that takes its first choices from a lone-segment run with them (replay)
+// writes the bytes it writes when it searches them itself: random clips of 3 to 33 samples, both
+// constant encodings, some of whose midpoint runs chose otherwise (so replay is what stands in).
+static void test_compress_replay_is_the_plain_search(void) {
+	test_rng rng = {4455};
+	int differed = 0;
+	for (uint32_t rep = 0; rep < 12; ++rep) {
+		gen_params p = {.joints = 8 + 2 * rep, .samples = 9 + rep * 5 / 2, .scalars = rep % 2, .translation_scale = 20,
+		                .unit_scale = 100, .looping = rep % 3 == 0, .spin = rep % 4 == 1 ? 0.5 : 0.0, .root_travel = rep % 2 ? 50 : 0};
+		sinew_clip_set *set = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+		sinew_clip *clip = generate(set, &rng, &p);
+		CHECK(clip);
+		sinew_compress_options opt = {.error_cm = 0.01};
+		sinewi_compress_settings st;
+		sinewi_compress_settings_resolve(&opt, &st);
+		st.level = SINEW_LEVEL_HIGH;
+		sinewi_arena arena;
+		sinewi_arena_init(&arena, NULL);
+		sinewi_clip_prep prep;
+		CHECK_OK(sinewi_prepare_clip(clip, &st, &arena, &prep, &err), &err);
+		for (int v = 0; v < 2 && !test_failed(); ++v) {
+			sinewi_compress_settings mid = st, plain = st;
+			mid.short_constants = plain.short_constants = v != 0;
+			mid.segment_length = 40, plain.segment_length = 40; // a lone segment in both
+			plain.midpoint = false;
+			sinewi_enc_clip *m = NULL, *enc[2] = {NULL, NULL};
+			CHECK_OK(sinewi_compress_clip(clip, &prep, &mid, &arena, &m, &err), &err);
+			if (test_failed()) break;
+			differed += m->plain_differs != 0;
+			void *blob[2] = {NULL, NULL};
+			size_t size[2] = {0, 0};
+			for (int k = 0; k < 2 && !test_failed(); ++k) {
+				plain.replay = k ? m : NULL;
+				CHECK_OK(sinewi_compress_clip(clip, &prep, &plain, &arena, &enc[k], &err), &err);
+				if (!test_failed()) CHECK_OK(sinewi_serialize(&enc[k], 1, true, 0, &arena, NULL, &blob[k], &size[k], &err), &err);
+			}
+			if (!test_failed())
+				CHECK_MSG(size[0] == size[1] && memcmp(blob[0], blob[1], size[0]) == 0, "%u samples, constants %d: %zu bytes, replayed %zu",
+				          p.samples, v, size[0], size[1]);
+			for (int k = 0; k < 2; ++k) sinew_blob_free(blob[k], size[k], NULL);
+		}
+		sinewi_arena_free(&arena);
+		sinew_clip_set_free(set);
+		if (test_failed()) return;
+	}
+	CHECK_MSG(differed > 0, "no midpoint run chose otherwise: the replay was not tested");
+}
+
 static void test_compress_looping_clips(void) {
 	gen_params p = {.joints = 12, .samples = 33, .scalars = 2, .translation_scale = 20, .unit_scale = 100, .looping = true};
 	run_property(&p, 3, 81, 0.01);
@@ -525,6 +575,7 @@ void suite_compress(void) {
 	RUN(test_compress_short_clips);
 	RUN(test_compress_short_clips_as_plain);
 	RUN(test_compress_f32_left_out_only_when_larger);
+	RUN(test_compress_replay_is_the_plain_search);
 	RUN(test_compress_looping_clips);
 	RUN(test_compress_looping_clip_ending_on_first_pose);
 	RUN(test_compress_scalar_tracks_keep_precision_and_zeros);

@@ -28,6 +28,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	out->allow_over_bound = options->allow_over_bound != 0;
 	out->metadata = !options->strip_metadata;
 	out->loses_to = 0;
+	out->replay = NULL;
 	out->jobs = options->jobs && options->jobs->run ? options->jobs : NULL;
 	out->scratch = NULL; // compress.c gives each clip one
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;
@@ -853,6 +854,14 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep
 		// an encoding that cannot be the smaller one needs only to know that this attempt meets the bound
 		// (the search does not depend on the refinement that follows it)
 		w.skip_refine = settings->loses_to > 0 && !settings->allow_over_bound && settings->tier_count <= 1 && cannot_win(&w);
+		// the first search's choices of a run with midpoint knots that ended with these kinds, in a lone
+		// segment as this one: the choices this search would make first (compress_work.h, replay)
+		const sinewi_enc_clip *rp = settings->replay;
+		w.replay = rp && !settings->midpoint && rp->attempt == attempt && rp->segment_count == 1 && enc->segment_count == 1 &&
+		                   rp->track_count == enc->track_count && rp->segments[0].length == enc->segments[0].length
+		               ? rp
+		               : NULL;
+		enc->attempt = (uint8_t)attempt;
 		clip_ranges(&w);
 		choose_half_ranges(&w);
 		sinew_result r = search_segments(&w, error);
@@ -863,6 +872,7 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep
 			return SINEW_RESULT_OK;
 		}
 		if (r == SINEW_RESULT_OK) {
+			w.replay = NULL; // (the coarser tiers' searches have budgets of their own)
 			SINEWI_TRY(encode_tiers(&w, error));
 			sinewi_choose_midpoint(enc, settings->midpoint);
 			*out = enc;

@@ -385,6 +385,19 @@ static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, 
 	return *plain - (w->settings->midpoint ? (uint32_t)sinewi_track_shifts(t, st) : 0u);
 }
 
+// Sets track t's knots in the segment to level best_k at decimation best_d; returns the error reached.
+static SINEWI_ALWAYS_INLINE double take_choice(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                          sinewi_enc_seg_track *st, const track_data *td, uint8_t dropped, uint32_t best_k, uint32_t best_d,
+                          float *decoded, uint8_t *level) {
+	st->decimation = (uint8_t)best_d;
+	// raw rotations keep all four components and drop none (docs/format.md)
+	st->dropped = best_k == SINEWI_LEVEL_RAW && t->type == SINEWI_TRACK_ROTATION ? 0 : dropped;
+	sinewi_widths_for_level(t, td, best_k, st->width);
+	sinewi_quantize_knots(w, t, seg, st, td);
+	if (level) *level = (uint8_t)best_k;
+	return track_error(w, sc, t, seg, st, td, decoded);
+}
+
 // Chooses decimation and widths for one track in one segment; returns the error reached.
 static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, double budget, bool force_max, float *decoded, uint8_t *level) {
@@ -422,15 +435,19 @@ static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, c
 		}
 	}
 	// a search without midpoint knots differs from this one only in these choices (compress.c reuses
-	// this one for it when none differed)
+	// this one for it when none differed, and its first choices where some did)
 	if (best_k != plain_k || best_d != plain_d) sc->plain_differs = true;
-	st->decimation = (uint8_t)best_d;
-	// raw rotations keep all four components and drop none (docs/format.md)
-	st->dropped = best_k == SINEWI_LEVEL_RAW && t->type == SINEWI_TRACK_ROTATION ? 0 : dropped;
-	sinewi_widths_for_level(t, td, best_k, st->width);
-	sinewi_quantize_knots(w, t, seg, st, td);
-	if (level) *level = (uint8_t)best_k;
-	return track_error(w, sc, t, seg, st, td, decoded);
+	st->plain_choice = (uint8_t)(plain_k | plain_d << 5);
+	return take_choice(w, sc, t, seg, st, td, dropped, best_k, best_d, decoded, level);
+}
+
+// The search of a track whose first choice is known (sinewi_work.replay): level k, decimation d.
+static double replay_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, const sinewi_enc_segment *seg,
+                           sinewi_enc_seg_track *st, uint8_t choice, float *decoded, uint8_t *level) {
+	const sinewi_enc_track *t = &w->enc->tracks[ti];
+	const uint32_t k = choice & 31u, d = choice >> 5;
+	st->plain_choice = choice;
+	return take_choice(w, sc, t, seg, st, &sc->td[ti - sc->t0], st->chosen_dropped, k, d, decoded, level);
 }
 
 
@@ -631,7 +648,11 @@ static bool search_joint(const sinewi_work *w, uint32_t j, const sinewi_enc_segm
 		if (ti < 0) continue;
 		const uint32_t k = (uint32_t)ti - sc->t0;
 		if (compare) memcpy(sc->trial_decoded, sc->decoded[k], bytes);
-		search_track(w, sc, (uint32_t)ti, seg, &seg->tracks[ti], budget, sc->forced[i] != 0, sc->decoded[k], &sc->level[k]);
+		if (w->replay && !compare)
+			replay_track(w, sc, (uint32_t)ti, seg, &seg->tracks[ti], w->replay->segments[0].tracks[ti].plain_choice, sc->decoded[k],
+			             &sc->level[k]);
+		else
+			search_track(w, sc, (uint32_t)ti, seg, &seg->tracks[ti], budget, sc->forced[i] != 0, sc->decoded[k], &sc->level[k]);
 		changed = changed || !compare || memcmp(sc->trial_decoded, sc->decoded[k], bytes) != 0;
 	}
 	return changed;

@@ -48,6 +48,8 @@ static sinew_result encode_variant(const sinew_clip *clip, const sinewi_clip_pre
 		enc->segment_length = s.segment_length;
 		r = SINEW_RESULT_OK;
 	} else {
+		// a lone-segment encoding of the midpoint run that chose otherwise somewhere: its first choices
+		if (reuse && reuse->tried[variant] && reuse->enc[variant] && !reuse->enc[variant]->left_out) s.replay = reuse->enc[variant];
 		r = sinewi_compress_clip(clip, prep, &s, arena, &enc, error);
 	}
 	const bool ok = r == SINEW_RESULT_OK, left_out = ok && enc->left_out;

@@ -35,6 +35,7 @@ typedef struct sinewi_enc_seg_track {
 	uint8_t chosen_dropped; // the segment's choice for quantized rotations
 	uint8_t range_min[4], range_ext[4]; // 8-bit fractions of the clip range per stored component
 	uint8_t shift[4];   // Midpoint_knots: residual bits saved per stored component (all 0: plain knots)
+	uint8_t plain_choice; // the first search's choice without midpoint residuals: level | decimation << 5
 	uint32_t knot_count;
 	uint32_t *knots;    // [knot_count * components] quantized values
 } sinewi_enc_seg_track;
@@ -57,6 +58,7 @@ typedef struct sinewi_enc_clip {
 	uint8_t midpoint;       // 5-byte track descriptors, predicted knots as midpoint residuals (Midpoint_knots)
 	uint8_t over_bound;     // the bound was not met (written on request: Over_bound)
 	uint8_t slerp_fit;      // rotations interpolate at the slerp-fitted parameter (Slerp_fit; every clip the encoder writes)
+	uint8_t attempt;        // the classification attempt it ended with (sinewi_compress_clip)
 	uint8_t left_out;       // sure to be larger than settings->loses_to: its search stopped at the bound (never written)
 	uint8_t plain_differs;  // some track of some search of the clip chose otherwise than it would have without midpoint
 	                        // residuals in its costs (not serialized; without it, a search without them chooses the same)
@@ -99,6 +101,8 @@ typedef struct sinewi_compress_settings {
 	                            // in turn (rewound, not freed, between them); NULL: each its own
 	bool metadata;              // the blob keeps names, hierarchy and default poses (sizes count them)
 	size_t loses_to;            // > 0: leave out an encoding sure to be larger (sinewi_compress_clip)
+	const struct sinewi_enc_clip *replay; // without midpoint knots: a lone-segment encoding of the same clip and
+	                            // constants with them, whose first search's plain choices stand in for this one's
 } sinewi_compress_settings;
 
 void sinewi_compress_settings_resolve(const sinew_compress_options *options, sinewi_compress_settings *out);

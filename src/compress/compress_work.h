@@ -35,6 +35,12 @@ typedef struct sinewi_work {
 	uint32_t group_count;
 	const sinew_jobs *jobs; // where the (segment, group) searches run; NULL: on this thread
 	bool skip_refine;       // the segment searches stop once they meet the bound (sinewi_compress_clip)
+	// An encoding without midpoint knots whose kinds, tracks and lone segment are those of `replay`, an
+	// encoding of the same clip and constants with them: the first search of a track depends only on
+	// its samples and budget (every joint starts at its initial share, nothing forced), and differs
+	// between the two only in the costs its candidates are weighed by, so replay's record of the choice
+	// without residuals (plain_choice) is this search's first choice, taken without its probes.
+	const struct sinewi_enc_clip *replay;
 } sinewi_work;
 
 // Joints [first_joint, first_joint + joint_count) that hold every parent of theirs (whole subtrees of

@@ -15,11 +15,13 @@
 #define SINEWI_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SINEWI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SINEWI_NOINLINE __attribute__((noinline))
+#define SINEWI_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define SINEWI_PRINTF(f, a)
 #define SINEWI_LIKELY(x) (x)
 #define SINEWI_UNLIKELY(x) (x)
 #define SINEWI_NOINLINE
+#define SINEWI_ALWAYS_INLINE inline
 #endif
 
 // The wasm decoder counts bytes (32 KB): its slow paths (single tracks, raw knots, single joints)
