@@ -60,6 +60,7 @@ static void segment_data(const sinewi_work *w, const sinewi_enc_track *t, const 
 		st->range_ext[c] = (uint8_t)(qmax - qmin);
 	}
 	td->knot_only = true;
+	td->widths_known = 0;
 	for (uint32_t c = 0; c < t->components; ++c) {
 		seg_lo_ext(t, st, c, &td->lo[c], &td->ext[c]);
 		td->knot_only = td->knot_only && fabsf(td->lo[c]) < 1e37f && td->ext[c] < 1e37f;
@@ -85,11 +86,21 @@ static void segment_data(const sinewi_work *w, const sinewi_enc_track *t, const 
 // Widths for precision level k: the widest component gets k bits; every component gets the
 // fewest bits whose step is no coarser than the widest one's. The extents are the segment's
 // (td->ext: the chosen dropped component's slots, which st has whenever k is below LEVEL_RAW).
-void sinewi_widths_for_level(const sinewi_enc_track *t, const track_data *td, uint32_t k, uint8_t width[4]) {
+static void widths_for_level(const sinewi_enc_track *t, const track_data *td, uint32_t k, uint8_t width[4]);
+
+void sinewi_widths_for_level(const sinewi_enc_track *t, track_data *td, uint32_t k, uint8_t width[4]) {
 	if (k >= SINEWI_LEVEL_RAW) {
 		for (uint32_t c = 0; c < 4; ++c) width[c] = (uint8_t)(c < t->components ? SINEWI_WIDTH_RAW : 0);
 		return;
 	}
+	if (!(td->widths_known >> k & 1u)) {
+		widths_for_level(t, td, k, td->widths[k]);
+		td->widths_known |= 1u << k;
+	}
+	memcpy(width, td->widths[k], 4);
+}
+
+static void widths_for_level(const sinewi_enc_track *t, const track_data *td, uint32_t k, uint8_t width[4]) {
 	const float *ext = td->ext;
 	float emax = 0.0f;
 	for (uint32_t c = 0; c < t->components; ++c)
@@ -387,7 +398,7 @@ static uint32_t candidate_cost(const sinewi_work *w, const sinewi_enc_track *t, 
 
 // Sets track t's knots in the segment to level best_k at decimation best_d; returns the error reached.
 static SINEWI_ALWAYS_INLINE double take_choice(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                          sinewi_enc_seg_track *st, const track_data *td, uint8_t dropped, uint32_t best_k, uint32_t best_d,
+                          sinewi_enc_seg_track *st, track_data *td, uint8_t dropped, uint32_t best_k, uint32_t best_d,
                           float *decoded, uint8_t *level) {
 	st->decimation = (uint8_t)best_d;
 	// raw rotations keep all four components and drop none (docs/format.md)
@@ -402,7 +413,7 @@ static SINEWI_ALWAYS_INLINE double take_choice(const sinewi_work *w, seg_scratch
 static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, double budget, bool force_max, float *decoded, uint8_t *level) {
 	const sinewi_enc_track *t = &w->enc->tracks[ti];
-	const track_data *td = &sc->td[ti - sc->t0];
+	track_data *td = &sc->td[ti - sc->t0];
 	int max_d = w->settings->max_decimation;
 	uint32_t best_cost = UINT32_MAX, best_k = SINEWI_LEVEL_RAW, best_d = 0;
 	uint32_t plain_cost = UINT32_MAX, plain_k = SINEWI_LEVEL_RAW, plain_d = 0; // the choice without midpoint residuals

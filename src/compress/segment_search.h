@@ -19,6 +19,8 @@ typedef struct track_data {
 	const double *source; // rotations: [(length + 1) * 4] the source rotations normalized in double (the model's reference)
 	bool knot_only;      // the value on a knot is that knot's alone (finite ranges: (b - a) * 0 cannot be NaN)
 	double *unit;        // [(length + 1) * 4] ((double)value - lo) / ext per sample and slot (sinewi_quantize's, ext > 0)
+	uint32_t widths_known;                 // bit k: widths[k] holds sinewi_widths_for_level's widths for level k
+	uint8_t widths[SINEWI_MAX_WIDTH + 1][4]; // (the search and the refinement ask the same levels again and again)
 } track_data;
 
 // A segment is verified at its samples u = 0..length and then at the clip's check points inside it
@@ -104,7 +106,7 @@ static inline void sinewi_decoded_local(const sinewi_work *w, const seg_scratch 
 // Widths for precision level k (the widest component gets k bits; LEVEL_RAW: raw float32 components)
 // over the segment's extents td->ext.
 #define SINEWI_LEVEL_RAW (SINEWI_MAX_WIDTH + 1u)
-void sinewi_widths_for_level(const sinewi_enc_track *t, const track_data *td, uint32_t k, uint8_t width[4]);
+void sinewi_widths_for_level(const sinewi_enc_track *t, track_data *td, uint32_t k, uint8_t width[4]);
 // Quantizes the knots of st (widths and decimation set) from the segment's samples.
 void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                            sinewi_enc_seg_track *st, const track_data *td);
