@@ -142,9 +142,11 @@ static inline void sinewi_affine_from_qvv_d(const sinew_qvv *x, sinewi_affine_d 
 // out = parent * local. SSE2 (every x86-64) takes two columns at a time, with the same products and
 // sums in the same order as the scalar loop: the result is the same to the bit (the compressor's
 // output must not depend on the machine; the wasm compressor runs the scalar loop). Adding -0.0 to
-// the third column is exact for every value, -0 included.
-static inline void sinewi_affine_mul_d(const sinewi_affine_d *p, const sinewi_affine_d *l, sinewi_affine_d *out) {
-	sinewi_affine_d r;
+// the third column is exact for every value, -0 included. out must be neither operand (it is written
+// row by row).
+static inline void sinewi_affine_mul_d(const sinewi_affine_d *restrict p, const sinewi_affine_d *restrict l,
+                                       sinewi_affine_d *restrict out) {
+	sinewi_affine_d *r = out; // (written in place: out is neither operand)
 #if defined(__SSE2__)
 	const __m128d a0 = _mm_loadu_pd(&l->m[0][0]), a1 = _mm_loadu_pd(&l->m[1][0]), a2 = _mm_loadu_pd(&l->m[2][0]);
 	const __m128d b0 = _mm_loadh_pd(_mm_load_sd(&l->m[0][2]), &l->t[0]), b1 = _mm_loadh_pd(_mm_load_sd(&l->m[1][2]), &l->t[1]);
@@ -154,17 +156,16 @@ static inline void sinewi_affine_mul_d(const sinewi_affine_d *p, const sinewi_af
 		const __m128d ra = _mm_add_pd(_mm_add_pd(_mm_mul_pd(p0, a0), _mm_mul_pd(p1, a1)), _mm_mul_pd(p2, a2));
 		__m128d rb = _mm_add_pd(_mm_add_pd(_mm_mul_pd(p0, b0), _mm_mul_pd(p1, b1)), _mm_mul_pd(p2, b2));
 		rb = _mm_add_pd(rb, _mm_set_pd(p->t[i], -0.0));
-		_mm_storeu_pd(&r.m[i][0], ra);
-		_mm_store_sd(&r.m[i][2], rb);
-		_mm_storeh_pd(&r.t[i], rb);
+		_mm_storeu_pd(&r->m[i][0], ra);
+		_mm_store_sd(&r->m[i][2], rb);
+		_mm_storeh_pd(&r->t[i], rb);
 	}
 #else
 	for (int i = 0; i < 3; ++i) {
-		for (int j = 0; j < 3; ++j) r.m[i][j] = p->m[i][0] * l->m[0][j] + p->m[i][1] * l->m[1][j] + p->m[i][2] * l->m[2][j];
-		r.t[i] = p->m[i][0] * l->t[0] + p->m[i][1] * l->t[1] + p->m[i][2] * l->t[2] + p->t[i];
+		for (int j = 0; j < 3; ++j) r->m[i][j] = p->m[i][0] * l->m[0][j] + p->m[i][1] * l->m[1][j] + p->m[i][2] * l->m[2][j];
+		r->t[i] = p->m[i][0] * l->t[0] + p->m[i][1] * l->t[1] + p->m[i][2] * l->t[2] + p->t[i];
 	}
 #endif
-	*out = r;
 }
 
 #endif
