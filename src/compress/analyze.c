@@ -470,22 +470,59 @@ static bool half_range(float lo, float ext, float *out_lo, float *out_ext) {
 	return true;
 }
 
+// Bounds of log2 x (x > 0, finite) without libm: 1 - 1/x <= ln x <= x - 1, and x's binary exponent e
+// (x = m 2^e, m in [1/2, 1): e - 1 <= log2 x < e).
+static void log2_bounds(double x, double *lo, double *hi) {
+	const double inv_ln2 = 1.4426950408889634;
+	*lo = (1.0 - 1.0 / x) * inv_ln2, *hi = (x - 1.0) * inv_ln2;
+	uint64_t u;
+	memcpy(&u, &x, sizeof u);
+	const int biased = (int)((u >> 52) & 0x7ffu);
+	if (biased == 0 || biased == 0x7ff) return; // subnormal or not finite: the first bounds only
+	const double e = (double)(biased - 1022);
+	if (e - 1.0 > *lo) *lo = e - 1.0;
+	if (e < *hi) *hi = e;
+}
+
+// The estimate's sum of log2 is decided from bounds where they settle it (log2_bounds, with room for the
+// rounding of the exact sum), and summed exactly only where they do not: the same choice, without
+// libm's log2 in the common case (the bits a clip's ranges cost are far from the bits they save).
 static void choose_half_ranges(sinewi_work *w) {
 	sinewi_enc_clip *enc = w->enc;
 	enc->half_ranges = 0;
-	double cost = 0.0, saved = 0.0;
+	double low = 0.0, high = 0.0, spread = 0.0, fixed = 0.0, saved = 0.0;
 	const double knots = enc->stored_sample_count;
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		const sinewi_enc_track *t = &enc->tracks[i];
 		for (uint32_t c = 0; c < t->range_components; ++c) {
 			float flo, fext;
 			if (!half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext)) return;
-			if (t->clip_ext[c] > 0.0f) cost += knots * log2((double)fext / (double)t->clip_ext[c]);
-			else if (fext > 0.0f || flo != t->clip_min[c]) cost += knots * 8.0;
+			if (t->clip_ext[c] > 0.0f) {
+				double lo, hi;
+				log2_bounds((double)fext / (double)t->clip_ext[c], &lo, &hi);
+				low += knots * lo, high += knots * hi, spread += knots * (fabs(lo) + fabs(hi));
+			} else if (fext > 0.0f || flo != t->clip_min[c]) {
+				fixed += knots * 8.0;
+			}
 			saved += 32.0;
 		}
 	}
-	if (!(cost < saved)) return;
+	const double room = 1e-6 * (spread + fixed + saved + 1.0);
+	bool half = fixed + high + room < saved;
+	if (!half && !(fixed + low - room >= saved)) { // undecided: the exact sum, in the order it always took
+		double cost = 0.0;
+		for (uint32_t i = 0; i < enc->track_count; ++i) {
+			const sinewi_enc_track *t = &enc->tracks[i];
+			for (uint32_t c = 0; c < t->range_components; ++c) {
+				float flo, fext;
+				half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext);
+				if (t->clip_ext[c] > 0.0f) cost += knots * log2((double)fext / (double)t->clip_ext[c]);
+				else if (fext > 0.0f || flo != t->clip_min[c]) cost += knots * 8.0;
+			}
+		}
+		half = cost < saved;
+	}
+	if (!half) return;
 	enc->half_ranges = 1;
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		sinewi_enc_track *t = &enc->tracks[i];
