@@ -549,8 +549,10 @@ static sinew_result allocate_prep(sinewi_work *w, sinew_error *error) {
 	w->shell_off = (double *)sinewi_arena_array(a, njx * 3, sizeof(double));
 	w->rounding_mode = (uint8_t *)sinewi_arena_array(a, njx, 1);
 	w->candidates = (sinewi_joint_candidates *)sinewi_arena_array(a, njx, sizeof(sinewi_joint_candidates));
-	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->shell_off && w->rounding_mode && w->candidates, error,
+	w->raw_cache = (sinewi_raw_cache *)sinewi_arena_alloc(a, sizeof(sinewi_raw_cache));
+	SINEWI_CHECK(w->poses && w->scalars && w->shells_f && w->shell_off && w->rounding_mode && w->candidates && w->raw_cache, error,
 	             SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	w->raw_cache->extent = -1.0;
 	for (uint32_t i = 0; i < nt; ++i) {
 		w->scalars[i] = (float *)sinewi_arena_array(a, stored, clip->scalar_tracks[i].components * sizeof(float));
 		SINEWI_CHECK(w->scalars[i], error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
@@ -574,6 +576,7 @@ sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_s
 	prep->threshold = w.threshold, prep->shell = w.shell, prep->shell_off = w.shell_off, prep->lever = w.lever;
 	prep->max_scale = w.max_scale, prep->parent_gain = w.parent_gain, prep->rho = w.rho;
 	prep->shells_f = w.shells_f, prep->rounding_mode = w.rounding_mode, prep->candidates = w.candidates;
+	prep->raw_cache = w.raw_cache;
 	return SINEW_RESULT_OK;
 }
 
@@ -819,6 +822,7 @@ static void work_from_prep(sinewi_work *w, const sinewi_clip_prep *prep) {
 	w->threshold = prep->threshold, w->shell = prep->shell, w->shell_off = prep->shell_off, w->lever = prep->lever;
 	w->max_scale = prep->max_scale, w->parent_gain = prep->parent_gain, w->rho = prep->rho;
 	w->shells_f = prep->shells_f, w->rounding_mode = prep->rounding_mode, w->candidates = prep->candidates;
+	w->raw_cache = prep->raw_cache;
 }
 
 // Constant sub-tracks may use a share of each joint's budget; if the segment search cannot meet the

@@ -701,7 +701,17 @@ static void search_group(const sinewi_work *w, const sinewi_enc_segment *seg, se
 	// Sample midpoints compare with the source samples interpolated (DESIGN §4 sampling semantics),
 	// check points with the source's own evaluation at their times.
 	const uint32_t all = w->joint_count;
-	for (uint32_t u = 0; u < sc->positions; ++u) {
+	// the same positions as a search of an earlier encoding (a lone segment, one group of joints): its frames
+	sinewi_raw_cache *cache = w->raw_cache;
+	const bool cacheable = cache && !w->jobs && w->enc->segment_count == 1 && w->group_count == 2;
+	const bool hit = cacheable && cache->frames && cache->first_sample == seg->first_sample && cache->length == seg->length &&
+	                 cache->j0 == j0 && cache->nj == nj && cache->positions == sc->positions;
+	sinewi_shell_frame_d *kept = NULL; // frames this search measures for the next ones
+	sc->extent = hit ? cache->extent : -1.0;
+	if (hit) sc->raw = cache->frames;
+	else if (cacheable && (kept = (sinewi_shell_frame_d *)sinewi_arena_array_uninit(w->arena, (size_t)sc->positions * nj, sizeof *kept)))
+		sc->raw = kept;
+	for (uint32_t u = 0; !hit && u < sc->positions; ++u) {
 		const sinew_qvv *ref;
 		if (u <= seg->length) {
 			ref = &w->clip->transforms[(size_t)source_sample(w, seg->first_sample + u) * all];
@@ -724,6 +734,7 @@ static void search_group(const sinewi_work *w, const sinewi_enc_segment *seg, se
 			sinewi_shell_frame_from_d(&obj[i], w->shell_off + 3 * (size_t)j, &sc->raw[(size_t)u * nj + i]);
 		}
 	}
+	if (kept) *cache = (sinewi_raw_cache){seg->first_sample, seg->length, j0, nj, sc->positions, kept, -1.0};
 	for (uint32_t i = 0; i < nj; ++i) {
 		sc->rho[i] = w->rho[j0 + i];
 		sc->dirty[i] = 1;

@@ -121,10 +121,20 @@ typedef struct sinewi_joint_candidates {
 	uint8_t drop_def, ready;
 } sinewi_joint_candidates;
 
+// The source's shell frames at the positions of one (segment, group) search, kept for the clip's next
+// encodings where they search the same positions (one segment and one group of joints: short clips).
+struct sinewi_shell_frame_d;
+typedef struct sinewi_raw_cache {
+	uint32_t first_sample, length, j0, nj, positions; // the search they are for
+	struct sinewi_shell_frame_d *frames;              // [positions * nj]; NULL: none kept yet
+	double extent;                                    // refine.c's scene extent of them; < 0: not yet measured
+} sinewi_raw_cache;
+
 // What every encoding of a clip shares, whatever its segment length, constants or knots: the samples as
 // the compressor reads them (normalized, hemisphere-continuous rotations; a repeated loop sample dropped)
 // and each joint's error model (compress_work.h says what each array holds). Read-only once prepared
-// but for the candidates' memo, which the clip's encodings fill in turn (never two at once).
+// but for the candidates' memo and the shell frames' cache, which the clip's encodings fill in turn (never
+// two at once).
 typedef struct sinewi_clip_prep {
 	uint32_t sample_count, stored; // samples, and stored samples (a loop's wrap sample included)
 	bool looping;
@@ -133,7 +143,8 @@ typedef struct sinewi_clip_prep {
 	double *threshold, *shell, *shell_off, *lever, *max_scale, *parent_gain, *rho;
 	float *shells_f;
 	uint8_t *rounding_mode;
-	sinewi_joint_candidates *candidates; // [joint_count], filled as the encodings classify (the one part written)
+	sinewi_joint_candidates *candidates; // [joint_count], filled as the encodings classify
+	sinewi_raw_cache *raw_cache;         // filled by the first search it fits (the other part written)
 } sinewi_clip_prep;
 
 // Prepares one validated clip for its encodings (memory from `arena`, which must outlive them).

@@ -30,6 +30,7 @@ typedef struct sinewi_work {
 	double class_fraction; // share of a joint's budget a constant sub-track may use
 	uint8_t *rounding_mode; // [joint_count] effective sinew_rounding of each joint
 	sinewi_joint_candidates *candidates; // [joint_count] classification candidates and their memo (the clip's)
+	sinewi_raw_cache *raw_cache;          // the clip's (searches on this thread only)
 	// the joints split into groups the segment search treats apart (sinewi_group)
 	struct sinewi_group *groups;
 	uint32_t group_count;

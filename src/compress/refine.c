@@ -63,11 +63,21 @@ static const sinewi_affine_d *current_obj(const sinewi_work *w, seg_scratch *sc,
 static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 	const uint32_t nj = sc->nj, j0 = sc->j0;
 	const sinew_joint *joints = w->clip->joints;
-	double extent = 0.0;
+	// the scene's extent (from the source's frames: the clip's earlier encodings may have measured them)
+	if (!(sc->extent >= 0.0)) {
+		double extent = 0.0;
+		for (size_t f = 0; f < (size_t)sc->positions * nj; ++f) {
+			const sinewi_shell_frame_d *raw = &sc->raw[f];
+			double size = fabs(raw->t[0]) + fabs(raw->t[1]) + fabs(raw->t[2]);
+			for (int k = 0; k < 3; ++k) size += fabs(raw->u[0][k]) + fabs(raw->u[1][k]) + fabs(raw->u[2][k]); // axis k
+			if (size > extent) extent = size;
+		}
+		sc->extent = extent;
+		if (w->raw_cache && w->raw_cache->frames == sc->raw) w->raw_cache->extent = extent;
+	}
 	for (uint32_t u = 0; u < sc->positions; ++u) {
 		const size_t row = (size_t)u * nj;
 		const sinewi_affine_d *local = sc->local + row;
-		const sinewi_shell_frame_d *raw = sc->raw + row;
 		double *smax = sc->scale_max + row, *reach = sc->reach + row, *gain = sc->gain + row;
 		for (uint32_t l = 0; l < nj; ++l) {
 			sinew_qvv x;
@@ -76,9 +86,6 @@ static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 			smax[l] = larger(fabs((double)x.scale[0]), larger(fabs((double)x.scale[1]), fabs((double)x.scale[2])));
 			const double *off = w->shell_off + 3 * (size_t)(j0 + l);
 			reach[l] = larger(off[0], larger(off[1], off[2]));
-			double size = fabs(raw[l].t[0]) + fabs(raw[l].t[1]) + fabs(raw[l].t[2]);
-			for (int k = 0; k < 3; ++k) size += fabs(raw[l].u[0][k]) + fabs(raw[l].u[1][k]) + fabs(raw[l].u[2][k]); // axis k
-			if (size > extent) extent = size;
 		}
 		// children have larger indices than their parents: one backward pass carries each reach up
 		for (uint32_t l = nj; l-- > 0;) {
@@ -94,7 +101,7 @@ static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 		}
 	}
 	// rounding in composing the pose is far below 1e-12 of the scene's extent
-	sc->margin = 1e-12 * extent;
+	sc->margin = 1e-12 * sc->extent;
 }
 
 // Brings every out-of-date object-space transform and its error up to date (the exact errors of the

@@ -69,6 +69,7 @@ typedef struct seg_scratch {
 	uint32_t *path;              // [joints] an ancestor chain being recomposed
 	uint8_t *redo;               // [joints] verify_segment: composed again
 	double margin;               // absolute slack for rounding (scene extent times 1e-12)
+	double extent;               // the scene extent of raw (refine.c); < 0: not yet measured
 	uint32_t worst_joint, worst_position; // the largest error / threshold of the last verify_segment
 	bool plain_differs;          // some track chose otherwise than it would without midpoint residuals (search_track)
 } seg_scratch;
