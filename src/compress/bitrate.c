@@ -479,6 +479,8 @@ static bool scratch_alloc(const sinewi_work *w, uint32_t length, sinewi_arena *a
 	sc->trial = (sinewi_affine_d *)sinewi_arena_array_uninit(a, np * nj, sizeof(sinewi_affine_d));
 	sc->mark = (uint8_t *)sinewi_arena_array_uninit(a, nj, 1);
 	sc->subtree_end = (uint32_t *)sinewi_arena_array_uninit(a, nj, sizeof(uint32_t));
+	sc->descendants = (uint32_t *)sinewi_arena_array(a, nj, sizeof(uint32_t));
+	sc->room_limit = (double *)sinewi_arena_array_uninit(a, nj, sizeof(double));
 	sc->trial_decoded = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
 	sc->saved_knots = (uint32_t *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(uint32_t));
 	sc->local = (sinewi_affine_d *)sinewi_arena_array_uninit(a, np * nj, sizeof(sinewi_affine_d));
@@ -502,7 +504,7 @@ static bool scratch_alloc(const sinewi_work *w, uint32_t length, sinewi_arena *a
 	    !sc->obj || !sc->trial || !sc->mark || !sc->subtree_end || !sc->trial_decoded || !sc->saved_knots || !sc->local ||
 	    !sc->trial_local || !sc->fail_position || !sc->rejected_at || !sc->changed_at || !sc->td || !sc->error_bound ||
 	    !sc->stale || !sc->scale_max || !sc->reach || !sc->gain || !sc->trial_error || !sc->delta || !sc->child_start ||
-	    !sc->children || !sc->path || !sc->redo)
+	    !sc->children || !sc->path || !sc->redo || !sc->descendants || !sc->room_limit)
 		return false;
 	// children of each joint of the group, in index order (CSR, global indices; the group holds every parent)
 	const sinew_joint *joints = w->clip->joints;
@@ -519,6 +521,7 @@ static bool scratch_alloc(const sinewi_work *w, uint32_t length, sinewi_arena *a
 		if (!sinewi_has_parent(joints, j0 + i)) continue;
 		uint32_t p = (uint32_t)joints[j0 + i].parent - j0;
 		if (sc->subtree_end[i] > sc->subtree_end[p]) sc->subtree_end[p] = sc->subtree_end[i];
+		sc->descendants[p] += sc->descendants[i] + 1;
 	}
 	for (uint32_t i = 0; i < sc->nt; ++i) {
 		sc->decoded[i] = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));

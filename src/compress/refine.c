@@ -26,6 +26,10 @@ static inline double larger(double a, double b) {
 static void mark_subtree(const sinewi_work *w, seg_scratch *sc, uint32_t j) {
 	const uint32_t j0 = sc->j0, end = sc->subtree_end[j - j0];
 	const sinew_joint *joints = w->clip->joints;
+	if (sc->descendants[j - j0] == end - j - 1) { // (depth-first order: the whole range)
+		memset(sc->mark + (j - j0), 1, end - j);
+		return;
+	}
 	memset(sc->mark + (j - j0), 0, end - j);
 	sc->mark[j - j0] = 1;
 	for (uint32_t i = j + 1; i < end; ++i)
@@ -102,6 +106,7 @@ static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 	}
 	// rounding in composing the pose is far below 1e-12 of the scene's extent
 	sc->margin = 1e-12 * sc->extent;
+	for (uint32_t l = 0; l < nj; ++l) sc->room_limit[l] = w->threshold[j0 + l] * (1.0 - 1e-7) - sc->margin;
 }
 
 // Brings every out-of-date object-space transform and its error up to date (the exact errors of the
@@ -199,7 +204,7 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
 		bool room = delta == delta; // false for NaN
 		for (uint32_t i = j; i < end && room; ++i)
 			if (sc->mark[i - j0])
-				room = sc->error_bound[row + i - j0] + delta <= w->threshold[i] * (1.0 - 1e-7) - sc->margin;
+				room = sc->error_bound[row + i - j0] + delta <= sc->room_limit[i - j0];
 		if (room) {
 			sc->delta[u] = delta;
 			continue;

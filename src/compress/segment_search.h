@@ -47,6 +47,7 @@ typedef struct seg_scratch {
 	sinewi_affine_d *trial;   // [positions * joints] same, for a trial change
 	uint8_t *mark;            // [joints] joints in the subtree of a trial change (valid from its root to its end)
 	uint32_t *subtree_end;    // [joints] one past the last descendant's index (descendants lie in [j, end))
+	uint32_t *descendants;    // [joints] how many; end - j - 1 of them: every joint in (j, end) is one
 	float *trial_decoded;     // [positions * 4]
 	uint32_t *saved_knots;    // [(length + 1) * 4]
 	// refinement (refine_segment): the decoded pose's local transforms, the trial joint's, and what a
@@ -70,6 +71,7 @@ typedef struct seg_scratch {
 	uint8_t *redo;               // [joints] verify_segment: composed again
 	double margin;               // absolute slack for rounding (scene extent times 1e-12)
 	double extent;               // the scene extent of raw (refine.c); < 0: not yet measured
+	double *room_limit;          // [joints] refine.c: the error a joint may reach by a bound, its threshold less the slack
 	uint32_t worst_joint, worst_position; // the largest error / threshold of the last verify_segment
 	bool plain_differs;          // some track chose otherwise than it would without midpoint residuals (search_track)
 } seg_scratch;
