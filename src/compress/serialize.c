@@ -15,9 +15,10 @@ typedef struct buffer {
 	bool failed;
 	sinewi_alloc alloc;
 	bool probe; // sizes only: segment bodies are reserved but not written (sinewi_serialized_clip_size)
+	bool borrowed; // data is the caller's (not freed; the first growth copies it)
 } buffer;
 
-static size_t buffer_reserve(buffer *b, size_t n) { // returns offset of n new zeroed bytes
+static size_t buffer_grow(buffer *b, size_t n) { // returns offset of n new bytes, not cleared
 	if (b->failed) return 0;
 	if (b->capacity - b->size < n) {
 		size_t cap = b->capacity ? b->capacity : 4096;
@@ -34,13 +35,19 @@ static size_t buffer_reserve(buffer *b, size_t n) { // returns offset of n new z
 			return 0;
 		}
 		if (b->size) memcpy(data, b->data, b->size);
-		memset(data + b->size, 0, cap - b->size);
-		sinewi_free(&b->alloc, b->data, b->capacity);
+		if (!b->borrowed) sinewi_free(&b->alloc, b->data, b->capacity);
+		b->borrowed = false;
 		b->data = data;
 		b->capacity = cap;
 	}
 	size_t at = b->size;
 	b->size += n;
+	return at;
+}
+
+static size_t buffer_reserve(buffer *b, size_t n) { // returns offset of n new zeroed bytes
+	size_t at = buffer_grow(b, n);
+	if (!b->failed) memset(b->data + at, 0, n);
 	return at;
 }
 
@@ -85,7 +92,7 @@ static void write_metadata(buffer *b, size_t clip_start, const sinewi_enc_clip *
 	buffer_align(b, 4);
 	size_t meta = b->size;
 	(void)clip_start; // version 2: the metadata offset follows from the layout (4-aligned after the segments)
-	string_table strings = {{NULL, 0, 0, false, b->alloc, false}};
+	string_table strings = {{NULL, 0, 0, false, b->alloc, false, false}};
 	size_t fixed = SINEW_FMT_META_HEADER_SIZE + (size_t)clip->joint_count * SINEW_FMT_META_JOINT_SIZE +
 	               (size_t)clip->scalar_track_count * SINEW_FMT_META_SCALAR_SIZE;
 	buffer_reserve(b, fixed);
@@ -165,7 +172,7 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 		bits += sinewi_track_bits(st->knot_count, knot_bits(&enc->tracks[i], st), residual_bits(&enc->tracks[i], st));
 	}
 	if (header + (bits + 7) / 8 == 0) return; // no animated track: an empty segment
-	size_t at = buffer_reserve(b, header + (size_t)((bits + 7) / 8));
+	size_t at = b->probe ? buffer_grow(b, header + (size_t)((bits + 7) / 8)) : buffer_reserve(b, header + (size_t)((bits + 7) / 8));
 	if (b->failed || b->probe) return;
 	unsigned char *p = b->data + at;
 	unsigned char *ranges = p + (size_t)nt * ds;
@@ -431,23 +438,24 @@ uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc) {
 }
 
 size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator) {
-	buffer probe = {NULL, 0, 0, false, sinewi_alloc_from(allocator), true};
+	unsigned char local[4096]; // (a short clip's headers fit: no allocation)
+	buffer probe = {local, 0, sizeof local, false, sinewi_alloc_from(allocator), true, true};
 	write_clip(&probe, enc, metadata, NULL, 0);
 	size_t size = probe.failed ? SIZE_MAX - 1 : probe.size;
-	sinewi_free(&probe.alloc, probe.data, probe.capacity);
+	if (!probe.borrowed) sinewi_free(&probe.alloc, probe.data, probe.capacity);
 	return size;
 }
 
 sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, bool metadata, uint32_t page_target,
                               sinewi_arena *arena, const sinew_allocator *allocator, void **out_blob, size_t *out_size,
                               sinew_error *error) {
-	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator), false};
+	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator), false, false};
 	clip_pages *pages = NULL;
 	if (page_target) {
 		pages = (clip_pages *)sinewi_arena_array(arena, clip_count, sizeof *pages);
 		for (uint32_t i = 0; pages && i < clip_count; ++i) {
 			size_t n = encoded[i]->segment_count, tiers = encoded[i]->tier_count > 1 ? encoded[i]->tier_count : 1;
-			pages[i].segments = (buffer){NULL, 0, 0, false, sinewi_alloc_from(allocator), false};
+			pages[i].segments = (buffer){NULL, 0, 0, false, sinewi_alloc_from(allocator), false, false};
 			pages[i].seg_offset = (size_t *)sinewi_arena_array(arena, tiers * (n + 1), sizeof(size_t));
 			pages[i].first = (uint32_t *)sinewi_arena_array(arena, 3 * tiers * n, sizeof(uint32_t));
 			if (!pages[i].seg_offset || !pages[i].first) b.failed = true;
