@@ -79,7 +79,7 @@ echo "== short clips, cold (a fresh process per compression, best of $N of each,
 echo "| clip | samples | sinew | ACL 2.1 | ACL / sinew |"
 echo "|---|---:|---:|---:|---:|"
 for f in 90_10 121_10 82_01 76_07 93_01 93_01_zero_range_extent; do
-  path="$C/acl/$f.acl.sjson" bs="" ba="" i t
+  path="$C/acl/$f.acl.sjson"; bs=""; ba=""
   for i in $(seq "$N"); do
     t=$("$ACL" -acl="$path" -stats 2>/dev/null | awk '$1=="compression_time"{print $3 * 1e6; exit}')
     if [ -n "$t" ] && { [ -z "$ba" ] || awk -v a="$t" -v b="$ba" 'BEGIN{exit !(a < b)}'; }; then ba=$t; fi
