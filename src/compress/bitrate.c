@@ -172,11 +172,22 @@ void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 		const double *f = td->unit + 4 * (size_t)p;
 		const float *v = td->values + 4 * (size_t)p;
 		uint32_t *q = st->knots + (size_t)i * n;
-		if (raw)
+		if (raw) {
 			for (uint32_t c = 0; c < n; ++c)
 				q[c] = st->width[c] == SINEWI_WIDTH_RAW ? sinewi_quantize(v[comp[c]], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : quantize_unit(f[c], top[c]);
-		else
-			for (uint32_t c = 0; c < n; ++c) q[c] = quantize_unit(f[c], top[c]);
+			continue;
+		}
+		uint32_t c = 0;
+#if defined(__SSE2__)
+		// two slots at a time, as quantize_unit does: maxpd gives its second operand (0) for a NaN or a zero,
+		// minpd its second (top) unless n < top, and the truncation is the conversion's (n + 0.5 < 2^31)
+		for (; c + 2 <= n; c += 2) {
+			const __m128d tp = _mm_loadu_pd(&top[c]);
+			const __m128d x = _mm_min_pd(_mm_max_pd(_mm_mul_pd(_mm_loadu_pd(&f[c]), tp), _mm_setzero_pd()), tp);
+			_mm_storel_epi64((__m128i *)(void *)&q[c], _mm_cvttpd_epi32(_mm_add_pd(x, _mm_set1_pd(0.5))));
+		}
+#endif
+		for (; c < n; ++c) q[c] = quantize_unit(f[c], top[c]);
 	}
 }
 
