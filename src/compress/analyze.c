@@ -29,6 +29,7 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	out->metadata = !options->strip_metadata;
 	out->loses_to = 0;
 	out->replay = NULL;
+	out->short_constants = false; // (encode_clip sets it per encoding)
 	out->jobs = options->jobs && options->jobs->run ? options->jobs : NULL;
 	out->scratch = NULL; // compress.c gives each clip one
 	out->max_decimation = out->level == SINEW_LEVEL_FAST ? 0 : SINEWI_MAX_DECIMATION;

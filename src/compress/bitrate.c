@@ -378,7 +378,7 @@ static double track_error(const sinewi_work *w, const seg_scratch *sc, const sin
                           const sinewi_enc_seg_track *st, const track_data *td, float *decoded) {
 	double worst = 0.0;
 	for (uint32_t u = 0; u <= seg->length; ++u) {
-		float v[4];
+		float v[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // (a 3-component track leaves the fourth: search_joint compares all four)
 		decode_sample(t, st, seg->length, (float)u, w->fit, td, v);
 		if (decoded) memcpy(decoded + 4 * u, v, sizeof v);
 		double e = sample_error(w, t, seg, td, u, v);
@@ -535,7 +535,7 @@ static bool scratch_alloc(const sinewi_work *w, uint32_t length, sinewi_arena *a
 		sc->descendants[p] += sc->descendants[i] + 1;
 	}
 	for (uint32_t i = 0; i < sc->nt; ++i) {
-		sc->decoded[i] = (float *)sinewi_arena_array_uninit(a, np * 4, sizeof(float));
+		sc->decoded[i] = (float *)sinewi_arena_array(a, np * 4, sizeof(float)); // (slots past a track's components stay 0)
 		sc->td[i].values = (const float *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(float));
 		sc->td[i].unit = (double *)sinewi_arena_array_uninit(a, (size_t)(length + 1) * 4, sizeof(double));
 		if (!sc->td[i].unit) return false;
