@@ -33,7 +33,7 @@ typedef struct lone_encodings {
 // encoding left out (sinewi_compress_clip's loses_to) comes back marked left_out, size SIZE_MAX; the
 // record keeps the bound it lost to in its size, and it stands in for a try with a bound no larger.
 static sinew_result encode_variant(const sinew_clip *clip, const sinewi_clip_prep *prep, sinewi_compress_settings s, int variant,
-                                   bool metadata, sinewi_arena *arena, const sinew_allocator *allocator, lone_encodings *record,
+                                   sinewi_arena *arena, const sinew_allocator *allocator, lone_encodings *record,
                                    const lone_encodings *reuse, sinewi_enc_clip **out, size_t *out_size, sinew_error *error) {
 	s.short_constants = variant != 0;
 	sinewi_enc_clip *enc = NULL;
@@ -53,7 +53,7 @@ static sinew_result encode_variant(const sinew_clip *clip, const sinewi_clip_pre
 		r = sinewi_compress_clip(clip, prep, &s, arena, &enc, error);
 	}
 	const bool ok = r == SINEW_RESULT_OK, left_out = ok && enc->left_out;
-	const size_t size = !ok || left_out ? SIZE_MAX : copied ? reuse->size[variant] : sinewi_serialized_clip_size(enc, metadata, allocator);
+	const size_t size = !ok || left_out ? SIZE_MAX : copied ? reuse->size[variant] : sinewi_serialized_clip_size(enc, s.metadata, allocator);
 	if (record) {
 		record->tried[variant] = true;
 		record->enc[variant] = ok ? enc : NULL;
@@ -81,7 +81,7 @@ static sinew_result encode_variant(const sinew_clip *clip, const sinewi_clip_pre
 // are few beside its constants, skips the f32 encoding's refinement and serialization). Otherwise both
 // are weighed as in turn.
 static sinew_result encode_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
-                                bool explicit_length, bool metadata, sinewi_arena *arena, const sinew_allocator *allocator,
+                                bool explicit_length, sinewi_arena *arena, const sinew_allocator *allocator,
                                 lone_encodings *record, const lone_encodings *reuse, sinewi_enc_clip **best, size_t *best_size, sinew_error *error) {
 	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
 	sinewi_compress_settings clip_settings = *settings;
@@ -110,10 +110,10 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_clip_prep *
 		size_t size[2] = {SIZE_MAX, SIZE_MAX};
 		sinew_result r[2] = {SINEW_RESULT_OK, SINEW_RESULT_OK};
 		if (short_first) {
-			r[1] = encode_variant(clip, prep, s, 1, metadata, arena, allocator, rec, use, &enc[1], &size[1], error);
+			r[1] = encode_variant(clip, prep, s, 1, arena, allocator, rec, use, &enc[1], &size[1], error);
 			if (r[1] == SINEW_RESULT_OK && !enc[1]->over_bound) s.loses_to = size[1];
 		}
-		r[0] = encode_variant(clip, prep, s, 0, metadata, arena, allocator, rec, use, &enc[0], &size[0], error);
+		r[0] = encode_variant(clip, prep, s, 0, arena, allocator, rec, use, &enc[0], &size[0], error);
 		if (r[0] != SINEW_RESULT_OK) return r[0];
 		if (enc[0]->left_out) { // sure to be larger than the Short_constants encoding
 			if (size[1] < *best_size) *best_size = size[1], *best = enc[1];
@@ -121,7 +121,7 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_clip_prep *
 		}
 		if (size[0] < *best_size) *best_size = size[0], *best = enc[0];
 		if ((uint64_t)sinewi_enc_constant_count(enc[0]) * 100 < size[0]) continue; // (Short_constants not weighed)
-		if (!short_first) r[1] = encode_variant(clip, prep, s, 1, metadata, arena, allocator, rec, use, &enc[1], &size[1], error);
+		if (!short_first) r[1] = encode_variant(clip, prep, s, 1, arena, allocator, rec, use, &enc[1], &size[1], error);
 		if (r[1] != SINEW_RESULT_OK) continue; // the f32 encoding stands
 		if (size[1] < *best_size) *best_size = size[1], *best = enc[1];
 	}
@@ -133,7 +133,7 @@ typedef struct clip_tasks {
 	sinewi_compress_settings settings;
 	const sinew_compress_options *options;
 	const sinew_allocator *allocator;
-	bool metadata, explicit_length;
+	bool explicit_length;
 	sinewi_arena *arenas;      // [clip]
 	sinewi_enc_clip **encoded; // [clip]
 	sinew_result *results;     // [clip]
@@ -162,7 +162,7 @@ static void clip_task(void *arg, uint32_t i) {
 	sinewi_clip_prep prep;
 	sinew_result r = sinewi_prepare_clip(clip, settings, arena, &prep, error);
 	if (r == SINEW_RESULT_OK)
-		r = encode_clip(clip, &prep, settings, tasks->explicit_length, tasks->metadata, arena, tasks->allocator,
+		r = encode_clip(clip, &prep, settings, tasks->explicit_length, arena, tasks->allocator,
 		                settings->midpoint ? &lone : NULL, NULL, &tasks->encoded[i], &best_size, error);
 	// A clip that midpoint knots do not make smaller (short clips, noisy ones) is encoded as without
 	// them too, and takes that encoding unless it is larger: the search that counted residual bits,
@@ -175,7 +175,7 @@ static void clip_task(void *arg, uint32_t i) {
 		sinewi_enc_clip *plain_enc = NULL;
 		size_t plain_size = SIZE_MAX;
 		sinew_error plain_error = {0}; // the midpoint encoding stands if this one fails
-		sinew_result pr = encode_clip(clip, &prep, &plain, tasks->explicit_length, tasks->metadata, arena, tasks->allocator, NULL, &lone,
+		sinew_result pr = encode_clip(clip, &prep, &plain, tasks->explicit_length, arena, tasks->allocator, NULL, &lone,
 		                              &plain_enc, &plain_size, &plain_error);
 		if (pr == SINEW_RESULT_OK && plain_size <= best_size) tasks->encoded[i] = plain_enc;
 		else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);
@@ -217,7 +217,6 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	tasks.settings = settings;
 	tasks.options = options;
 	tasks.allocator = allocator;
-	tasks.metadata = !(options && options->strip_metadata);
 	tasks.explicit_length = options && options->segment_length;
 	// several clips: a clip per task (each searches its segments on its own thread); a lone clip spreads
 	// its segments over the jobs instead (tasks never start tasks)
@@ -243,7 +242,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)
 	const uint32_t page_target = options && options->page_bytes ? options->page_bytes : settings.tier_count > 1 ? 65536u : 0u;
 	if (r == SINEW_RESULT_OK)
-		r = sinewi_serialize(tasks.encoded, set->clip_count, tasks.metadata, page_target, &arena, allocator, out_blob, out_size,
+		r = sinewi_serialize(tasks.encoded, set->clip_count, settings.metadata, page_target, &arena, allocator, out_blob, out_size,
 		                     error);
 	for (uint32_t i = 0; i < set->clip_count; ++i) sinewi_arena_free(&tasks.arenas[i]);
 	sinewi_arena_free(&arena);
