@@ -154,6 +154,26 @@ static uint64_t fnv1a(const unsigned char *p, size_t n) {
 	return h;
 }
 
+// The blob of file `path` (BVH unit `unit_cm`) at 0.01 cm hashes to hash[0] with midpoint knots (the
+// default) and hash[1] with plain knots.
+static void check_pinned(const char *path, const char *name, double unit_cm, const uint64_t hash[2]) {
+	sinew_import_options io = {0};
+	io.unit_cm = unit_cm;
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(sinew_import_file(path, &io, NULL, &set, &err), &err);
+	for (int k = 0; k < 2 && set; ++k) {
+		sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = k ? -1 : 0};
+		void *blob = NULL;
+		size_t size = 0;
+		CHECK_OK(sinew_compress(set, &opt, NULL, &blob, &size, &err), &err);
+		const uint64_t h = fnv1a((const unsigned char *)blob, size);
+		CHECK_MSG(h == hash[k], "%s%s: %zu bytes, hash 0x%016llx", name, k ? " (plain knots)" : "", size, (unsigned long long)h);
+		sinew_blob_free(blob, size, NULL);
+	}
+	sinew_clip_set_free(set);
+}
+
 static void test_encoder_output_is_pinned(void) {
 	static const struct {
 		const char *file;
@@ -166,56 +186,27 @@ static void test_encoder_output_is_pinned(void) {
 	};
 	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; ++i) {
 		char path[1024];
-		sinew_import_options io = {0};
-		io.unit_cm = pins[i].unit_cm;
-		sinew_clip_set *set = NULL;
-		sinew_error err = {0};
-		CHECK_OK(sinew_import_file(test_repo_path(pins[i].file, path, sizeof path), &io, NULL, &set, &err), &err);
-		for (int k = 0; k < 2; ++k) {
-			sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = k ? -1 : 0};
-			void *blob = NULL;
-			size_t size = 0;
-			CHECK_OK(sinew_compress(set, &opt, NULL, &blob, &size, &err), &err);
-			const uint64_t h = fnv1a((const unsigned char *)blob, size);
-			CHECK_MSG(h == pins[i].hash[k], "%s%s: %zu bytes, hash 0x%016llx", pins[i].file, k ? " (plain knots)" : "", size,
-			          (unsigned long long)h);
-			sinew_blob_free(blob, size, NULL);
-		}
-		sinew_clip_set_free(set);
+		check_pinned(test_repo_path(pins[i].file, path, sizeof path), pins[i].file, pins[i].unit_cm, pins[i].hash);
 	}
 }
 
 // Short ACL clips (1 to 5 samples) whose encodings take the shortcuts of short clips (Short_constants
-// first, the f32 encoding left out where it cannot win, the plain run's copies): their blobs are the
-// ones the encoder wrote before those shortcuts (fd56392).
+// first, the f32 encoding left out where it cannot win, the plain run's copies and replays): their
+// blobs are the ones the encoder wrote before those shortcuts (fd56392), with either knots.
 static void test_short_clip_output_is_pinned(void) {
 	static const struct {
 		const char *file;
-		uint64_t hash;
+		uint64_t hash[2];
 	} pins[] = {
-		{"acl/76_07.acl.sjson", 0xa1ae3e4bf46b8fc6ull},
-		{"acl/82_01.acl.sjson", 0x966440cd339d49adull},
-		{"acl/90_10.acl.sjson", 0x83ecadf9fa848504ull},
-		{"acl/93_01.acl.sjson", 0x7c54a48f7cc7b58dull},
+		{"acl/76_07.acl.sjson", {0xa1ae3e4bf46b8fc6ull, 0xa1ae3e4bf46b8fc6ull}},
+		{"acl/82_01.acl.sjson", {0x966440cd339d49adull, 0x966440cd339d49adull}},
+		{"acl/90_10.acl.sjson", {0x83ecadf9fa848504ull, 0x83ecadf9fa848504ull}},
+		{"acl/93_01.acl.sjson", {0x7c54a48f7cc7b58dull, 0x7c54a48f7cc7b58dull}},
 	};
 	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; ++i) {
 		char path[1024];
 		if (!test_corpus_path(pins[i].file, path, sizeof path)) return;
-		sinew_import_options io = {0};
-		sinew_clip_set *set = NULL;
-		sinew_error err = {0};
-		CHECK_OK(sinew_import_file(path, &io, NULL, &set, &err), &err);
-		for (int k = 0; k < 2; ++k) {
-			sinew_compress_options opt = {.error_cm = 0.01, .midpoint_knots = k ? -1 : 0};
-			void *blob = NULL;
-			size_t size = 0;
-			CHECK_OK(sinew_compress(set, &opt, NULL, &blob, &size, &err), &err);
-			const uint64_t h = fnv1a((const unsigned char *)blob, size);
-			CHECK_MSG(h == pins[i].hash, "%s%s: %zu bytes, hash 0x%016llx", pins[i].file, k ? " (plain knots)" : "", size,
-			          (unsigned long long)h);
-			sinew_blob_free(blob, size, NULL);
-		}
-		sinew_clip_set_free(set);
+		check_pinned(path, pins[i].file, 0, pins[i].hash);
 	}
 }
 
