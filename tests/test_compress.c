@@ -323,10 +323,13 @@ static void test_compress_f32_left_out_only_when_larger(void) {
 
 // A run without midpoint knots that takes its first choices from a lone-segment run with them (replay)
 // writes the bytes it writes when it searches them itself: random clips of 3 to 33 samples, both
-// constant encodings, some of whose midpoint runs chose otherwise (so replay is what stands in).
+// constant encodings, some of whose midpoint runs chose otherwise (so replay is what stands in). The
+// replayed run also takes trial outcomes from the midpoint run's refinement where its tracks start
+// alike (refine_memo.c); some do here, one with a track that decodes otherwise.
 static void test_compress_replay_is_the_plain_search(void) {
 	test_rng rng = {4455};
 	int differed = 0;
+	uint32_t taken = 0;
 	for (uint32_t rep = 0; rep < 12; ++rep) {
 		gen_params p = {.joints = 8 + 2 * rep, .samples = 9 + rep * 5 / 2, .scalars = rep % 2, .translation_scale = 20,
 		                .unit_scale = 100, .looping = rep % 3 == 0, .spin = rep % 4 == 1 ? 0.5 : 0.0, .root_travel = rep % 2 ? 50 : 0};
@@ -359,9 +362,11 @@ static void test_compress_replay_is_the_plain_search(void) {
 				CHECK_OK(sinewi_compress_clip(clip, &prep, &plain, &arena, &enc[k], &err), &err);
 				if (!test_failed()) CHECK_OK(sinewi_serialize(&enc[k], 1, true, 0, &arena, NULL, &blob[k], &size[k], &err), &err);
 			}
-			if (!test_failed())
+			if (!test_failed()) {
 				CHECK_MSG(size[0] == size[1] && memcmp(blob[0], blob[1], size[0]) == 0, "%u samples, constants %d: %zu bytes, replayed %zu",
 				          p.samples, v, size[0], size[1]);
+				taken += enc[1]->refine_taken;
+			}
 			for (int k = 0; k < 2; ++k) sinew_blob_free(blob[k], size[k], NULL);
 		}
 		sinewi_arena_free(&arena);
@@ -369,6 +374,7 @@ static void test_compress_replay_is_the_plain_search(void) {
 		if (test_failed()) return;
 	}
 	CHECK_MSG(differed > 0, "no midpoint run chose otherwise: the replay was not tested");
+	CHECK_MSG(taken > 0, "no refinement followed the midpoint run's: the refinement memo was not tested");
 }
 
 static void test_compress_looping_clips(void) {

@@ -596,7 +596,8 @@ static sinew_result allocate(sinewi_work *w, sinew_error *error) {
 	enc->scalar_constants = (float(*)[4])sinewi_arena_array(a, ntx, sizeof(float[4]));
 	for (int sub = 0; sub < 3; ++sub) enc->joint_track[sub] = (int32_t *)sinewi_arena_array(a, njx, sizeof(int32_t));
 	enc->scalar_track = (int32_t *)sinewi_arena_array(a, ntx, sizeof(int32_t));
-	enc->tracks = (sinewi_enc_track *)sinewi_arena_array(a, njx * 3 + ntx, sizeof(sinewi_enc_track));
+	// (list_tracks clears each track it lists: only those are touched, a short list of a large skeleton)
+	enc->tracks = (sinewi_enc_track *)sinewi_arena_array_uninit(a, njx * 3 + ntx, sizeof(sinewi_enc_track));
 	SINEWI_CHECK(w->const_error && enc->constant_dropped && enc->joint_kinds && enc->scalar_kinds && enc->constants &&
 	                 enc->scalar_constants && enc->joint_track[0] && enc->joint_track[1] && enc->joint_track[2] &&
 	                 enc->scalar_track && enc->tracks,

@@ -764,7 +764,9 @@ static void search_group(const sinewi_work *w, const sinewi_enc_segment *seg, se
 		if (ratio <= 1.0) {
 			int passes = w->settings->level == SINEW_LEVEL_FAST || w->skip_refine ? 0 : (w->settings->level >= SINEW_LEVEL_HIGH ? 24 : 8);
 			if (passes) {
-				sinewi_refine_segment(w, seg, sc, passes);
+				sinewi_refine_guide guide;
+				sinewi_refine_guide_start(w, seg, sc, passes, &guide);
+				sinewi_refine_segment(w, seg, sc, passes, guide.record || guide.follow ? &guide : NULL);
 				verify_segment(w, sc, false);
 			}
 			for (uint32_t i = 0; i < nj; ++i)

@@ -62,6 +62,8 @@ typedef struct sinewi_enc_clip {
 	uint8_t left_out;       // sure to be larger than settings->loses_to: its search stopped at the bound (never written)
 	uint8_t plain_differs;  // some track of some search of the clip chose otherwise than it would have without midpoint
 	                        // residuals in its costs (not serialized; without it, a search without them chooses the same)
+	struct sinewi_refine_memo *refined; // a lone segment's refinement, for the plain run (refine_memo.c; not serialized)
+	uint32_t refine_taken;  // trial outcomes its refinements took from the replayed encoding's record (not serialized)
 	// where the bound was missed worst (when it was): joint, time (seconds) and error (clip units)
 	uint32_t over_joint;
 	double over_time, over_error;

@@ -12,6 +12,9 @@
 //   the current error plus that displacement stays under the threshold with room for rounding, the
 //   exact test would pass too; elsewhere the position is composed and tested exactly. Object-space
 //   transforms left out of date that way are recomposed from the local ones when a later trial needs them.
+// A guide (refine_memo.c) may give a trial's outcome instead of testing it: an acceptance taken that way
+// leaves the subtree's transforms out of date with no bound on their errors, so they are composed again
+// where a later trial or the end needs them.
 #include "segment_search.h"
 
 #include <math.h>
@@ -272,7 +275,8 @@ static bool retry_needed(const sinewi_work *w, const seg_scratch *sc, uint32_t t
 	return false;
 }
 
-void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes) {
+void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes,
+                           sinewi_refine_guide *guide) {
 	const sinewi_enc_clip *enc = w->enc;
 	const size_t knot_bytes = (size_t)(seg->length + 1) * 4 * sizeof(uint32_t);
 	build_caches(w, sc);
@@ -290,13 +294,27 @@ void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, 
 			mark_subtree(w, sc, j);
 			if (!retry_needed(w, sc, ti, j)) continue;
 			++stamp;
+			const int known = guide ? sinewi_refine_guide_next(guide, w, seg, sc, k) : SINEWI_TRIAL_RUN;
+			if (known == SINEWI_TRIAL_ACCEPTED) { // the record's knots and decoded values are in place: no bound on the errors
+				sc->level[k]--;
+				for (uint32_t u = 0; u < sc->positions; ++u) sc->delta[u] = INFINITY;
+				accept_trial(w, sc, t, ti);
+				sc->changed_at[j - sc->j0] = stamp;
+				changed = true;
+				continue;
+			}
+			if (known == SINEWI_TRIAL_REJECTED) {
+				sc->rejected_at[k] = stamp;
+				continue;
+			}
 			sinewi_enc_seg_track *st = &seg->tracks[ti];
 			sinewi_enc_seg_track saved = *st;
 			memcpy(sc->saved_knots, st->knots, knot_bytes);
 			st->dropped = st->chosen_dropped;
 			sinewi_widths_for_level(t, &sc->td[k], sc->level[k] - 1u, st->width);
 			sinewi_quantize_knots(w, t, seg, st, &sc->td[k]);
-			if (subtree_fits(w, sc, seg, t, ti, st, sc->trial_decoded)) {
+			const bool accepted = subtree_fits(w, sc, seg, t, ti, st, sc->trial_decoded);
+			if (accepted) {
 				sc->level[k]--;
 				accept_trial(w, sc, t, ti);
 				sc->changed_at[j - sc->j0] = stamp;
@@ -306,8 +324,10 @@ void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, 
 				memcpy(st->knots, sc->saved_knots, knot_bytes);
 				sc->rejected_at[k] = stamp;
 			}
+			if (guide) sinewi_refine_guide_ran(guide, w, seg, sc, k, accepted);
 		}
 		if (!changed) break;
 	}
+	if (guide) sinewi_refine_guide_end(guide);
 	refresh_caches(w, sc);
 }

@@ -116,9 +116,74 @@ void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 // Decodes track t at position u of the segment (a sample, then check points) into out.
 void sinewi_decode_position(const sinewi_work *w, const seg_scratch *sc, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
                             const sinewi_enc_seg_track *st, const track_data *td, uint32_t u, float out[4]);
+// The refinement of the midpoint run's lone segment, kept for the plain run's (refine_memo.c). A trial's
+// outcome depends only on the pose (every track's decoded values and the constants), on its own track
+// (level, widths, ranges, decimation, dropped component, knots) and on the clip's error model; the
+// order of trials only on the outcomes before it. So where the plain run refines the same segment, it
+// takes each recorded outcome, and the accepted trial's knots, for a track whose state is the record's
+// and whose joint's ancestors and subtree decode as in the record (the only joints its trial tests);
+// it tests the others, and stops taking them once the order departs from the record.
+typedef struct sinewi_refine_trial {
+	struct sinewi_refine_trial *next; // the next accepted trial
+	uint8_t level;                    // the track's level after it
+	uint8_t width[4], dropped;        // its new widths, dropped component, knots and decoded values
+	uint32_t knot_count;
+	uint32_t *knots;
+	float *decoded;                   // [positions * 4]
+} sinewi_refine_trial;
+
+typedef struct sinewi_refine_memo {
+	uint32_t first_sample, length, positions, j0, nj, t0, nt;
+	int passes;
+	const double *threshold;          // the error model's (the clip's)
+	const sinewi_shell_frame_d *raw;  // the clip's raw cache frames
+	sinew_qvv *constants;             // [nj]
+	int32_t *joint_track;             // [3 * nj]
+	sinewi_enc_track *tracks;         // [nt]
+	uint8_t *level;                   // [nt] the start: levels, segment tracks (knots into `knots`), decoded values
+	sinewi_enc_seg_track *st;         // [nt]
+	uint32_t *knots;                  // [nt * (length + 1) * 4]
+	float *decoded;                   // [nt * positions * 4]
+	uint32_t *trials;                 // [passes * nt] in the order tested: track (ti - t0) << 1 | accepted
+	uint32_t trial_count;
+	sinewi_refine_trial *accepted, **last; // the accepted ones in order
+	bool done;                        // the refinement ended (trials complete)
+} sinewi_refine_memo;
+
+// One refinement's use of a memo: recording the midpoint run's, or following it in the plain run.
+typedef struct sinewi_refine_guide {
+	sinewi_refine_memo *record;
+	const sinewi_refine_memo *follow; // NULL once the refinement departs from it
+	uint32_t step;                    // the next recorded trial
+	const sinewi_refine_trial *next;  // follow: the next recorded accepted trial
+	bool pending;                     // follow: trial `step` is being tested (sinewi_refine_guide_ran compares)
+	uint8_t *differs;                 // [nt] follow: what of a track is not the record's: 1 its level, widths, dropped
+	                                  // component or knots, 2 its decoded values, 4 its ranges or decimation
+	uint32_t decoded_differ;          // tracks whose decoded values are not the record's
+	uint32_t *joint_differs;          // [nj] those of each joint
+} sinewi_refine_guide;
+
+// Sets up the guide of a refinement of segment seg: recording (the midpoint run's lone segment),
+// following (the plain run's, where the record's start matches) or neither (both NULL).
+void sinewi_refine_guide_start(const sinewi_work *w, const sinewi_enc_segment *seg, const seg_scratch *sc, int passes,
+                               sinewi_refine_guide *g);
+// Before testing a trial of track ti - t0 = k: RUN (test it), or its recorded outcome; ACCEPTED puts
+// the accepted trial's widths, dropped component and knots in seg's track and its decoded values in
+// sc->trial_decoded.
+enum { SINEWI_TRIAL_RUN = 0, SINEWI_TRIAL_REJECTED = 1, SINEWI_TRIAL_ACCEPTED = 2 };
+int sinewi_refine_guide_next(sinewi_refine_guide *g, const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc,
+                             uint32_t k);
+// After a tested trial of track k (taken into seg and sc when accepted).
+void sinewi_refine_guide_ran(sinewi_refine_guide *g, const sinewi_work *w, const sinewi_enc_segment *seg, const seg_scratch *sc,
+                             uint32_t k, bool accepted);
+// After the refinement.
+void sinewi_refine_guide_end(sinewi_refine_guide *g);
+
 // Greedy descent on the exact object-space error after the search met the bound (refine.c); starts from
-// and leaves exact sc->local, sc->obj and sc->error_bound (verify_segment's).
-void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes);
+// and leaves exact sc->local, sc->obj and sc->error_bound (verify_segment's). `guide` (or NULL) records
+// its trials or gives their outcomes (sinewi_refine_guide).
+void sinewi_refine_segment(const sinewi_work *w, const sinewi_enc_segment *seg, seg_scratch *sc, int passes,
+                           sinewi_refine_guide *guide);
 // The stored value of track t at stored sample s (analyze.c).
 void sinewi_stored_value(const sinewi_work *w, const sinewi_enc_track *t, uint32_t dropped, uint32_t s, float out[4]);
 
