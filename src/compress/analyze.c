@@ -155,7 +155,7 @@ static bool compute_levers(sinewi_work *w) {
 		w->threshold[j] = joint->precision > 0.0f ? joint->precision : default_threshold;
 		// the float32 representation of the samples against the source curves (clip->float_error), once for the
 		// reference and once for what the decoder's float32 pose adds on top, out of the budget (at most half)
-		if (clip->float_error > 0.0) w->threshold[j] = fmax(w->threshold[j] - 2.0 * clip->float_error, 0.5 * w->threshold[j]);
+		if (clip->float_error > 0.0) w->threshold[j] = sinewi_fmax(w->threshold[j] - 2.0 * clip->float_error, 0.5 * w->threshold[j]);
 		w->shell[j] = joint->shell_distance > 0.0f ? joint->shell_distance : default_shell;
 		w->shells_f[j] = (float)w->shell[j];
 		uint8_t r = joint->rounding == SINEW_ROUNDING_CLIP ? clip->rounding : joint->rounding;
@@ -178,7 +178,7 @@ static bool compute_levers(sinewi_work *w) {
 		w->parent_gain[j] = p < 0 ? 1.0 : w->parent_gain[p] * w->max_scale[p];
 		depth[j] = p < 0 ? 1 : depth[p] + 1;
 		const double *off = w->shell_off + 3 * (size_t)j;
-		w->lever[j] = fmax(off[0], fmax(off[1], off[2])); // own shell points, in the joint's coordinates
+		w->lever[j] = sinewi_fmax(off[0], sinewi_fmax(off[1], off[2])); // own shell points, in the joint's coordinates
 	}
 	// Leaf to root: a child's shell points sit at most |t_c| + max|S_c| * lever_c from the parent.
 	for (uint32_t j = nj; j-- > 0;) {
@@ -430,7 +430,7 @@ static void clip_ranges(sinewi_work *w) {
 			t->clip_min[c] = lo[c];
 			// extent rounded up so cmin + cext covers the max in float arithmetic
 			float ext = (float)((double)hi[c] - (double)lo[c]);
-			while (lo[c] + ext < hi[c]) ext = nextafterf(ext, INFINITY);
+			while (lo[c] + ext < hi[c]) ext = sinewi_next_up(ext);
 			t->clip_ext[c] = ext;
 		}
 	}
@@ -466,7 +466,7 @@ static bool half_range(float lo, float ext, float *out_lo, float *out_ext) {
 	if (!short_round(lo, false, &flo) || !short_round((float)((double)hi - (double)flo), true, &fext)) return false;
 	if (fext < 0.0f) fext = 0.0f;
 	while (flo + fext < hi)
-		if (!short_round(nextafterf(fext, INFINITY), true, &fext)) return false;
+		if (!short_round(sinewi_next_up(fext), true, &fext)) return false;
 	*out_lo = flo, *out_ext = fext;
 	return true;
 }

@@ -20,11 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-// fmax without the call to libm (a NaN gives way to the other operand, as there).
-static inline double larger(double a, double b) {
-	return a > b || b != b ? a : b;
-}
-
 // Marks joint j and its descendants in sc->mark (valid in [j, subtree_end); a parent below j is outside).
 static void mark_subtree(const sinewi_work *w, seg_scratch *sc, uint32_t j) {
 	const uint32_t j0 = sc->j0, end = sc->subtree_end[j - j0];
@@ -90,16 +85,16 @@ static void build_caches(const sinewi_work *w, seg_scratch *sc) {
 			sinew_qvv x;
 			sinewi_decoded_local(w, sc, j0 + l, u, -1, NULL, &x);
 			sc->stale[row + l] = 0;
-			smax[l] = larger(fabs((double)x.scale[0]), larger(fabs((double)x.scale[1]), fabs((double)x.scale[2])));
+			smax[l] = sinewi_fmax(fabs((double)x.scale[0]), sinewi_fmax(fabs((double)x.scale[1]), fabs((double)x.scale[2])));
 			const double *off = w->shell_off + 3 * (size_t)(j0 + l);
-			reach[l] = larger(off[0], larger(off[1], off[2]));
+			reach[l] = sinewi_fmax(off[0], sinewi_fmax(off[1], off[2]));
 		}
 		// children have larger indices than their parents: one backward pass carries each reach up
 		for (uint32_t l = nj; l-- > 0;) {
 			if (!sinewi_has_parent(joints, j0 + l)) continue;
 			const double *t = local[l].t;
 			const uint32_t p = (uint32_t)joints[j0 + l].parent - j0;
-			reach[p] = larger(reach[p], sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) + smax[l] * reach[l]);
+			reach[p] = sinewi_fmax(reach[p], sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) + smax[l] * reach[l]);
 		}
 		for (uint32_t l = 0; l < nj; ++l) {
 			const bool p = sinewi_has_parent(joints, j0 + l);
@@ -125,11 +120,11 @@ static void update_reach(const sinewi_work *w, seg_scratch *sc, uint32_t u, uint
 	const uint32_t j0 = sc->j0;
 	const size_t row = (size_t)u * sc->nj;
 	const double *off = w->shell_off + 3 * (size_t)a;
-	double r = larger(off[0], larger(off[1], off[2]));
+	double r = sinewi_fmax(off[0], sinewi_fmax(off[1], off[2]));
 	for (uint32_t k = sc->child_start[a - j0]; k < sc->child_start[a - j0 + 1]; ++k) {
 		const uint32_t c = sc->children[k] - j0;
 		const double *t = sc->local[row + c].t;
-		r = larger(r, sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) + sc->scale_max[row + c] * sc->reach[row + c]);
+		r = sinewi_fmax(r, sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) + sc->scale_max[row + c] * sc->reach[row + c]);
 	}
 	sc->reach[row + a - j0] = r;
 }
@@ -159,7 +154,7 @@ static double trial_delta(const seg_scratch *sc, const sinewi_enc_track *t, uint
 		const double dx = (double)b[0] - a[0], dy = (double)b[1] - a[1], dz = (double)b[2] - a[2];
 		shift = sqrt(dx * dx + dy * dy + dz * dz);
 	} else {
-		for (int k = 0; k < 3; ++k) linear = larger(linear, fabs((double)b[k] - a[k]));
+		for (int k = 0; k < 3; ++k) linear = sinewi_fmax(linear, fabs((double)b[k] - a[k]));
 	}
 	return sc->gain[at] * (linear * sc->reach[at] + shift) * (1.0 + 1e-6);
 }
@@ -247,7 +242,7 @@ static void accept_trial(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
 		if (t->type == SINEWI_TRACK_ROTATION) continue; // the bound's reach and gain hold no rotation
 		if (t->type == SINEWI_TRACK_SCALE) {
 			const float *s = sc->decoded[ti - sc->t0] + 4 * (size_t)u;
-			sc->scale_max[row + j - j0] = larger(fabs((double)s[0]), larger(fabs((double)s[1]), fabs((double)s[2])));
+			sc->scale_max[row + j - j0] = sinewi_fmax(fabs((double)s[0]), sinewi_fmax(fabs((double)s[1]), fabs((double)s[2])));
 			for (uint32_t i = j + 1; i < end; ++i) {
 				if (!sc->mark[i - j0]) continue;
 				const uint32_t p = (uint32_t)joints[i].parent - j0;

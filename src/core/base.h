@@ -91,6 +91,23 @@ static inline bool sinewi_add_size(size_t a, size_t b, size_t *out) {
 	return true;
 }
 
+// fmax and nextafterf(x, INFINITY) without calls to libm: the compressor's first call of a libm
+// function costs a cold process a symbol lookup of the dynamic linker. Same results: a NaN gives way to
+// the other operand; the next float up of -0 and +0 is the smallest subnormal, of -min it is -0.
+static inline double sinewi_fmax(double a, double b) {
+	return a > b || b != b ? a : b;
+}
+static inline float sinewi_next_up(float x) {
+	union {
+		float f;
+		uint32_t u;
+	} v = {x};
+	if ((v.u & 0x7fffffffu) > 0x7f800000u || v.u == 0x7f800000u) return x; // NaN, +inf
+	if ((v.u & 0x7fffffffu) == 0) v.u = 1u;                                 // -0, +0
+	else v.u = v.u >> 31 ? v.u - 1u : v.u + 1u;
+	return v.f;
+}
+
 // Unit conversions (DESIGN §4: thresholds are given in centimetres).
 static inline double sinewi_cm_to_units(double cm, double unit_scale) {
 	return cm * 0.01 * unit_scale;

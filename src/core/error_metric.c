@@ -73,12 +73,12 @@ static bool rest_lengths(const sinew_joint *joints, uint32_t nj, const sinew_qvv
 	// (|A x| <= |A| |x| for each factor, rotations preserving length), bounds every column length of j.
 	for (uint32_t j = 0; j < nj; ++j) {
 		double m = 0.0;
-		for (int c = 0; c < 3; ++c) m = fmax(m, fabs((double)joints[j].default_pose.scale[c]));
+		for (int c = 0; c < 3; ++c) m = sinewi_fmax(m, fabs((double)joints[j].default_pose.scale[c]));
 		for (int pass = 0; pass < 2; ++pass) {
 			const sinew_qvv *list = pass ? more : poses;
 			size_t n = pass ? more_count : pose_count;
 			for (size_t s = 0; list && s < n; ++s)
-				for (int c = 0; c < 3; ++c) m = fmax(m, fabs((double)list[s * nj + j].scale[c]));
+				for (int c = 0; c < 3; ++c) m = sinewi_fmax(m, fabs((double)list[s * nj + j].scale[c]));
 		}
 		int32_t p = joints[j].parent;
 		bound[j] = (p >= 0 && (uint32_t)p < j ? bound[p] : 1.0) * m;
