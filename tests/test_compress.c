@@ -377,6 +377,64 @@ static void test_compress_replay_is_the_plain_search(void) {
 	CHECK_MSG(taken > 0, "no refinement followed the midpoint run's: the refinement memo was not tested");
 }
 
+// A search that answers fit tests from what the clip's earlier searches learnt (prep->fits) chooses what
+// it chooses testing them: random clips of 1 to 9 samples and two of several segments, both constant
+// encodings in turn (the second
+// learns from the first, each from its earlier attempts), at 0.1 cm after 0.01 cm and the other way
+// round on preparations that share one memo (what a sample's error is does not depend on the bound, and
+// budgets ten times apart put the memo's bounds to the test), against the same encodings on a
+// preparation that keeps nothing.
+static void test_compress_fit_memo_is_the_search(void) {
+	test_rng rng = {9871};
+	uint32_t learnt = 0;
+	for (uint32_t rep = 0; rep < 12 && !test_failed(); ++rep) {
+		gen_params p = {.joints = 6 + 3 * (rep % 6), .samples = rep % 6 == 5 ? 41 + rep : 1 + (rep % 6) * 2, .scalars = rep % 2, .translation_scale = 20,
+		                .unit_scale = 100, .noise = rep % 6 == 5 ? 0.02 : rep % 3 ? 0.002 : 0.0, .animated_scale = rep % 4 == 3, .root_travel = rep % 2 ? 50 : 0};
+		sinew_clip_set *set = NULL;
+		sinew_error err = {0};
+		CHECK_OK(sinew_clip_set_create(&set, NULL), &err);
+		sinew_clip *clip = generate(set, &rng, &p);
+		CHECK(clip);
+		sinewi_arena arena;
+		sinewi_arena_init(&arena, NULL);
+		struct sinewi_fit_memo **shared = NULL;
+		for (int b = 0; b < 2 && !test_failed(); ++b) {
+			sinew_compress_options opt = {.error_cm = (b == 0) == (rep < 6) ? 0.01 : 0.1};
+			sinewi_compress_settings st;
+			sinewi_compress_settings_resolve(&opt, &st);
+			st.level = SINEW_LEVEL_HIGH;
+			sinewi_clip_prep prep[2];
+			for (int k = 0; k < 2; ++k) CHECK_OK(sinewi_prepare_clip(clip, &st, &arena, &prep[k], &err), &err);
+			if (test_failed()) break;
+			CHECK_MSG(prep[0].fits != NULL, "a short clip's preparation keeps no fit memo");
+			if (b == 0) shared = prep[0].fits;
+			else prep[0].fits = shared;
+			prep[1].fits = NULL;
+			for (int v = 1; v >= 0 && !test_failed(); --v) {
+				sinewi_compress_settings s = st;
+				s.short_constants = v != 0;
+				void *blob[2] = {NULL, NULL};
+				size_t size[2] = {0, 0};
+				for (int k = 0; k < 2 && !test_failed(); ++k) {
+					sinewi_enc_clip *enc = NULL;
+					CHECK_OK(sinewi_compress_clip(clip, &prep[k], &s, &arena, &enc, &err), &err);
+					if (test_failed()) break;
+					if (k == 0) learnt += enc->fits_learnt;
+					else CHECK(enc->fits_learnt == 0);
+					CHECK_OK(sinewi_serialize(&enc, 1, true, 0, &arena, NULL, &blob[k], &size[k], &err), &err);
+				}
+				if (!test_failed())
+					CHECK_MSG(size[0] == size[1] && memcmp(blob[0], blob[1], size[0]) == 0,
+					          "%u samples, %g cm, constants %d: %zu bytes learning, %zu not", p.samples, opt.error_cm, v, size[0], size[1]);
+				for (int k = 0; k < 2; ++k) sinew_blob_free(blob[k], size[k], NULL);
+			}
+		}
+		sinewi_arena_free(&arena);
+		sinew_clip_set_free(set);
+	}
+	CHECK_MSG(learnt > 0, "no fit test was answered from the memo: it was not tested");
+}
+
 static void test_compress_looping_clips(void) {
 	gen_params p = {.joints = 12, .samples = 33, .scalars = 2, .translation_scale = 20, .unit_scale = 100, .looping = true};
 	run_property(&p, 3, 81, 0.01);
@@ -583,6 +641,7 @@ void suite_compress(void) {
 	RUN(test_compress_short_clips_as_plain);
 	RUN(test_compress_f32_left_out_only_when_larger);
 	RUN(test_compress_replay_is_the_plain_search);
+	RUN(test_compress_fit_memo_is_the_search);
 	RUN(test_compress_looping_clips);
 	RUN(test_compress_looping_clip_ending_on_first_pose);
 	RUN(test_compress_scalar_tracks_keep_precision_and_zeros);

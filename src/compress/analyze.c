@@ -578,6 +578,8 @@ sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_s
 	prep->max_scale = w.max_scale, prep->parent_gain = w.parent_gain, prep->rho = w.rho;
 	prep->shells_f = w.shells_f, prep->rounding_mode = w.rounding_mode, prep->candidates = w.candidates;
 	prep->raw_cache = w.raw_cache;
+	if (clip->sample_count <= SINEWI_SHORT_CLIP_SAMPLES && clip->joint_count) // (each kept where a search first asks)
+		prep->fits = (struct sinewi_fit_memo **)sinewi_arena_array(arena, (size_t)clip->joint_count * 3, sizeof *prep->fits);
 	return SINEW_RESULT_OK;
 }
 
@@ -825,6 +827,7 @@ static void work_from_prep(sinewi_work *w, const sinewi_clip_prep *prep) {
 	w->max_scale = prep->max_scale, w->parent_gain = prep->parent_gain, w->rho = prep->rho;
 	w->shells_f = prep->shells_f, w->rounding_mode = prep->rounding_mode, w->candidates = prep->candidates;
 	w->raw_cache = prep->raw_cache;
+	w->fits = prep->fits;
 }
 
 // Constant sub-tracks may use a share of each joint's budget; if the segment search cannot meet the

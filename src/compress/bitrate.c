@@ -317,7 +317,7 @@ static void decode_error_sample(const sinewi_enc_track *t, const sinewi_enc_seg_
 // distance with (budget / parent_gain)^2, less 1e-9). Anything closer is measured exactly: the answer
 // is the same.
 static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
-                       const sinewi_enc_seg_track *st, const track_data *td, double budget, uint32_t *start) {
+                       const sinewi_enc_seg_track *st, const track_data *td, double budget, uint32_t *start, double *miss) {
 	const uint32_t n = seg->length + 1, first = *start < n ? *start : 0;
 	const uint32_t j = t->index;
 	double sure2 = -1.0; // rotations: sinewi_chord_sure2; translations: squared distance surely within budget
@@ -364,12 +364,78 @@ static bool track_fits(const sinewi_work *w, const sinewi_enc_track *t, const si
 				if (dx * dx + dy * dy + dz * dz <= sure2) continue;
 			}
 		}
-		if (!(sample_error(w, t, seg, td, u, v) <= budget)) {
-			*start = u;
+		const double e = sample_error(w, t, seg, td, u, v);
+		if (!(e <= budget)) {
+			*start = u, *miss = e;
 			return false;
 		}
 	}
 	return true;
+}
+
+// What the clip's searches learnt of one sub-track's fit (track_fits) in one segment, for its later
+// searches with other budgets (the clip's other constant encoding, the plain run, another attempt): at
+// decimation d and level k it fits every budget from `fits` up (no sample's error is larger) and misses
+// every budget below `misses` (a sample's error). The knots, and so each sample's error, depend only on
+// the key (the segment, the stored dropped component and the slots' ranges) besides d and k; floats
+// rounded outwards. Kept for short clips searched on one thread (prep->fits).
+#define FIT_ENTRIES 24 // (enough for every probe of decimations 0 to 3)
+typedef struct fit_entry {
+	uint8_t d, level;
+	float fits, misses;
+} fit_entry;
+
+struct sinewi_fit_memo {
+	uint32_t first_sample, length;
+	uint8_t dropped, count;
+	float lo[4], ext[4];
+	fit_entry e[FIT_ENTRIES];
+};
+
+// Track t's memo, keyed to the segment and ranges it is searched with now (NULL: none kept).
+static struct sinewi_fit_memo *fit_memo(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg,
+                                        const sinewi_enc_seg_track *st, const track_data *td) {
+	if (!w->fits || w->jobs || t->type == SINEWI_TRACK_SCALAR) return NULL;
+	struct sinewi_fit_memo **slot = &w->fits[(size_t)t->index * 3 + t->type];
+	struct sinewi_fit_memo *m = *slot;
+	if (!m && !(m = *slot = (struct sinewi_fit_memo *)sinewi_arena_alloc(w->arena, sizeof *m))) return NULL;
+	const size_t slots = t->components * sizeof(float); // (the slots past them are unset)
+	if (m->count == 0 || m->first_sample != seg->first_sample || m->length != seg->length || m->dropped != st->chosen_dropped ||
+	    memcmp(m->lo, td->lo, slots) != 0 || memcmp(m->ext, td->ext, slots) != 0) {
+		m->first_sample = seg->first_sample, m->length = seg->length, m->dropped = st->chosen_dropped, m->count = 0;
+		memcpy(m->lo, td->lo, slots);
+		memcpy(m->ext, td->ext, slots);
+	}
+	return m;
+}
+
+// track_fits at level k (st at decimation d): from the memo where it knows, else st's knots are
+// quantized at that level and tested (the widths are set either way).
+static bool fits_learnt(const sinewi_work *w, const sinewi_enc_track *t, const sinewi_enc_segment *seg, sinewi_enc_seg_track *st,
+                        track_data *td, double budget, uint32_t *start, struct sinewi_fit_memo *m, uint32_t d, uint32_t k) {
+	sinewi_widths_for_level(t, td, k, st->width);
+	fit_entry *e = NULL;
+	for (uint32_t i = 0; m && i < m->count && !e; ++i)
+		if (m->e[i].d == d && m->e[i].level == k) e = &m->e[i];
+	if (e && (budget >= e->fits || budget < e->misses)) {
+		w->enc->fits_learnt++;
+		return budget >= e->fits;
+	}
+	double miss = 0.0;
+	sinewi_quantize_knots(w, t, seg, st, td);
+	const bool fits = track_fits(w, t, seg, st, td, budget, start, &miss);
+	if (!e && m && m->count < FIT_ENTRIES) e = &m->e[m->count++], *e = (fit_entry){(uint8_t)d, (uint8_t)k, INFINITY, -INFINITY};
+	if (!e) return fits;
+	if (fits) {
+		float f = (float)budget;
+		if ((double)f < budget) f = sinewi_next_up(f);
+		if (f < e->fits) e->fits = f;
+	} else {
+		float f = miss == miss ? (float)miss : INFINITY; // (a NaN error misses every budget)
+		if ((double)f > miss) f = -sinewi_next_up(-f);
+		if (f > e->misses) e->misses = f;
+	}
+	return fits;
 }
 
 // Largest error of a track over the segment (sample_error); with `decoded`, the decoded values of
@@ -431,19 +497,16 @@ static double search_track(const sinewi_work *w, seg_scratch *sc, uint32_t ti, c
 	const uint8_t dropped = st->chosen_dropped;
 	st->dropped = dropped;
 	uint32_t start = 0; // where the last test failed
+	struct sinewi_fit_memo *memo = force_max ? NULL : fit_memo(w, t, seg, st, td);
 	if (!force_max) {
 		for (int d = 0; d <= max_d; ++d) {
 			if (d > 0 && (1u << d) > seg->length) break;
 			st->decimation = (uint8_t)d;
-			sinewi_widths_for_level(t, td, SINEWI_MAX_WIDTH, st->width);
-			sinewi_quantize_knots(w, t, seg, st, td);
-			if (!track_fits(w, t, seg, st, td, budget, &start)) break; // coarser knots only get worse
+			if (!fits_learnt(w, t, seg, st, td, budget, &start, memo, (uint32_t)d, SINEWI_MAX_WIDTH)) break; // coarser knots only get worse
 			uint32_t lo = 0, hi = SINEWI_MAX_WIDTH;
 			while (lo < hi) {
 				uint32_t mid = (lo + hi) / 2;
-				sinewi_widths_for_level(t, td, mid, st->width);
-				sinewi_quantize_knots(w, t, seg, st, td);
-				if (track_fits(w, t, seg, st, td, budget, &start))
+				if (fits_learnt(w, t, seg, st, td, budget, &start, memo, (uint32_t)d, mid))
 					hi = mid;
 				else
 					lo = mid + 1;

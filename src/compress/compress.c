@@ -24,10 +24,6 @@ typedef struct lone_encodings {
 	bool same[2];
 } lone_encodings;
 
-// Clips of at most this many samples: compressed as the high level does at the default level, and
-// encoded with Short_constants first (encode_clip).
-#define SHORT_CLIP_SAMPLES 65u
-
 // One constant variant (0: f32, 1: Short_constants) of a try of segment length s->segment_length:
 // encoded, or copied from `reuse` where it stands in; recorded in `record` (a lone-segment try). An
 // encoding left out (sinewi_compress_clip's loses_to) comes back marked left_out, size SIZE_MAX; the
@@ -85,7 +81,7 @@ static sinew_result encode_clip(const sinew_clip *clip, const sinewi_clip_prep *
                                 lone_encodings *record, const lone_encodings *reuse, sinewi_enc_clip **best, size_t *best_size, sinew_error *error) {
 	static const uint32_t plain_lengths[] = {32, 24, 16, 48}, midpoint_lengths[] = {40, 32, 24, 48};
 	sinewi_compress_settings clip_settings = *settings;
-	const bool short_clip = clip->sample_count <= SHORT_CLIP_SAMPLES;
+	const bool short_clip = clip->sample_count <= SINEWI_SHORT_CLIP_SAMPLES;
 	if (settings->level == SINEW_LEVEL_DEFAULT && short_clip) clip_settings.level = SINEW_LEVEL_HIGH;
 	const bool search_lengths = !explicit_length && clip_settings.level >= SINEW_LEVEL_HIGH;
 	const size_t tries = settings->level >= SINEW_LEVEL_HIGHEST ? 4 : 2;

@@ -64,6 +64,7 @@ typedef struct sinewi_enc_clip {
 	                        // residuals in its costs (not serialized; without it, a search without them chooses the same)
 	struct sinewi_refine_memo *refined; // a lone segment's refinement, for the plain run (refine_memo.c; not serialized)
 	uint32_t refine_taken;  // trial outcomes its refinements took from the replayed encoding's record (not serialized)
+	uint32_t fits_learnt;   // fit tests its searches answered from what the clip's earlier ones learnt (not serialized)
 	// where the bound was missed worst (when it was): joint, time (seconds) and error (clip units)
 	uint32_t over_joint;
 	double over_time, over_error;
@@ -147,7 +148,13 @@ typedef struct sinewi_clip_prep {
 	uint8_t *rounding_mode;
 	sinewi_joint_candidates *candidates; // [joint_count], filled as the encodings classify
 	sinewi_raw_cache *raw_cache;         // filled by the first search it fits (the other part written)
+	struct sinewi_fit_memo **fits;       // [joint_count * 3] short clips: what the searches learnt of each sub-track's
+	                                     // fits (bitrate.c; NULL: none kept), filled by the searches on this thread
 } sinewi_clip_prep;
+
+// Clips of at most this many samples: compressed as the high level does at the default level, and
+// encoded with Short_constants first (compress.c); their searches keep what they learn (prep->fits).
+#define SINEWI_SHORT_CLIP_SAMPLES 65u
 
 // Prepares one validated clip for its encodings (memory from `arena`, which must outlive them).
 sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_settings *settings, sinewi_arena *arena,

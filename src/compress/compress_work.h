@@ -31,6 +31,7 @@ typedef struct sinewi_work {
 	uint8_t *rounding_mode; // [joint_count] effective sinew_rounding of each joint
 	sinewi_joint_candidates *candidates; // [joint_count] classification candidates and their memo (the clip's)
 	sinewi_raw_cache *raw_cache;          // the clip's (searches on this thread only)
+	struct sinewi_fit_memo **fits;        // the clip's, or NULL (bitrate.c; searches on this thread only)
 	// the joints split into groups the segment search treats apart (sinewi_group)
 	struct sinewi_group *groups;
 	uint32_t group_count;
