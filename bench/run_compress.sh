@@ -7,7 +7,7 @@
 # best of 3 of its own `acl_compressor -acl=FILE -stats` "compression_time" (its compress_track_list
 # alone). Mocap is handed to ACL as `sinew convert --no-end-sites` writes it (the same joints and samples).
 # Short clips are also timed cold (a fresh process each, as ACL's compression_time always is):
-# SINEW_BENCH_COLD_RUNS (15) processes of each, taken in turn.
+# SINEW_BENCH_COLD_RUNS (31) processes of each, taken in turn; the best and the median of each.
 set -euo pipefail
 B=${1:-build}
 ACL=${2:-${ACL_COMPRESSOR:-}}
@@ -72,21 +72,25 @@ report mocap "${mocap[@]}"
 
 # Short clips cold, as ACL's figure is: its compression_time is the first compression of a fresh
 # process, so sinew's here is too (`sinew compress --json -j 1`, compress_ns: sinew_compress of the
-# file's one clip), the best of N fresh processes of each, taken in turn.
-N=${SINEW_BENCH_COLD_RUNS:-15}
+# file's one clip), N fresh processes of each, taken in turn: the best of each and the medians (a
+# fresh process's time swings with the machine; the median shows how far).
+N=${SINEW_BENCH_COLD_RUNS:-31}
 echo
-echo "== short clips, cold (a fresh process per compression, best of $N of each, in turn; µs)"
-echo "| clip | samples | sinew | ACL 2.1 | ACL / sinew |"
-echo "|---|---:|---:|---:|---:|"
+echo "== short clips, cold (a fresh process per compression, N = $N of each, in turn; µs)"
+echo "| clip | samples | sinew best | ACL 2.1 best | ACL / sinew | sinew median | ACL median | ACL / sinew |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+median() { sort -n | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 for f in 90_10 121_10 82_01 76_07 93_01 93_01_zero_range_extent; do
-  path="$C/acl/$f.acl.sjson"; bs=""; ba=""
+  path="$C/acl/$f.acl.sjson"
+  : > "$tmp/cold_acl"; : > "$tmp/cold_sinew"
   for i in $(seq "$N"); do
-    t=$("$ACL" -acl="$path" -stats 2>/dev/null | awk '$1=="compression_time"{print $3 * 1e6; exit}')
-    if [ -n "$t" ] && { [ -z "$ba" ] || awk -v a="$t" -v b="$ba" 'BEGIN{exit !(a < b)}'; }; then ba=$t; fi
-    t=$("$B/sinew" compress "$path" -o "$tmp/cold.sinew" --strip --json -j 1 | sed -n 's/^{[^[]*"compress_ns":\([0-9]*\).*/\1/p')
-    t=$(awk -v n="$t" 'BEGIN{print n / 1000}')
-    if [ -z "$bs" ] || awk -v a="$t" -v b="$bs" 'BEGIN{exit !(a < b)}'; then bs=$t; fi
+    "$ACL" -acl="$path" -stats 2>/dev/null | awk '$1=="compression_time"{print $3 * 1e6; exit}' >> "$tmp/cold_acl"
+    "$B/sinew" compress "$path" -o "$tmp/cold.sinew" --strip --json -j 1 |
+      sed -n 's/^{[^[]*"compress_ns":\([0-9]*\).*/\1/p' | awk '{print $1 / 1000}' >> "$tmp/cold_sinew"
   done
+  bs=$(sort -n "$tmp/cold_sinew" | head -1); ba=$(sort -n "$tmp/cold_acl" | head -1)
+  ms=$(median < "$tmp/cold_sinew"); ma=$(median < "$tmp/cold_acl")
   samples=$(awk '$1=="num_samples"{print $3; exit}' "$path")
-  echo "| $f | $samples | $(printf %.0f "$bs") | $(printf %.0f "$ba") | $(awk -v a="$ba" -v s="$bs" 'BEGIN{printf "%.2fx", a / s}') |"
+  awk -v f="$f" -v n="$samples" -v bs="$bs" -v ba="$ba" -v ms="$ms" -v ma="$ma" \
+    'BEGIN{printf "| %s | %s | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx |\n", f, n, bs, ba, ba / bs, ms, ma, ma / ms}'
 done
