@@ -194,15 +194,20 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
                          uint32_t ti, const sinewi_enc_seg_track *st, float *values) {
 	const uint32_t j0 = sc->j0, j = t->index, end = sc->subtree_end[j - j0], k0 = ti - sc->t0;
 	const uint32_t first = sc->fail_position[k0] < sc->positions ? sc->fail_position[k0] : 0;
+	const bool whole = sc->descendants[j - j0] == end - j - 1; // every joint of [j, end) marked
 	for (uint32_t k = 0; k < sc->positions; ++k) {
 		uint32_t u = first + k < sc->positions ? first + k : first + k - sc->positions;
 		const size_t row = (size_t)u * sc->nj;
 		sinewi_decode_position(w, sc, t, seg, st, &sc->td[k0], u, values + 4 * (size_t)u);
 		const double delta = trial_delta(sc, t, ti, u, values);
 		bool room = delta == delta; // false for NaN
-		for (uint32_t i = j; i < end && room; ++i)
-			if (sc->mark[i - j0])
-				room = sc->error_bound[row + i - j0] + delta <= sc->room_limit[i - j0];
+		if (whole) {
+			const double *bound = sc->error_bound + row + (j - j0), *limit = sc->room_limit + (j - j0);
+			for (uint32_t i = 0; i < end - j && room; ++i) room = bound[i] + delta <= limit[i];
+		} else {
+			for (uint32_t i = j; i < end && room; ++i)
+				if (sc->mark[i - j0]) room = sc->error_bound[row + i - j0] + delta <= sc->room_limit[i - j0];
+		}
 		if (room) {
 			sc->delta[u] = delta;
 			continue;
@@ -221,8 +226,9 @@ static bool subtree_fits(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
 
 // Takes the trial of track t (joint j, subtree marked) into the caches.
 static void accept_trial(const sinewi_work *w, seg_scratch *sc, const sinewi_enc_track *t, uint32_t ti) {
-	const uint32_t j0 = sc->j0, j = t->index, end = sc->subtree_end[j - j0];
+	const uint32_t j0 = sc->j0, j = t->index, end = sc->subtree_end[j - j0], l0 = j - j0, n = end - j;
 	const sinew_joint *joints = w->clip->joints;
+	const bool whole = sc->descendants[l0] == n - 1; // every joint of [j, end) marked: whole ranges at once
 	memcpy(sc->decoded[ti - sc->t0], sc->trial_decoded, (size_t)sc->positions * 4 * sizeof(float));
 	for (uint32_t u = 0; u < sc->positions; ++u) {
 		const size_t row = (size_t)u * sc->nj;
@@ -230,13 +236,25 @@ static void accept_trial(const sinewi_work *w, seg_scratch *sc, const sinewi_enc
 			sinew_qvv x;
 			sinewi_decoded_local(w, sc, j, u, -1, NULL, &x);
 			sinewi_affine_from_qvv_d(&x, &sc->local[row + j - j0]);
-			for (uint32_t i = j; i < end; ++i)
-				if (sc->mark[i - j0]) sc->error_bound[row + i - j0] += sc->delta[u], sc->stale[row + i - j0] = 1;
+			if (whole) {
+				double *bound = sc->error_bound + row + l0;
+				for (uint32_t i = 0; i < n; ++i) bound[i] += sc->delta[u];
+				memset(sc->stale + row + l0, 1, n);
+			} else {
+				for (uint32_t i = j; i < end; ++i)
+					if (sc->mark[i - j0]) sc->error_bound[row + i - j0] += sc->delta[u], sc->stale[row + i - j0] = 1;
+			}
 		} else {
 			sc->local[row + j - j0] = sc->trial_local[u];
-			for (uint32_t i = j; i < end; ++i) {
-				const uint32_t l = i - j0;
-				if (sc->mark[l]) sc->obj[row + l] = sc->trial[row + l], sc->error_bound[row + l] = sc->trial_error[row + l], sc->stale[row + l] = 0;
+			if (whole) {
+				memcpy(sc->obj + row + l0, sc->trial + row + l0, n * sizeof(sinewi_affine_d));
+				memcpy(sc->error_bound + row + l0, sc->trial_error + row + l0, n * sizeof(double));
+				memset(sc->stale + row + l0, 0, n);
+			} else {
+				for (uint32_t i = j; i < end; ++i) {
+					const uint32_t l = i - j0;
+					if (sc->mark[l]) sc->obj[row + l] = sc->trial[row + l], sc->error_bound[row + l] = sc->trial_error[row + l], sc->stale[row + l] = 0;
+				}
 			}
 		}
 		if (t->type == SINEWI_TRACK_ROTATION) continue; // the bound's reach and gain hold no rotation
