@@ -208,16 +208,25 @@ for (const build of BUILDS) {
 	     { skip: typeof globalThis.gc !== 'function' && 'run node with --expose-gc' }, async () => {
 		const anim = await Sinew.load(readFileSync(here('./data/godot_platformer_player.sinew')), { simd: build.simd });
 		const durations = Array.from({ length: anim.clipCount }, (_, c) => anim.clip(c).duration);
-		for (let i = 0; i < 500; i++) anim.sample(i % anim.clipCount, 0.01 * i); // let the JIT settle
+		const frames = () => {
+			for (let i = 0; i < 10000; i++) {
+				const clip = i % anim.clipCount;
+				anim.sample(clip, (i * 0.0173) % (durations[clip] + 0.2));
+			}
+		};
+		frames(); // let the JIT settle on exactly these calls
 		globalThis.gc();
 		const before = process.memoryUsage().heapUsed;
-		for (let i = 0; i < 10000; i++) {
-			const clip = i % anim.clipCount;
-			anim.sample(clip, (i * 0.0173) % (durations[clip] + 0.2));
+		// V8's heap after a full collection still swings by ~120 KB now and then (seen once in a dozen
+		// windows, gone at the next): the smallest growth of three windows of 10,000 frames is the test.
+		// A leak of 8 bytes a frame (a number kept per frame) puts every window over the limit.
+		let grown = Infinity;
+		for (let w = 0; w < 3; w++) {
+			frames();
+			globalThis.gc();
+			grown = Math.min(grown, process.memoryUsage().heapUsed - before);
 		}
-		globalThis.gc();
-		const grown = process.memoryUsage().heapUsed - before;
-		assert.ok(grown < 64 * 1024, `JS heap grew by ${grown} bytes over 10,000 frames`);
+		assert.ok(grown < 64 * 1024, `JS heap grew by ${grown} bytes or more over 10,000 frames`);
 	});
 
 	test(`${build.name}: the changed bitset never misses a change and never flags constant outputs`, async () => {
