@@ -408,7 +408,8 @@ typedef struct sinew_compress_options {
 	                            (sinew_clip_info.over_bound) */
 	const sinew_jobs *jobs;  /* NULL (default): everything on the calling thread; else a set of several clips
 	                            compresses a clip per task, a lone clip a segment (and a group of whole root
-	                            subtrees of a large scene) per task */
+	                            subtrees of a large scene) per task; a lone clip of at most 65 samples stays on
+	                            the calling thread (its few searches cost less than handing them out) */
 	uint64_t (*now_ns)(void *user); /* optional monotonic clock in ns (the library reads none itself): with it, */
 	void *now_user;                 /* clip_ns[i] (set->clip_count entries, the caller's) receives the time    */
 	uint64_t *clip_ns;              /* spent encoding clip i, its serialization into the blob not included      */

@@ -55,8 +55,9 @@ static sinew_clip_set *make_scene(uint32_t rigs, uint32_t per_rig, uint32_t samp
 }
 
 // Compresses `set` alone, with tasks run backwards on this thread and on pools of 2 and 3 threads;
-// every blob must equal the first.
-static void check_same_bytes(const char *what, const sinew_clip_set *set, sinew_compress_options options) {
+// every blob must equal the first. The job system is used unless `used` is false (a lone short clip
+// stays on the calling thread).
+static void check_same_bytes(const char *what, const sinew_clip_set *set, sinew_compress_options options, bool used) {
 	void *ref = NULL;
 	size_t ref_size = 0;
 	sinew_error err = {0};
@@ -76,7 +77,7 @@ static void check_same_bytes(const char *what, const sinew_clip_set *set, sinew_
 		sinew_blob_free(blob, size, NULL);
 		cli_pool_destroy(pool);
 	}
-	CHECK_MSG(calls > 0, "%s: the job system was not used", what);
+	CHECK_MSG((calls > 0) == used, used ? "%s: the job system was not used" : "%s: a lone short clip went to the job system", what);
 	sinew_blob_free(ref, ref_size, NULL);
 }
 
@@ -86,9 +87,9 @@ static void test_jobs_scene_of_rigs(void) {
 	CHECK(set != NULL);
 	if (!set) return;
 	sinew_compress_options options = {0};
-	check_same_bytes("scene", set, options);
+	check_same_bytes("scene", set, options, true);
 	options.tier_count = 2, options.tier_error_cm[0] = 0.1, options.tier_error_cm[1] = 0.01;
-	check_same_bytes("scene, tiers", set, options);
+	check_same_bytes("scene, tiers", set, options, true);
 	sinew_clip_set_free(set);
 }
 
@@ -104,7 +105,7 @@ static void test_jobs_bundled_clips(void) {
 		CHECK_OK(sinew_import_file(path, &io, NULL, &set, &err), &err);
 		if (!set) continue;
 		sinew_compress_options options = {0};
-		check_same_bytes(files[f], set, options);
+		check_same_bytes(files[f], set, options, set->clip_count > 1 || set->clips[0]->sample_count > 65); // (09_02: 26 samples)
 		sinew_clip_set_free(set);
 	}
 }
