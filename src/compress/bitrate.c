@@ -166,6 +166,22 @@ void sinewi_quantize_knots(const sinewi_work *w, const sinewi_enc_track *t, cons
 		top[c] = st->width[c] >= 1 && st->width[c] <= SINEWI_MAX_WIDTH && td->ext[c] > 0.0f ? (double)((1u << st->width[c]) - 1u) : 0.0;
 	}
 	const uint32_t n = t->components;
+#if defined(__SSE2__)
+	if (!raw && n == 3) { // the common case (a rotation's three slots, a translation), two slots and one at a time
+		const __m128d t01 = _mm_loadu_pd(&top[0]), t2 = _mm_set_sd(top[2]), zero = _mm_setzero_pd(), half = _mm_set1_pd(0.5);
+		uint32_t *q = st->knots;
+		for (uint32_t i = 0; i < st->knot_count; ++i, q += 3) {
+			uint32_t p = i << st->decimation;
+			if (p > seg->length) p = seg->length;
+			const double *f = td->unit + 4 * (size_t)p;
+			const __m128d x = _mm_min_pd(_mm_max_pd(_mm_mul_pd(_mm_loadu_pd(f), t01), zero), t01);
+			_mm_storel_epi64((__m128i *)(void *)q, _mm_cvttpd_epi32(_mm_add_pd(x, half)));
+			const __m128d y = _mm_min_sd(_mm_max_sd(_mm_mul_sd(_mm_load_sd(f + 2), t2), zero), t2);
+			q[2] = (uint32_t)_mm_cvttsd_si32(_mm_add_sd(y, half));
+		}
+		return;
+	}
+#endif
 	for (uint32_t i = 0; i < st->knot_count; ++i) {
 		uint32_t p = i << st->decimation;
 		if (p > seg->length) p = seg->length;
