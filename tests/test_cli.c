@@ -227,6 +227,19 @@ static void test_cli_batch_compress(void) {
 	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
 	snprintf(a, sizeof a, "%s/alone.sinew", out3), snprintf(b, sizeof b, "%s/clips/acl_09_02.sinew", out3);
 	CHECK(same_file(a, b));
+	// -j2 as -j 2 (make's and cc's attached value), checked as a separate value is
+	snprintf(args, sizeof args, "compress '%s' -o '%s/attached.sinew' -q -j2", acl, out3);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(b, sizeof b, "%s/attached.sinew", out3);
+	CHECK(same_file(a, b));
+	snprintf(args, sizeof args, "compress '%s' -o '%s/never.sinew' -j0", acl, out3);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 2);
+	CHECK_MSG(strstr(err, "-j should be an integer between 1 and 256 (got '0')"), "%s", err);
+	snprintf(args, sizeof args, "compress '%s' -o '%s/never.sinew' -qj2", acl, out3);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 2);
+	CHECK(strstr(err, "unknown option '-qj2'"));
+	snprintf(b, sizeof b, "%s/never.sinew", out3);
+	CHECK(!exists(b));
 	// two inputs that would write the same output are refused up front
 	snprintf(args, sizeof args, "compress '%s' '%s' -o '%s'", glb, dir, out3);
 	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 2);

@@ -37,7 +37,7 @@ static const opt_def options[] = {
     {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "error threshold in cm, scene units, every moving node (default 0.01)"},
     {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "shell point distance from each node in cm, scene units (default 3)"},
     {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
-    {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress, pack: threads (default: every core); several files or folders: a file per thread"},
+    {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress, pack: threads, -j N or -jN (default: every core); several files or folders: a file per thread"},
     {"--segment", OPT_UINT, OFF(segment_length), 1, 1024, "sample intervals per segment (default 40; 32 with --plain-knots)"},
     {"--page-bytes", OPT_UINT, OFF(page_bytes), 64, 1 << 30, "compress: paged blob, pages of whole segments under N bytes (4096, 65536)"},
     {"--tiers", OPT_STRING, OFF(tiers_text), 0, 0, "compress: quality tiers E0,E1,... in cm, coarsest first (0.1,0.01); paged"},
@@ -128,8 +128,13 @@ bool cli_parse(int argc, char **argv, int first, cli_options *o) {
 			continue;
 		}
 		const opt_def *d = NULL;
+		const char *attached = NULL; // -j4, as make and cc take a one-letter option's value
 		for (size_t k = 0; k < sizeof options / sizeof options[0]; ++k)
 			if (strcmp(options[k].name, a) == 0) d = &options[k];
+		if (!d && a[1] != '-' && a[2] != '\0')
+			for (size_t k = 0; k < sizeof options / sizeof options[0]; ++k)
+				if (options[k].kind != OPT_FLAG && strlen(options[k].name) == 2 && strncmp(options[k].name, a, 2) == 0)
+					d = &options[k], attached = a + 2;
 		if (!d) {
 			cli_error("unknown option '%s' (see sinew --help)", a);
 			return false;
@@ -139,11 +144,12 @@ bool cli_parse(int argc, char **argv, int first, cli_options *o) {
 			*(bool *)field = true;
 			continue;
 		}
-		if (i + 1 >= argc) {
+		if (!attached && i + 1 >= argc) {
 			cli_error("option %s needs a value", a);
 			return false;
 		}
-		const char *v = argv[++i];
+		const char *v = attached ? attached : argv[++i];
+		if (attached) a = d->name; // errors name the option
 		if (d->kind == OPT_STRING) {
 			*(const char **)field = v;
 			continue;
