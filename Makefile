@@ -96,8 +96,9 @@ clean:
 	rm -rf $(BUILD) $(BUILD)-sanitize $(OUT)
 
 # Web runtime and compressor (web/): clang --target=wasm32, no emscripten. `wasm` rebuilds the runtime
-# modules and web/sinew-compress.wasm; `wasm-check` verifies the committed ones are reproduced byte for
-# byte (same clang version); `web-test` runs the node tests on the committed modules (the glTF-Transform
+# modules (web/lossless/ too) and web/sinew-compress.wasm and writes their sizes into web/README.md;
+# `wasm-check` verifies the committed ones are reproduced byte for byte (same clang version) and that
+# web/README.md gives their sizes; `web-test` runs the node tests on the committed modules (the glTF-Transform
 # test needs `npm ci --prefix web`); `inspector` serves the inspector page for INSPECT=model.glb;
 # `inspector-test` runs it in headless Chromium (npm ci --prefix web/browser-test).
 .PHONY: wasm wasm-check web-test web-types inspector inspector-test
@@ -116,8 +117,10 @@ inspector:
 inspector-test:
 	node web/browser-test/inspector.mjs $(BUILD)/sinew
 
-# Lossless glTF sampler runtime (web/lossless/): build (fails above its 4 KB budget) and node tests.
+# Lossless glTF sampler runtime (web/lossless/): build (fails above its 4 KB budget), its size into
+# web/README.md, and node tests.
 .PHONY: web-lossless
 web-lossless:
 	web/lossless/build.sh
+	web/build_wasm.sh --sizes
 	node --test web/lossless/test/

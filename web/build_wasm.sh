@@ -8,8 +8,11 @@
 # from the same sources, checks that none imports anything and that each is under its budget
 # (decoder 32 KB, world 40 KB); and
 #   web/sinew-compress.wasm  the compressor: the CLI (tools/) and the whole library over the freestanding
-#                        libc of web/compress/, imports exactly env.memory and env.now (the clock), 512 KB budget. `--check` rebuilds into a temporary directory and fails unless the result matches the
-# committed .wasm files byte for byte.
+#                        libc of web/compress/, imports exactly env.memory and env.now (the clock), 512 KB budget
+#   web/lossless/lossless.wasm, lossless_simd.wasm  the lossless glTF sampler (web/lossless/build.sh, 4 KB budget)
+# and writes their sizes into web/README.md (§Module sizes). `--check` rebuilds into a temporary directory and
+# fails unless the result matches the committed .wasm files byte for byte and web/README.md gives their sizes;
+# `--sizes` only rewrites that table from the committed files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +20,49 @@ CLANG=${CLANG:-clang}
 LIMIT=32768
 WORLD_LIMIT=40960
 out=web
-if [ "${1:-}" = "--check" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
+
+# The table of web/README.md between these two lines is written here, never by hand.
+SIZES_BEGIN='<!-- module sizes: written by web/build_wasm.sh, checked by make wasm-check -->'
+SIZES_END='<!-- end of module sizes -->'
+# module (under web/), budget in bytes, what it is
+MODULES="sinew.wasm 32768 decoder_(baseline)
+sinew-simd.wasm 32768 decoder_(SIMD128)
+sinew-stream.wasm 40960 streaming_decoder_(baseline)
+sinew-stream-simd.wasm 40960 streaming_decoder_(SIMD128)
+sinew-world.wasm 40960 world_runtime_(baseline)
+sinew-world-simd.wasm 40960 world_runtime_(SIMD128)
+lossless/lossless.wasm 4096 lossless_glTF_sampler_(baseline)
+lossless/lossless_simd.wasm 4096 lossless_glTF_sampler_(SIMD128)
+sinew-compress.wasm 524288 compressor_(CLI_and_library)"
+thousands() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+sizes_table() { # dir holding the modules -> the markdown table
+	local dir=$1 f budget what
+	echo "| module | what | bytes | gzip -9 | budget |"
+	echo "| --- | --- | --- | --- | --- |"
+	while read -r f budget what; do
+		printf '| `%s` | %s | %s | %s | %s |\n' "$f" "${what//_/ }" "$(thousands "$(wc -c < "$dir/$f")")" \
+		  "$(thousands "$(gzip -9 -n -c "$dir/$f" | wc -c)")" "$(thousands "$budget")"
+	done <<< "$MODULES"
+}
+readme_table() { # the table web/README.md holds now
+	awk -v b="$SIZES_BEGIN" -v e="$SIZES_END" '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' web/README.md
+}
+write_sizes() { # rewrites the table of web/README.md from the modules in web/
+	local table tmp
+	grep -qxF "$SIZES_BEGIN" web/README.md && grep -qxF "$SIZES_END" web/README.md || { echo "build_wasm: web/README.md lacks the module-size markers" >&2; exit 1; }
+	table=$(sizes_table web)
+	tmp=$(mktemp)
+	awk -v b="$SIZES_BEGIN" -v e="$SIZES_END" -v t="$table" '$0 == e { print t; on = 0 } !on { print } $0 == b { on = 1 }' web/README.md > "$tmp"
+	cat "$tmp" > web/README.md
+	rm -f "$tmp"
+}
+
+case "${1:-}" in
+--check) out=$(mktemp -d); mkdir "$out/lossless"; trap 'rm -rf "$out"' EXIT ;;
+--sizes) write_sizes; echo "build_wasm: web/README.md module sizes written"; exit 0 ;;
+"") ;;
+*) echo "usage: web/build_wasm.sh [--check | --sizes]" >&2; exit 2 ;;
+esac
 
 # The sampling path at -O2 without auto-vectorization (the kernels are explicitly SIMD; letting
 # the compiler vectorize the rest adds 1.5 KB for no measured gain; -O3 unrolls the unpack loops
@@ -131,11 +176,18 @@ COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_wo
 PAGES= COLD="$COLD src/decompress/pages.c" EXPORTS=$STREAM_EXPORTS LIMIT=$STREAM_LIMIT build "$out/sinew-stream.wasm" -mcpu=mvp
 PAGES= COLD="$COLD src/decompress/pages.c" EXPORTS=$STREAM_EXPORTS LIMIT=$STREAM_LIMIT build "$out/sinew-stream-simd.wasm" -mcpu=mvp -msimd128
 build_compress "$out/sinew-compress.wasm"
+CC=$CLANG OUT=$(realpath "$out/lossless") web/lossless/build.sh
 
 if [ "$out" != web ]; then
-	for f in sinew.wasm sinew-simd.wasm sinew-world.wasm sinew-world-simd.wasm sinew-stream.wasm sinew-stream-simd.wasm \
-	  sinew-compress.wasm; do
+	while read -r f _; do
 		cmp -s "$out/$f" "web/$f" || { echo "build_wasm --check: web/$f differs from a fresh build" >&2; exit 1; }
-	done
-	echo "build_wasm --check: web/sinew{,-simd,-world,-world-simd,-stream,-stream-simd,-compress}.wasm are reproduced byte for byte"
+	done <<< "$MODULES"
+	echo "build_wasm --check: web/sinew{,-simd,-world,-world-simd,-stream,-stream-simd,-compress}.wasm and web/lossless/*.wasm are reproduced byte for byte"
+	if [ "$(readme_table)" != "$(sizes_table "$out")" ]; then
+		diff <(readme_table) <(sizes_table "$out") >&2 || true
+		echo "build_wasm --check: web/README.md §Module sizes is stale: run web/build_wasm.sh (or --sizes) and commit it" >&2; exit 1
+	fi
+	echo "build_wasm --check: web/README.md gives these sizes"
+else
+	write_sizes
 fi

@@ -2,18 +2,20 @@
 # sinew — see include/sinew.h for version and licence
 # Builds lossless.wasm (wasm MVP) and lossless_simd.wasm (SIMD128) from lossless.c with clang + wasm-ld.
 # -fno-vectorize: the loop vectorizer only bloats the generic loops; the 4-lane paths are explicit.
-# Fails if either is larger than the 4096-byte budget. CC overrides the compiler (default: clang).
+# Fails if either is larger than the 4096-byte budget. CC overrides the compiler (default: clang), OUT the
+# output folder (default: this one; web/build_wasm.sh --check builds into a temporary one).
 set -euo pipefail
 cd "$(dirname "$0")"
 CC=${CC:-clang}
+OUT=${OUT:-.}
 BUDGET=4096
 FLAGS=(--target=wasm32 -O3 -fno-vectorize -nostdlib -ffreestanding -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wcast-align -Wconversion
 	-Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes -Werror
 	-Wl,--no-entry -Wl,--strip-all -Wl,--export=alloc -Wl,--export=sample -Wl,-z,stack-size=4096)
-"$CC" "${FLAGS[@]}" -mcpu=mvp lossless.c -o lossless.wasm
-"$CC" "${FLAGS[@]}" -msimd128 lossless.c -o lossless_simd.wasm
+"$CC" "${FLAGS[@]}" -mcpu=mvp lossless.c -o "$OUT/lossless.wasm"
+"$CC" "${FLAGS[@]}" -msimd128 lossless.c -o "$OUT/lossless_simd.wasm"
 fail=0
-for f in lossless.wasm lossless_simd.wasm; do
+for f in "$OUT/lossless.wasm" "$OUT/lossless_simd.wasm"; do
 	size=$(wc -c < "$f")
 	echo "$f: $size bytes (budget $BUDGET)"
 	[ "$size" -le "$BUDGET" ] || { echo "error: $f exceeds $BUDGET bytes" >&2; fail=1; }
