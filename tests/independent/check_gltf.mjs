@@ -199,7 +199,40 @@ class Comparison {
 				const t = byNode.get(n) ?? (name && rn.get(name) >= 0 ? tn.get(name) : undefined);
 				return t === undefined || t < 0 ? -1 : test.slot.get(t) ?? -1;
 			});
+			// Then the nodes names leave unpaired (unnamed, or a name a bone and a mesh share): the default
+			// scene's roots by their place when both scenes have as many, and a child of paired parents by
+			// its name (or by having none) when one child of the partner alone matches it.
+			const taken = new Set(this.pair.filter((m) => m >= 0));
+			const take = (k, t) => { const m = test.slot.get(t); if (m === undefined || taken.has(m)) return false; this.pair[k] = m; taken.add(m); return true; };
+			const roots = (j) => j.scenes?.[j.scene ?? 0]?.nodes ?? [];
+			const rr = roots(ref.json), tr = roots(test.json);
+			if (rr.length === tr.length) rr.forEach((n, i) => { const k = ref.slot.get(n); if (k !== undefined && this.pair[k] < 0 && ref.json.nodes[n]?.name === test.json.nodes?.[tr[i]]?.name) take(k, tr[i]); });
+			const parentOf = (j) => { const p = new Map(); (j.nodes ?? []).forEach((node, i) => (node.children ?? []).forEach((c) => p.set(c, i))); return p; };
+			const rp = parentOf(ref.json);
+			for (let changed = true; changed;) {
+				changed = false;
+				ref.indices.forEach((n, k) => {
+					if (this.pair[k] >= 0 || !rp.has(n)) return;
+					const pk = ref.slot.get(rp.get(n)), pm = pk === undefined ? -1 : this.pair[pk];
+					if (pm < 0) return;
+					const name = ref.json.nodes[n].name;
+					let kids = (test.json.nodes?.[test.indices[pm]]?.children ?? []).filter((c) => test.json.nodes[c]?.name === name && !taken.has(test.slot.get(c)));
+					if (kids.length > 1) { // those whose children include the partner of one of this node's
+						const mine = (ref.json.nodes[n].children ?? []).map((c) => this.pair[ref.slot.get(c)] ?? -1).filter((m) => m >= 0).map((m) => test.indices[m]);
+						kids = kids.filter((c) => (test.json.nodes[c].children ?? []).some((x) => mine.includes(x)));
+					}
+					if (kids.length === 1 && take(k, kids[0])) changed = true;
+				});
+			}
 		} else this.pair = ref.indices.map((n) => test.slot.get(n) ?? -1);
+		// Morph weights by the same pairing; with --match-names, a node whose partner has no weights takes
+		// the partner's one child holding as many (gltfpack moves a mesh into a child node that dequantizes it).
+		this.wpair = this.pair.map((m, k) => {
+			const want = ref.weights[k].length;
+			if (!o.matchNames || m < 0 || !want || test.weights[m].length === want) return m;
+			const kids = (test.json.nodes?.[test.indices[m]]?.children ?? []).map((c) => test.slot.get(c) ?? -1).filter((c) => c >= 0 && test.weights[c].length === want);
+			return kids.length === 1 ? kids[0] : m;
+		});
 		this.missing = ref.indices.filter((n, k) => this.pair[k] < 0);
 		this.thr = o.errorCm / 100;
 		this.max = 0; this.maxKey = 0; this.maxMid = 0;
@@ -263,8 +296,8 @@ class Comparison {
 		}
 		if (this.trace) this.trace.push([t, timeMax * 100, timeNode]);
 		// morph weights
-		for (let k = 0; k < this.pair.length; k++) {
-			const m = this.pair[k];
+		for (let k = 0; k < this.wpair.length; k++) {
+			const m = this.wpair[k];
 			const rw = this.ref.weights[k];
 			if (!rw.length) continue;
 			if (m < 0 || this.test.weights[m].length !== rw.length) { this.wMissing++; continue; }

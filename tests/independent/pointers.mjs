@@ -22,14 +22,17 @@ const TYPES = { // componentType: [bytes, DataView getter, normalized divisor (g
 	5126: [4, 'getFloat32', null],
 };
 
-// A glTF document and its buffers: { json, buffers: Uint8Array[] } (GLB BIN chunk for a buffer
-// without uri, data: URIs, files beside the document).
+// A glTF document and its buffers: { json, buffers: (Uint8Array | null)[] } (GLB BIN chunk for a buffer
+// without uri, data: URIs, files beside the document). An EXT_meshopt_compression fallback buffer
+// without uri (gltfpack -cc writes one) holds no bytes: null, and a bufferView in it is refused when read
+// (this reader does not decode meshopt data; three's loader does, for the nodes and weights it plays).
 export function loadDocument(path) {
 	const { json, bin } = readGltf(path);
 	const base = dirname(resolve(path));
 	const buffers = (json.buffers ?? []).map((b, i) => {
 		if (b.uri === undefined) {
 			if (i === 0 && bin) return new Uint8Array(bin.buffer, bin.byteOffset, bin.length);
+			if (b.extensions?.EXT_meshopt_compression?.fallback === true) return null;
 			throw new Error(`buffer ${i}: no uri and no GLB BIN chunk`);
 		}
 		if (b.uri.startsWith('data:')) {
@@ -47,6 +50,7 @@ function viewOf(doc, viewIndex) {
 	const v = doc.json.bufferViews?.[viewIndex];
 	if (!v) throw new Error(`bufferView ${viewIndex} missing`);
 	const buf = doc.buffers[v.buffer];
+	if (buf === null) throw new Error(`bufferView ${viewIndex}: EXT_meshopt_compression data in a fallback buffer, not decoded here`);
 	if (!buf) throw new Error(`bufferView ${viewIndex}: buffer ${v.buffer} missing`);
 	const off = v.byteOffset ?? 0;
 	if (off + v.byteLength > buf.length) throw new Error(`bufferView ${viewIndex} outside its buffer`);

@@ -285,6 +285,24 @@ try {
 	await expect('weights +5e-5: pass', base, write('w1.gltf', armScene({ weightBias: 5e-5 })), { weight: wdiff(5e-5), pass: true });
 	await expect('weights +2e-4: FAIL', base, write('w2.gltf', armScene({ weightBias: 2e-4 })), { pass: false });
 
+	// --match-names (bench/gltf_sizes.mjs on gltfpack's output): the same scene renumbered, its root unnamed,
+	// the mesh node sharing the name 'hand' with its parent, and the mesh moved into an unnamed child (as
+	// gltfpack does to dequantize it) that the weights animate; plus an EXT_meshopt_compression fallback
+	// buffer without data (gltfpack -cc writes one): every node and weight paired, 0 error
+	const renamed = (json) => { json.nodes[0].name = undefined; json.nodes[3].name = 'hand'; return json; };
+	const repacked = (json) => {
+		const t = structuredClone(json), [root, arm, hand, blob] = t.nodes, map = [4, 3, 2, 0];
+		t.nodes = [{ mesh: blob.mesh }, { name: blob.name, translation: blob.translation, children: [0] }, { ...hand, children: [1] }, { ...arm, children: [2] }, { ...root, children: [3] }];
+		t.scenes = [{ nodes: [4] }];
+		for (const c of t.animations[0].channels) c.target.node = map[c.target.node];
+		t.buffers.push({ byteLength: 64, extensions: { EXT_meshopt_compression: { fallback: true } } });
+		return t;
+	};
+	const named = write('named.gltf', renamed(armScene()));
+	await expect('--match-names: renumbered, unnamed root, a bone and its mesh both named, mesh moved into a child: 0', named, write('named_t.gltf', repacked(renamed(armScene()))),
+		{ error: 0, weight: 0, missing: 0, pass: true }, { matchNames: true });
+	await expect('--match-names: the same with weights + 2e-4: FAIL', named, write('named_w.gltf', repacked(renamed(armScene({ weightBias: 2e-4 })))), { missing: 0, pass: false }, { matchNames: true });
+
 	// A leaf's own scale (DESIGN §4: the shell is fixed at rest, every animated scale moves it): the
 	// test keeps the leaf's rest scale; error(t) = d max_k |s_k(t) - s'_k| / sigma_k at every check time
 	// (keys, 1/4, 1/2, 3/4 points; LINEAR scale).
