@@ -11,7 +11,7 @@ OUT=${OUT:-.}
 BUDGET=4096
 FLAGS=(--target=wasm32 -O3 -fno-vectorize -nostdlib -ffreestanding -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wcast-align -Wconversion
 	-Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes -Werror
-	-Wl,--no-entry -Wl,--strip-all -Wl,--export=alloc -Wl,--export=sample -Wl,-z,stack-size=4096)
+	-Wl,--no-entry -Wl,--strip-all -Wl,--export=alloc -Wl,--export=sample -Wl,--export=sample_all -Wl,-z,stack-size=4096)
 "$CC" "${FLAGS[@]}" -mcpu=mvp lossless.c -o "$OUT/lossless.wasm"
 "$CC" "${FLAGS[@]}" -msimd128 lossless.c -o "$OUT/lossless_simd.wasm"
 fail=0

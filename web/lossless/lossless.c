@@ -1,9 +1,10 @@
 // sinew — see include/sinew.h for version and licence
 //
-// Lossless glTF keyframe sampler for wasm32, freestanding (no libc, no imports). One call per frame,
-// sample(block, t), writes every sampler's output into the block's output array and a "changed" bitset.
-// The block layout is documented byte by byte in README.md; all offsets are relative to the block, so
-// a block can be copied to any 16-byte-aligned address. The same source builds the MVP and the SIMD128
+// Lossless glTF keyframe sampler for wasm32, freestanding (no libc, no imports). sample(block, t) writes
+// every sampler's output into the block's output array and a "changed" bitset; sample_all(heap) does that
+// for every active group of a heap, each at its own time: one call per frame for the whole scene. The
+// block and heap layouts are documented byte by byte in README.md; all offsets are relative to the block
+// or the heap, so either can be copied to any 16-byte-aligned address. The same source builds the MVP and the SIMD128
 // variants: the 4-lane code uses clang vector extensions, lowered to scalar code without -msimd128.
 
 typedef unsigned int u32;
@@ -24,6 +25,7 @@ typedef struct { u32 kind, interp_path, ncomp, track, off_values, out, node, str
 
 u32 alloc(u32 size);
 void sample(u8 *b, float t);
+void sample_all(u8 *heap);
 
 extern u8 __heap_base;
 static u32 arena_top;
@@ -225,4 +227,18 @@ void sample(u8 *b, float t) {
 		}
 		h[H_FLAGS] |= FLAG_PRIMED;
 	}
+}
+
+// The heap (README.md §Heap layout): header, group table, blocks. Every active group's block is sampled at
+// the group's own time. The heap is validated in lossless.mjs before it is used (blocks and table inside).
+enum { HH_MAGIC, HH_VERSION, HH_SIZE, HH_SLOTS, HH_TABLE };
+typedef struct { u32 block, size; float time; u32 flags; } group;
+#define GROUP_ACTIVE 1u
+
+void sample_all(u8 *heap) {
+	const u32 *h = at(heap, 0);
+	const group *g = at(heap, h[HH_TABLE]);
+	for (u32 i = 0, n = h[HH_SLOTS]; i < n; i++)
+		if (g[i].block && (g[i].flags & GROUP_ACTIVE))
+			sample(heap + g[i].block, g[i].time);
 }

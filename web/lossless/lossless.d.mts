@@ -44,29 +44,75 @@ export interface RuntimeOptions {
 	simd?: boolean | 'auto';
 	wasm?: Bytes | WebAssembly.Module;
 }
+export interface RestoreOptions extends RuntimeOptions {
+	/** Arena bytes to allocate before the heap (the restored heap then sits at another address). */
+	reserve?: number;
+}
 export function createRuntime(options?: RuntimeOptions): Promise<Runtime>;
+/** new WebAssembly.Module + new WebAssembly.Instance: options.wasm is required; options.simd says which build it is. */
+export function createRuntimeSync(options: { wasm: Bytes | WebAssembly.Module; simd?: boolean }): Runtime;
 export function load(block: Bytes, options?: RuntimeOptions): Promise<Animation>;
+/** A runtime holding a heap image from Runtime.serialize() (bytes or base64), validated first. */
+export function restoreRuntime(image: Bytes | string, options?: RestoreOptions): Promise<Runtime>;
+export function restoreRuntimeSync(image: Bytes | string, options: RestoreOptions & { wasm: Bytes | WebAssembly.Module }): Runtime;
+/** Throws an Error naming the problem when a heap image is malformed; returns its loaded groups. */
+export function validateHeap(image: Bytes): { slot: number; offset: number; size: number }[];
+
+export const HEAP_MAGIC: number;
+export const HEAP_VERSION: number;
+export const HEAP_HEADER_BYTES: number;
+export const GROUP_BYTES: number;
 
 export class Runtime {
-	/** Mutable copy of the wasm exports (alloc, sample) for instrumentation. */
-	exports: { alloc(bytes: number): number; sample(ptr: number, t: number): void; [k: string]: unknown };
+	/** Mutable copy of the wasm exports (alloc, sample, sample_all) for instrumentation. */
+	exports: { alloc(bytes: number): number; sample(ptr: number, t: number): void; sample_all(heap: number): void; [k: string]: unknown };
 	memory: WebAssembly.Memory;
 	simd: boolean;
+	/** The loaded groups by slot (null: a free slot). */
+	readonly groups: (Animation | null)[];
+	/** Address of the heap in the wasm memory. */
+	readonly heapAddress: number;
+	/** Bytes of the heap: what serialize() writes. */
+	readonly heapBytes: number;
+	/** Arena bytes outside the heap (16-byte aligned); returns the address. */
 	alloc(bytes: number): number;
+	/** Validates a block and loads it as a group (active, time 0), into free heap space when there is some. */
 	load(block: Bytes): Animation;
+	/** ONE wasm call: every active group sampled at its own time. */
+	sampleAll(): this;
+	/** The heap image (header, group table, blocks with their playback state). */
+	serialize(): Uint8Array;
+	serialize(options: { encoding: 'base64' }): string;
+	serialize(options: { encoding?: 'bytes' }): Uint8Array;
 }
 
 export class Animation {
 	readonly runtime: Runtime;
+	/** The group's slot in the runtime's table (Runtime.groups[slot] === this while loaded). */
+	readonly slot: number;
+	/** Byte offset of the block in the heap. */
+	readonly offset: number;
 	readonly ptr: number;
 	readonly size: number;
+	readonly loaded: boolean;
 	readonly channels: Channel[];
 	readonly outputCount: number;
 	/** Earliest first key and latest last key over all channels (seconds). */
 	readonly start: number;
 	readonly end: number;
+	/** Seconds at which Runtime.sampleAll() samples this group (float32 in the heap). */
+	time: number;
+	/** Whether Runtime.sampleAll() samples this group (default true). */
+	active: boolean;
+	/** The last sample's outputs and changed bitset (the object sample() returns). */
+	readonly result: SampleResult;
+	readonly outputs: Float32Array;
+	readonly changed: Uint32Array;
 	/** One wasm call: samples every channel at t (seconds, rounded to float32; clamped to each channel's keys). */
 	sample(t: number): SampleResult;
 	reset(): void;
+	/** A copy of the block alone, with its playback state. */
 	serialize(): Uint8Array;
+	/** Frees the group's slot and bytes for later loads. */
+	unload(): void;
 }

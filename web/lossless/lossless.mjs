@@ -326,11 +326,8 @@ async function wasmBytes(name) {
 	return new Uint8Array(await r.arrayBuffer());
 }
 
-/**
- * Instantiates the sampler. options.simd: true | false | 'auto' (default: SIMD when the engine validates it);
- * options.wasm: the module bytes or a WebAssembly.Module (default: read lossless[_simd].wasm next to this file).
- */
-export async function createRuntime(options = {}) {
+// The module's bytes or compiled module, as createRuntime and createRuntimeSync take them.
+async function moduleFor(options) {
 	let simd = options.simd ?? 'auto', mod = options.wasm;
 	if (!mod) {
 		if (simd !== false) {
@@ -339,79 +336,361 @@ export async function createRuntime(options = {}) {
 		}
 		if (!mod) { mod = await wasmBytes('./lossless.wasm'); simd = false; }
 	}
+	return { mod, simd };
+}
+
+/**
+ * Instantiates the sampler. options.simd: true | false | 'auto' (default: SIMD when the engine validates it);
+ * options.wasm: the module bytes or a WebAssembly.Module (default: read lossless[_simd].wasm next to this file).
+ */
+export async function createRuntime(options = {}) {
+	const { mod, simd } = await moduleFor(options);
 	const module = mod instanceof WebAssembly.Module ? mod : await WebAssembly.compile(mod);
 	const instance = await WebAssembly.instantiate(module, {});
 	return new Runtime(instance, simd === true);
 }
 
+/**
+ * The same without a promise (new WebAssembly.Module, then new WebAssembly.Instance): options.wasm (the bytes
+ * of lossless.wasm or lossless_simd.wasm, or a compiled module) is required, since nothing can be fetched
+ * synchronously; options.simd says which build it is (default: false). Browsers limit synchronous compilation
+ * of large modules on the main thread (4 KB is far below that limit).
+ */
+export function createRuntimeSync(options = {}) {
+	const mod = options.wasm;
+	if (!mod) throw new Error('createRuntimeSync: options.wasm (the module bytes or a WebAssembly.Module) is required');
+	const module = mod instanceof WebAssembly.Module ? mod : new WebAssembly.Module(toU8(mod));
+	return new Runtime(new WebAssembly.Instance(module, {}), options.simd === true);
+}
+
+// ------------------------------------------------------------------------------------------- heap
+
+// The heap (README.md §Heap layout): one contiguous region of the wasm memory holding a header, the group
+// table and the loaded blocks, every offset relative to its start, so the whole region is serialized as it
+// is and restored anywhere.
+export const HEAP_MAGIC = 0x484c5753; // "SWLH" little-endian
+export const HEAP_VERSION = 1;
+export const HEAP_HEADER_BYTES = 32;
+export const GROUP_BYTES = 16;
+const HH = { magic: 0, version: 1, size: 2, slots: 3, table: 4, checksum: 5 };
+const GROUP_ACTIVE = 1;
+const FIRST_SLOTS = 16;
+
+// FNV-1a (32-bit) over bytes, in words where aligned (the heap's size is a multiple of 16).
+function fnv1a(u8) {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < u8.length; i++) h = Math.imul(h ^ u8[i], 0x01000193);
+	return h >>> 0;
+}
+
+function toBase64(u8) {
+	if (typeof Buffer !== 'undefined') return Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength).toString('base64');
+	let s = '';
+	for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
+	return btoa(s);
+}
+
+function fromBase64(text) {
+	if (typeof Buffer !== 'undefined') {
+		if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new Error('lossless heap: not base64');
+		const b = Buffer.from(text, 'base64');
+		return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+	}
+	let s;
+	try { s = atob(text); } catch { throw new Error('lossless heap: not base64'); }
+	const out = new Uint8Array(s.length);
+	for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+	return out;
+}
+
+/**
+ * Checks a heap image (untrusted bytes, e.g. from serialize()) so that sampling every group stays inside it:
+ * header, checksum, the group table and every block (validate()), none overlapping. Returns the groups in
+ * slot order ({ slot, offset, size } for each loaded one). Throws an Error naming the problem otherwise.
+ */
+export function validateHeap(bytes) {
+	const b = toU8(bytes);
+	const fail = (m) => { throw new Error(`lossless heap: ${m}`); };
+	if (b.byteLength < HEAP_HEADER_BYTES || b.byteLength % 16) fail('size is not a multiple of 16 of at least 32 bytes');
+	const dv = new DataView(b.buffer, b.byteOffset, b.byteLength), w = (i) => dv.getUint32(4 * i, true);
+	if (w(HH.magic) !== HEAP_MAGIC) fail('bad magic');
+	if (w(HH.version) !== HEAP_VERSION) fail(`version ${w(HH.version)} unsupported`);
+	if (w(HH.size) !== b.byteLength) fail(`header size ${w(HH.size)} != ${b.byteLength} bytes`);
+	const copy = b.slice(); new DataView(copy.buffer).setUint32(4 * HH.checksum, 0, true);
+	if (fnv1a(copy) !== w(HH.checksum)) fail('checksum mismatch');
+	if (w(6) || w(7)) fail('reserved header words are not 0');
+	const slots = w(HH.slots), table = w(HH.table);
+	if (slots < 1 || table % 16 || table < HEAP_HEADER_BYTES || table + slots * GROUP_BYTES > b.byteLength) fail('group table out of the heap');
+	const ranges = [[0, HEAP_HEADER_BYTES], [table, table + slots * GROUP_BYTES]], groups = [];
+	for (let i = 0; i < slots; i++) {
+		const q = (table + i * GROUP_BYTES) / 4, off = w(q), size = w(q + 1), flags = w(q + 3);
+		if (off === 0) { if (size || w(q + 2) || flags) fail(`group slot ${i}: empty but not zero`); continue; }
+		if (off % 16 || size < HEADER_BYTES || off + size > b.byteLength) fail(`group ${i}: block out of the heap`);
+		if (flags & ~GROUP_ACTIVE) fail(`group ${i}: unknown flags ${flags}`);
+		try { validate(b.subarray(off, off + size)); } catch (e) { fail(`group ${i}: ${e.message}`); }
+		ranges.push([off, off + size]);
+		groups.push({ slot: i, offset: off, size });
+	}
+	ranges.sort((x, y) => x[0] - y[0]);
+	for (let k = 1; k < ranges.length; k++) if (ranges[k][0] < ranges[k - 1][1]) fail('blocks or table overlap');
+	return groups;
+}
+
+// ------------------------------------------------------------------------------------------- runtime
+
+/**
+ * One wasm instance and its heap: any number of groups (blocks: one glTF animation each, or several) loaded,
+ * unloaded and reloaded into one relocatable region; sampleAll() samples every active group at its own time
+ * in ONE wasm call.
+ */
 export class Runtime {
 	constructor(instance, simd) {
 		/** Plain (mutable) copy of the wasm exports, so that callers can instrument calls. */
 		this.exports = { ...instance.exports };
 		this.memory = instance.exports.memory;
 		this.simd = simd;
+		/** The loaded groups, by slot (null: a free slot). */
+		this.groups = [];
+		this._base = 0;       // heap address (it moves only when the heap must grow past someone else's alloc)
+		this._reserved = 0;   // arena bytes the heap owns from _base
+		this._epoch = 0;      // bumped when the heap or its table moves, or a group is unloaded (groups re-check)
+		this._buf = null;
 	}
-	/** Reserves bytes in the wasm arena (16-byte aligned); returns the address. Construction-time only. */
+	/** Reserves bytes in the wasm arena (16-byte aligned) outside the heap; returns the address. */
 	alloc(bytes) {
 		const p = this.exports.alloc(bytes >>> 0);
 		if (!p) throw new Error(`wasm arena: cannot allocate ${bytes} bytes`);
 		return p;
 	}
-	/** Validates a block, copies it into the wasm heap and returns an Animation (state reset). */
+	/** Address of the heap in the wasm memory (relocations move it; offsets inside do not change). */
+	get heapAddress() { this._ensureHeap(); return this._base; }
+	/** Bytes of the heap (what serialize() writes): header, group table and blocks, up to the last one. */
+	get heapBytes() { this._ensureHeap(); return this._u32()[this._base / 4 + HH.size]; }
+
+	_u32() {
+		if (this._buf !== this.memory.buffer) { this._buf = this.memory.buffer; this._w32 = new Uint32Array(this._buf); this._wf32 = new Float32Array(this._buf); }
+		return this._w32;
+	}
+	_ensureHeap() {
+		if (this._reserved) return;
+		const size = HEAP_HEADER_BYTES + FIRST_SLOTS * GROUP_BYTES;
+		this._base = this.alloc(size);
+		this._reserved = size;
+		const u = this._u32(), h = this._base / 4;
+		u.fill(0, h, h + size / 4);
+		u[h + HH.magic] = HEAP_MAGIC; u[h + HH.version] = HEAP_VERSION; u[h + HH.size] = size;
+		u[h + HH.slots] = FIRST_SLOTS; u[h + HH.table] = HEAP_HEADER_BYTES;
+		this.groups = new Array(FIRST_SLOTS).fill(null);
+	}
+	// Used byte ranges of the heap, sorted: header, table, blocks.
+	_ranges() {
+		const u = this._u32(), h = this._base / 4, slots = u[h + HH.slots], table = u[h + HH.table];
+		const r = [[0, HEAP_HEADER_BYTES], [table, table + slots * GROUP_BYTES]];
+		for (let i = 0; i < slots; i++) { const q = h + (table + i * GROUP_BYTES) / 4; if (u[q]) r.push([u[q], u[q] + u[q + 1]]); }
+		return r.sort((x, y) => x[0] - y[0]);
+	}
+	// A free heap range of `size` bytes (16-aligned): the first gap that fits (space of unloaded groups is
+	// reused), else the end, growing the heap. Returns its offset; the heap's size covers it.
+	_place(size) {
+		const ranges = this._ranges();
+		let end = 0;
+		for (const [lo, hi] of ranges) {
+			if (lo - end >= size) return end;
+			end = Math.max(end, hi);
+		}
+		this._grow(end + size);
+		this._u32()[this._base / 4 + HH.size] = end + size;
+		return end;
+	}
+	// Makes the heap own at least `bytes` from its base: extends it in place when nothing was allocated after
+	// it, else moves it to the top of the arena (everything in it is relative to its start).
+	_grow(bytes) {
+		if (bytes <= this._reserved) return;
+		const more = bytes - this._reserved;
+		if (this.exports.alloc(0) === this._base + this._reserved) {
+			this.alloc(more);
+			this._reserved = bytes;
+			return;
+		}
+		const used = this._u32()[this._base / 4 + HH.size];
+		const to = this.alloc(bytes);
+		new Uint8Array(this.memory.buffer).copyWithin(to, this._base, this._base + used);
+		this._base = to;
+		this._reserved = bytes;
+		this._epoch++;
+	}
+	// The heap's size: the end of its last used range (after an unload at the end, the heap shrinks).
+	_trim() {
+		const ranges = this._ranges();
+		this._u32()[this._base / 4 + HH.size] = Math.max(...ranges.map((r) => r[1]));
+	}
+	_slot() {
+		const u = this._u32(), h = this._base / 4, slots = u[h + HH.slots], table = u[h + HH.table];
+		for (let i = 0; i < slots; i++) if (!u[h + (table + i * GROUP_BYTES) / 4]) return i;
+		// a table twice as large, placed like a block; the old one's space becomes free
+		const bigger = this._place(2 * slots * GROUP_BYTES);
+		const mem = new Uint8Array(this.memory.buffer);
+		mem.copyWithin(this._base + bigger, this._base + table, this._base + table + slots * GROUP_BYTES);
+		mem.fill(0, this._base + bigger + slots * GROUP_BYTES, this._base + bigger + 2 * slots * GROUP_BYTES);
+		const w = this._u32();
+		w[h + HH.slots] = 2 * slots; w[h + HH.table] = bigger;
+		this._epoch++;
+		this.groups.length = 2 * slots;
+		this.groups.fill(null, slots);
+		this._trim();
+		return slots;
+	}
+	/**
+	 * Validates a block, copies it into the heap (into the space of an unloaded group when one is large enough)
+	 * and returns its group (an Animation: active, time 0, state reset). Memory grows here, never in sampling.
+	 */
 	load(block) {
 		const b = toU8(block);
 		validate(b);
-		const ptr = this.alloc(b.byteLength);
-		new Uint8Array(this.memory.buffer, ptr, b.byteLength).set(b);
-		return new Animation(this, ptr, b.byteLength);
+		this._ensureHeap();
+		const slot = this._slot(), off = this._place(b.byteLength);
+		new Uint8Array(this.memory.buffer, this._base + off, b.byteLength).set(b);
+		const u = this._u32(), q = this._base / 4 + (u[this._base / 4 + HH.table] + slot * GROUP_BYTES) / 4;
+		u[q] = off; u[q + 1] = b.byteLength; u[q + 2] = 0; u[q + 3] = GROUP_ACTIVE;
+		const a = new Animation(this, slot);
+		this.groups[slot] = a;
+		a.reset();
+		return a;
+	}
+	/** Samples every active group at its own `time` (Animation.time): ONE wasm call; nothing allocates. */
+	sampleAll() {
+		this.exports.sample_all(this._base);
+		return this;
+	}
+	/** The heap image: raw bytes, or with { encoding: 'base64' } a string. restoreRuntime() loads either. */
+	serialize(options = {}) {
+		this._ensureHeap();
+		const size = this.heapBytes;
+		const image = new Uint8Array(this.memory.buffer, this._base, size).slice();
+		const dv = new DataView(image.buffer);
+		dv.setUint32(4 * HH.checksum, 0, true);
+		dv.setUint32(4 * HH.checksum, fnv1a(image), true);
+		if (options.encoding === 'base64') return toBase64(image);
+		if (options.encoding !== undefined && options.encoding !== 'bytes') throw new Error(`serialize: encoding ${options.encoding} (bytes or base64)`);
+		return image;
+	}
+	// Installs a validated heap image in this (fresh) runtime, after options.reserve bytes of other arena use.
+	_restore(image, groups, options) {
+		if (this._reserved) throw new Error('restore: the runtime already has a heap');
+		if (options.reserve) this.alloc(options.reserve);
+		this._base = this.alloc(image.byteLength);
+		this._reserved = image.byteLength;
+		new Uint8Array(this.memory.buffer, this._base, image.byteLength).set(image);
+		const u = this._u32();
+		u[this._base / 4 + HH.checksum] = 0;
+		this.groups = new Array(u[this._base / 4 + HH.slots]).fill(null);
+		for (const g of groups) this.groups[g.slot] = new Animation(this, g.slot);
+		return this;
 	}
 }
 
+function imageOf(data) {
+	return typeof data === 'string' ? fromBase64(data) : toU8(data);
+}
+
+/**
+ * A runtime holding a heap image from serialize() (bytes or base64): every group with its playback state,
+ * so it samples exactly as the runtime that saved it, at any heap address (options.reserve: allocate that
+ * many bytes first) and in either build (options as createRuntime). The image is validated first.
+ */
+export async function restoreRuntime(data, options = {}) {
+	const image = imageOf(data), groups = validateHeap(image);
+	return (await createRuntime(options))._restore(image, groups, options);
+}
+
+/** restoreRuntime without a promise (options.wasm required, as createRuntimeSync). */
+export function restoreRuntimeSync(data, options = {}) {
+	const image = imageOf(data), groups = validateHeap(image);
+	return createRuntimeSync(options)._restore(image, groups, options);
+}
+
+/** One loaded group: a block in the runtime's heap, with its own time and active flag. */
 export class Animation {
-	constructor(rt, ptr, size) {
+	constructor(rt, slot) {
 		this.runtime = rt;
-		this.ptr = ptr;
-		this.size = size;
-		const d = describe(new Uint8Array(rt.memory.buffer, ptr, size));
+		this.slot = slot;
+		const u = rt._u32(), q = rt._base / 4 + (u[rt._base / 4 + HH.table] + slot * GROUP_BYTES) / 4;
+		this.offset = u[q];
+		this.size = u[q + 1];
+		const d = describe(new Uint8Array(rt.memory.buffer, rt._base + this.offset, this.size));
 		this.channels = d.channels;
 		this.outputCount = d.outputCount;
 		this.start = d.start;
 		this.end = d.end;
+		this._epoch = -1;
 		this._buf = null;
-		this.reset();
 	}
-	_views() {
-		const buf = this.runtime.memory.buffer;
-		if (this._buf !== buf) { // memory grew since (another load): re-create the views
-			const h = new Uint32Array(buf, this.ptr, 16);
-			this._buf = buf;
-			this._h = h;
-			this._result = {
-				outputs: new Float32Array(buf, this.ptr + h[H.offOut], this.outputCount),
-				changed: new Uint32Array(buf, this.ptr + h[H.offChanged], (this.channels.length + 31) >>> 5),
-			};
-		}
-		return this._result;
+	/** Whether the group is still loaded (unload() ends it). */
+	get loaded() { return this.runtime.groups[this.slot] === this; }
+	// Views and addresses, again after the memory grew or the heap or its table moved (a later load).
+	_refresh() {
+		const rt = this.runtime;
+		if (rt.groups[this.slot] !== this) throw new Error('lossless: this group was unloaded');
+		const u = rt._u32(), buf = rt.memory.buffer, at = rt._base + this.offset;
+		this._epoch = rt._epoch;
+		this._buf = buf;
+		this._at = at;
+		this._q = rt._base / 4 + (u[rt._base / 4 + HH.table] + this.slot * GROUP_BYTES) / 4; // table entry, in words
+		this._u32 = u;
+		this._f32 = rt._wf32;
+		const h = this._h = new Uint32Array(buf, at, 16);
+		this._result = {
+			outputs: new Float32Array(buf, at + h[H.offOut], this.outputCount),
+			changed: new Uint32Array(buf, at + h[H.offChanged], (this.channels.length + 31) >>> 5),
+		};
 	}
+	_fresh() { if (this._epoch !== this.runtime._epoch || this._buf !== this.runtime.memory.buffer) this._refresh(); }
+	/** Address of the block in the wasm memory (it moves if the heap must grow past another allocation). */
+	get ptr() { this._fresh(); return this._at; }
+	/** Seconds at which sampleAll() samples this group (float32 in the heap: a memory write, not a call). */
+	get time() { this._fresh(); return this._f32[this._q + 2]; }
+	set time(t) { this._fresh(); this._f32[this._q + 2] = t; }
+	/** Whether sampleAll() samples this group (default true). */
+	get active() { this._fresh(); return (this._u32[this._q + 3] & GROUP_ACTIVE) !== 0; }
+	set active(on) { this._fresh(); this._u32[this._q + 3] = on ? GROUP_ACTIVE : 0; }
+	/** The outputs and changed bitset of the last sample (the object sample() returns: views of the heap). */
+	get result() { this._fresh(); return this._result; }
+	get outputs() { return this.result.outputs; }
+	get changed() { return this.result.changed; }
 	/** Forgets the playback cursors and the previous outputs (next sample flags every channel). */
 	reset() {
-		const v = this._views(), h = this._h;
-		new Uint8Array(this._buf, this.ptr + h[H.offState], h[H.nTracks] * STATE_BYTES).fill(0);
-		v.outputs.fill(0);
+		this._fresh();
+		const h = this._h;
+		new Uint8Array(this._buf, this._at + h[H.offState], h[H.nTracks] * STATE_BYTES).fill(0);
+		this._result.outputs.fill(0);
 		h[H.flags] = 0;
 	}
 	/**
-	 * Samples every channel at time t (seconds, rounded to float32) with one wasm call. Returns the same object
-	 * each time: outputs (Float32Array view of the wasm heap; channel i at channels[i].offset) and changed (bit i
-	 * of changed[i >> 5] set when channel i's output differs from the previous call).
+	 * Samples every channel at time t (seconds, rounded to float32; the group's `time` becomes t) with one wasm
+	 * call. Returns the same object each time: outputs (Float32Array view of the wasm heap; channel i at
+	 * channels[i].offset) and changed (bit i of changed[i >> 5] set when channel i's output differs from the
+	 * previous sample of this group).
 	 */
 	sample(t) {
-		this.runtime.exports.sample(this.ptr, t);
-		return this._buf === this.runtime.memory.buffer ? this._result : this._views();
+		if (this._epoch !== this.runtime._epoch || this._buf !== this.runtime.memory.buffer) this._refresh();
+		this._f32[this._q + 2] = t;
+		this.runtime.exports.sample(this._at, t);
+		return this._result;
 	}
 	/** A copy of the block (including the playback state, which load() resets). */
 	serialize() {
-		return new Uint8Array(this.runtime.memory.buffer, this.ptr, this.size).slice();
+		this._fresh();
+		return new Uint8Array(this._buf, this._at, this.size).slice();
+	}
+	/** Removes the group: its slot and its bytes are free for later loads; this object is no longer usable. */
+	unload() {
+		this._fresh();
+		const rt = this.runtime, q = this._q;
+		new Uint8Array(this._buf, this._at, this.size).fill(0);
+		this._u32.fill(0, q, q + 4);
+		rt.groups[this.slot] = null;
+		rt._epoch++;
+		rt._trim();
 	}
 }
 

@@ -30,7 +30,7 @@ export async function usage(bytes: Uint8Array, glb: Uint8Array): Promise<number>
 }
 
 // The lossless runtime and the adapters, driven through their declared types only.
-import { createRuntime, build } from '../../lossless/lossless.mjs';
+import { createRuntime, createRuntimeSync, restoreRuntime, restoreRuntimeSync, build } from '../../lossless/lossless.mjs';
 import { SinewMixer } from '../../adapters/three.mjs';
 import { SinewAnimationGroup, gltfNodeMap } from '../../adapters/babylon.mjs';
 
@@ -43,6 +43,17 @@ export async function adapters(anim: SinewAnimation, gltfJson: object, bin: Uint
 	const block = build(gltfJson, [bin]);
 	const lossless = runtime.load(block);
 	const out = lossless.sample(0.25);
+	const second = runtime.load(block);
+	second.time = 0.5;
+	second.active = true;
+	runtime.sampleAll();
+	const text: string = runtime.serialize({ encoding: 'base64' });
+	const image: Uint8Array = runtime.serialize();
+	const again = await restoreRuntime(text, { reserve: 4096 });
+	const sync = createRuntimeSync({ wasm: bin, simd: false });
+	const restored = restoreRuntimeSync(image, { wasm: bin });
+	second.unload();
+	const groups = again.groups.filter((g) => g !== null).length + sync.groups.length + restored.heapBytes + second.outputs.length;
 	const mixer = new SinewMixer({ scene: {} }, anim, { clip: 0, loop: false, nodes: objects });
 	mixer.timeScale = 2;
 	mixer.weight = 0;
@@ -53,7 +64,7 @@ export async function adapters(anim: SinewAnimation, gltfJson: object, bin: Uint
 	group.weight = 1;
 	group.invalidate().update(0.016);
 	group.dispose();
-	return out.outputs.length + mixer.time + group.getCurrentFrame() + mixer.targets.length + group.missing.length;
+	return groups + out.outputs.length + mixer.time + group.getCurrentFrame() + mixer.targets.length + group.missing.length;
 }
 
 // The world runtime and its adapters.
