@@ -352,6 +352,168 @@ static void test_cli_never_silently_over_the_bound(void) {
 	remove(blob);
 }
 
+// A failure as a newcomer meets it: exit code `code`, one line on stderr that contains `text`, and `never` (when
+// given) not written. Returns false (and fails the test) otherwise.
+static bool fails_with(const char *args, int code, const char *text, const char *never) {
+	int got = run(args, out, sizeof out, err, sizeof err);
+	const char *nl = strchr(err, '\n');
+	if (got != code) test_fail(__FILE__, __LINE__, "sinew %s: exit %d, expected %d (%s)", args, got, code, err);
+	else if (strncmp(err, "sinew: error: ", 14) != 0 || !nl || nl[1] != 0)
+		test_fail(__FILE__, __LINE__, "sinew %s: not one error line: %s", args, err);
+	else if (!strstr(err, text)) test_fail(__FILE__, __LINE__, "sinew %s: '%s' lacks '%s'", args, err, text);
+	else if (never && exists(never)) test_fail(__FILE__, __LINE__, "sinew %s: %s was written", args, never);
+	else return true;
+	return false;
+}
+
+static void write_text(const char *path, const char *text, size_t n) {
+	FILE *f = fopen(path, "wb");
+	if (f) fwrite(text, 1, n, f), fclose(f);
+}
+
+// Errors that name the real cause (issue 33): a directory given as input or output, a non-glTF file where
+// glTF is needed, a .glb without its header, a morph-only blob decompressed without its source; each one line
+// with its exit code, and no output file left.
+static void test_cli_errors_name_the_real_cause(void) {
+	char dir[512], blob[512], acl[1024], bvh[1024], gltf_out[600], sinew_out[600], empty[600], junk[600], fbx[600],
+	    args[4096];
+	test_tmp_path("cli_cause_dir", dir, sizeof dir);
+	mkdir(dir, 0777);
+	test_tmp_path("cli_cause.sinew", blob, sizeof blob);
+	test_tmp_path("cli_cause_out.glb", gltf_out, sizeof gltf_out);
+	test_tmp_path("cli_cause_out.sinew", sinew_out, sizeof sinew_out);
+	remove(gltf_out), remove(sinew_out);
+	test_repo_path("data/acl_09_02.acl.sjson", acl, sizeof acl);
+	test_repo_path("data/cmu_01_01.bvh", bvh, sizeof bvh);
+	snprintf(args, sizeof args, "compress '%s' -o '%s' -q", acl, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	// a directory as input: every command says so (it was "file larger than 1 GiB" or "read error")
+	static const char *readers[] = {"info '%s'", "convert '%s' -o '%s'", "pack '%s' -o '%s'", "validate '%s'",
+	                                "decompress '%s' -o '%s'", "bench '%s'", "sample '%s' --time 0", "unpack '%s' -o '%s'"};
+	for (size_t i = 0; i < sizeof readers / sizeof readers[0]; ++i) {
+		snprintf(args, sizeof args, readers[i], dir, gltf_out);
+		if (!fails_with(args, 1, "is a directory, not a file", gltf_out)) return;
+	}
+	snprintf(args, sizeof args, "error '%s' '%s'", acl, dir);
+	if (!fails_with(args, 1, "is a directory, not a file", NULL)) return;
+	// a directory as output: refused before any work (it was "write failed" after the compression)
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", acl, dir);
+	if (!fails_with(args, 2, "is a directory; give a file name", NULL)) return;
+	// glTF needed: pack and --source name what the file is instead (it was a JSON parser error at line 1)
+	snprintf(args, sizeof args, "pack '%s' -o '%s'", bvh, gltf_out);
+	if (!fails_with(args, 1, "glTF needed (a .gltf JSON document or a .glb), this is a BVH motion capture file", gltf_out))
+		return;
+	test_tmp_path("cli_cause.fbx", fbx, sizeof fbx);
+	write_text(fbx, "Kaydara FBX Binary  \0\x1a\0\xe8\x1c\0\0", 27);
+	snprintf(args, sizeof args, "pack '%s' -o '%s'", fbx, gltf_out);
+	if (!fails_with(args, 1, "this is an FBX file (binary) (sinew convert FILE -o OUT.glb writes it as glTF)", gltf_out)) return;
+	snprintf(args, sizeof args, "decompress '%s' --source '%s' -o '%s'", blob, bvh, gltf_out);
+	if (!fails_with(args, 1, "this is a BVH motion capture file", gltf_out)) return;
+	// an empty or non-GLB .glb: its missing header (it was a JSON parser error)
+	test_tmp_path("cli_cause_empty.glb", empty, sizeof empty);
+	write_text(empty, "", 0);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", empty, sinew_out);
+	if (!fails_with(args, 1, "no GLB header: a .glb starts with the 12-byte header 'glTF', version 2, length; this is an empty file",
+	                sinew_out))
+		return;
+	test_tmp_path("cli_cause_junk.glb", junk, sizeof junk);
+	write_text(junk, "\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+	snprintf(args, sizeof args, "pack '%s' -o '%s'", junk, gltf_out);
+	if (!fails_with(args, 1, "no GLB header", gltf_out) || !fails_with(args, 1, "binary data starting with bytes 89 50 4e 47", gltf_out))
+		return;
+	// glTF errors print the path as given, not its basename (three BoxTextured.gltf could not be told apart)
+	char v1[600];
+	test_tmp_path("cli_cause_dir/v1.gltf", v1, sizeof v1);
+	write_text(v1, "{\"asset\":{\"version\":\"1.0\"}}", 27);
+	snprintf(args, sizeof args, "info '%s'", v1);
+	if (!fails_with(args, 1, v1, NULL) || !fails_with(args, 1, "glTF version \"1.0\"", NULL)) return;
+	// a morph-only blob without its source: what to pass (it was "scalar tracks need source_path")
+	char morph[1024], morph_blob[600];
+	if (test_corpus_path("gltf/khronos/AnimatedMorphCube/AnimatedMorphCube.gltf", morph, sizeof morph)) {
+		test_tmp_path("cli_cause_morph.sinew", morph_blob, sizeof morph_blob);
+		snprintf(args, sizeof args, "compress '%s' -o '%s' -q", morph, morph_blob);
+		CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+		snprintf(args, sizeof args, "decompress '%s' -o '%s'", morph_blob, gltf_out);
+		if (!fails_with(args, 1, "animates only morph weights or other values (2 scalar tracks), which glTF keeps on the "
+		                         "source's meshes: pass --source FILE.glb",
+		                gltf_out))
+			return;
+	}
+}
+
+// Footguns (issue 33): writing over the input (decompress x.sinew -o x.sinew replaced the blob with glTF),
+// a glTF written under an unknown extension, a blob written under a glTF name; the input is left as it was.
+static void test_cli_refuses_footguns(void) {
+	char acl[1024], blob[512], copy[600], args[4096];
+	test_repo_path("data/acl_09_02.acl.sjson", acl, sizeof acl);
+	test_tmp_path("cli_footgun.sinew", blob, sizeof blob);
+	snprintf(args, sizeof args, "compress '%s' -o '%s' -q", acl, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	size_t before = 0, after = 0;
+	unsigned char *a = test_slurp(blob, &before);
+	CHECK(a);
+	snprintf(args, sizeof args, "decompress '%s' -o '%s'", blob, blob);
+	bool ok = fails_with(args, 2, "decompress writes glTF: -o needs a name ending in .gltf (JSON) or .glb (binary), got '", NULL);
+	char rt[600];
+	test_tmp_path("cli_footgun_rt.txt", rt, sizeof rt);
+	remove(rt);
+	snprintf(args, sizeof args, "decompress '%s' -o '%s'", blob, rt);
+	ok = ok && fails_with(args, 2, "decompress writes glTF: -o needs a name ending in .gltf (JSON) or .glb (binary)", rt);
+	// the same file under another name is the input too
+	test_tmp_path("cli_footgun.gltf", copy, sizeof copy);
+	snprintf(args, sizeof args, "decompress '%s' -o '%s' -q", blob, copy);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	char dotted[700];
+	snprintf(dotted, sizeof dotted, "%s/./%s", test_tmp_path("", rt, sizeof rt), "cli_footgun.gltf");
+	snprintf(args, sizeof args, "convert '%s' -o '%s'", copy, dotted);
+	ok = ok && fails_with(args, 2, "is the input", NULL);
+	snprintf(args, sizeof args, "pack '%s' -o '%s'", copy, copy);
+	ok = ok && fails_with(args, 2, "is the input", NULL);
+	snprintf(args, sizeof args, "decompress '%s' --source '%s' -o '%s'", blob, copy, copy);
+	ok = ok && fails_with(args, 2, "is the input", NULL);
+	char glb[600];
+	test_tmp_path("cli_footgun_blob.glb", glb, sizeof glb);
+	remove(glb);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", acl, glb);
+	ok = ok && fails_with(args, 2, "compress writes a sinew blob, not .glb: name it .sinew", glb);
+	unsigned char *b = test_slurp(blob, &after);
+	CHECK(b);
+	CHECK_MSG(ok && before == after && memcmp(a, b, before) == 0, "the blob changed");
+	free(a), free(b);
+}
+
+// --asf names the skeleton of an AMC (the one beside it is still found alone): an AMC copied away from its
+// .asf fails with one line saying how to name it, and compresses to the same blob once named.
+static void test_cli_asf_option(void) {
+	char amc[1024], asf[1024], dir[512], args[4096], alone[600], beside[600], named[600];
+	if (!test_corpus_path("amc/cmu/02/02_01.amc", amc, sizeof amc) || !test_corpus_path("amc/cmu/02/02.asf", asf, sizeof asf))
+		return;
+	test_tmp_path("cli_asf", dir, sizeof dir);
+	mkdir(dir, 0777);
+	snprintf(args, sizeof args, "cp '%s' '%s/02_01.amc'", amc, dir);
+	CHECK_EQ(system(args), 0);
+	test_tmp_path("cli_asf/02_01.sinew", alone, sizeof alone);
+	remove(alone);
+	snprintf(args, sizeof args, "compress '%s/02_01.amc' -o '%s'", dir, alone);
+	if (!fails_with(args, 1, "no .asf skeleton in '", alone) || !fails_with(args, 1, "sinew --asf FILE", alone)) return;
+	snprintf(args, sizeof args, "compress '%s/02_01.amc' --asf '%s' -o '%s' -q", dir, asf, alone);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	test_tmp_path("cli_asf_beside.sinew", beside, sizeof beside);
+	snprintf(args, sizeof args, "compress '%s' -o '%s' -q", amc, beside);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(same_file(alone, beside));
+	// two skeletons beside it: which one is named
+	snprintf(args, sizeof args, "cp '%s' '%s/a.asf' && cp '%s' '%s/b.asf'", asf, dir, asf, dir);
+	CHECK_EQ(system(args), 0);
+	remove(alone);
+	snprintf(args, sizeof args, "compress '%s/02_01.amc' -o '%s'", dir, alone);
+	if (!fails_with(args, 1, "2 .asf files in", alone)) return;
+	test_tmp_path("cli_asf/named.sinew", named, sizeof named);
+	snprintf(args, sizeof args, "compress '%s/02_01.amc' --asf '%s/b.asf' -o '%s' -q", dir, dir, named);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK(same_file(named, beside));
+}
+
 void suite_cli(void) {
 	RUN(test_cli_paged_compress_info_and_stream);
 	RUN(test_cli_compress_json_fields);
@@ -361,6 +523,9 @@ void suite_cli(void) {
 	RUN(test_cli_info_sample_and_bench_json);
 	RUN(test_cli_batch_compress);
 	RUN(test_cli_never_silently_over_the_bound);
+	RUN(test_cli_errors_name_the_real_cause);
+	RUN(test_cli_refuses_footguns);
+	RUN(test_cli_asf_option);
 }
 
 #else

@@ -13,6 +13,7 @@
 typedef struct cli_options {
 	const char *output;   // -o
 	const char *source;   // --source
+	const char *asf;      // --asf: the skeleton of AMC files
 	const char *positional[256];
 	int positional_count;
 	double error_cm, shell_cm, rate, unit_cm, time;
@@ -58,6 +59,8 @@ void cli_error(const char *fmt, ...)
 #endif
     ;
 
+// True when `path` names a directory (given where a file is read or written).
+bool cli_is_directory(const char *path);
 // Reads a whole file into memory (16-byte aligned, free with free()).
 bool cli_read_file(const char *path, void **data, size_t *size);
 // Writes `size` bytes to a temporary file next to `path`, then renames it over `path`.

@@ -46,6 +46,7 @@ static const opt_def options[] = {
     {"--budget-bytes", OPT_NUMBER, OFF(budget_bytes), 0, 1e15, "bench --stream: page bytes resident at most (default 65536)"},
     {"--prefetch", OPT_NUMBER, OFF(prefetch_s), 0, 1e6, "bench --stream: seconds of playback loaded ahead (default 0.5)"},
     {"--rate", OPT_NUMBER, OFF(rate), 1e-3, 1e6, "glTF import: resample at this rate in Hz"},
+    {"--asf", OPT_STRING, OFF(asf), 0, 0, "AMC import: the .asf skeleton (default: the only .asf beside the .amc)"},
     {"--unit-cm", OPT_NUMBER, OFF(unit_cm), 1e-9, 1e9, "length of one source unit in cm (BVH default 1)"},
     {"--source", OPT_STRING, OFF(source), 0, 0, "glTF the clips came from (decompress: keep its document)"},
     {"--time", OPT_NUMBER, OFF(time), -1e12, 1e12, "sample: time in seconds"},
@@ -114,6 +115,7 @@ void cli_import_options(const cli_options *o, sinew_import_options *io) {
 	io->shell_cm = o->shell_cm;
 	io->bvh_skip_end_sites = o->no_end_sites;
 	io->skin_shells = o->skin_shells;
+	io->asf_path = o->asf;
 }
 
 bool cli_parse(int argc, char **argv, int first, cli_options *o) {
@@ -199,10 +201,46 @@ bool cli_parse(int argc, char **argv, int first, cli_options *o) {
 	return true;
 }
 
-bool cli_read_file(const char *path, void **data, size_t *size) {
+// Why a path cannot be read or written: a folder given where a file is needed says so.
+static const char *why(int code) {
+#ifdef EISDIR
+	if (code == EISDIR) return "is a directory, not a file";
+#endif
+	return code ? strerror(code) : "cannot open";
+}
+
+bool cli_is_directory(const char *path) {
+	errno = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		cli_error("%s: %s", path, strerror(errno));
+#ifdef EISDIR
+		return errno == EISDIR;
+#else
+		return false;
+#endif
+	}
+	char first;
+	errno = 0;
+	bool dir = fread(&first, 1, 1, f) == 0 && ferror(f); // glibc opens a directory; its first read fails
+#ifdef EISDIR
+	dir = dir && errno == EISDIR;
+#endif
+	fclose(f);
+	return dir;
+}
+
+bool cli_read_file(const char *path, void **data, size_t *size) {
+	errno = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		cli_error("%s: %s", path, why(errno));
+		return false;
+	}
+	char first;
+	errno = 0;
+	if (fread(&first, 1, 1, f) == 0 && ferror(f)) {
+		cli_error("%s: %s", path, why(errno));
+		fclose(f);
 		return false;
 	}
 	long n = -1;
@@ -226,21 +264,28 @@ bool cli_read_file(const char *path, void **data, size_t *size) {
 }
 
 bool cli_write_file(const char *path, const void *data, size_t size) {
+	if (cli_is_directory(path)) {
+		cli_error("%s: is a directory; -o needs a file name here", path);
+		return false;
+	}
 	char tmp[4096];
 	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
 		cli_error("%s: path too long", path);
 		return false;
 	}
+	errno = 0;
 	FILE *f = fopen(tmp, "wb");
 	if (!f) {
-		cli_error("%s: %s", path, strerror(errno));
+		cli_error("%s: %s", path, why(errno));
 		return false;
 	}
 	bool ok = fwrite(data, 1, size, f) == size;
 	ok = (fclose(f) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
+	int code = ok ? 0 : errno;
+	if (ok && rename(tmp, path) != 0) ok = false, code = errno;
+	if (!ok) {
 		remove(tmp);
-		cli_error("%s: write failed", path);
+		cli_error("%s: write failed: %s", path, why(code));
 		return false;
 	}
 	return true;

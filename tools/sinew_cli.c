@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_pool.h"
@@ -73,6 +74,53 @@ static bool measure_tiers(const cli_options *o, const sinew_clip *ref, const voi
 		return false;
 	}
 	return true;
+}
+
+/* ---- where a command writes ---- */
+
+static bool ends_with_ci(const char *s, const char *suffix) {
+	size_t n = strlen(s), m = strlen(suffix);
+	if (m > n) return false;
+	for (size_t i = 0; i < m; ++i) {
+		char a = s[n - m + i];
+		if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+		if (a != suffix[i]) return false;
+	}
+	return true;
+}
+
+// Two names of the same file (the same name, or the same device and inode).
+static bool same_file(const char *a, const char *b) {
+	if (strcmp(a, b) == 0) return true;
+#if defined(__wasm__) && !defined(__wasi__)
+	return false; // (the wasm compressor's in-memory files: a name is the file)
+#else
+	struct stat x, y;
+	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+#endif
+}
+
+// -o names a file that is not a folder and not one of the command's inputs (decompress x.sinew -o x.sinew
+// replaced the blob it read).
+static bool output_ok(const cli_options *o) {
+	if (cli_is_directory(o->output)) {
+		cli_error("-o %s is a directory; give a file name", o->output);
+		return false;
+	}
+	const char *inputs[2] = {o->positional[0], o->source};
+	for (int i = 0; i < 2; ++i)
+		if (inputs[i] && same_file(inputs[i], o->output)) {
+			cli_error("-o %s is the input %s; write to another file", o->output, inputs[i]);
+			return false;
+		}
+	return true;
+}
+
+// The glTF a command writes: its extension says which (.gltf JSON, .glb binary).
+static bool gltf_output_ok(const char *command, const cli_options *o) {
+	if (ends_with_ci(o->output, ".gltf") || ends_with_ci(o->output, ".glb")) return true;
+	cli_error("%s writes glTF: -o needs a name ending in .gltf (JSON) or .glb (binary), got '%s'", command, o->output);
+	return false;
 }
 
 /* ---- info ---- */
@@ -313,6 +361,7 @@ static int cmd_convert(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("convert needs IN and -o OUT.gltf|.glb|.acl.sjson"), 2;
 	if (!is_gltf_path(o->output) && !is_acl_path(o->output))
 		return cli_error("convert writes .gltf, .glb or .acl.sjson (got '%s')", o->output), 2;
+	if (!output_ok(o)) return 2;
 	sinew_clip_set *set = load(o->positional[0], o);
 	if (!set) return 1;
 	if (is_acl_path(o->output)) {
@@ -391,6 +440,13 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 static int cmd_compress(const cli_options *o) {
 	if (cli_is_batch(o)) return cli_compress_batch(o);
 	if (!o->positional[0] || !o->output) return cli_error("compress needs IN and -o OUT.sinew"), 2;
+	static const char *const other[] = {".gltf", ".glb", ".bvh", ".amc", ".asf", ".sjson", ".json", ".fbx", ".dae"};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; ++i)
+		if (ends_with_ci(o->output, other[i]))
+			return cli_error("compress writes a sinew blob, not %s: name it .sinew (pack writes glTF with its animations "
+			                 "compressed)", other[i]),
+			       2;
+	if (!output_ok(o)) return 2;
 	sinew_clip_set *set = load(o->positional[0], o);
 	if (!set) return 1;
 	sinew_compress_options co;
@@ -574,8 +630,30 @@ static int cmd_error(const cli_options *o) {
 
 /* ---- decompress, sample, validate ---- */
 
+// Without --source, morph weights and other scalar tracks have no mesh to go onto: a clip of only those
+// cannot be written, a clip with joints too loses them (a warning says so).
+static bool scalars_have_a_home(const cli_options *o, const sinew_clip_set *set) {
+	for (uint32_t i = 0; i < set->clip_count; ++i) {
+		const sinew_clip *c = set->clips[i];
+		if (!c->scalar_track_count) continue;
+		bool joints = false;
+		for (uint32_t j = 0; j < c->joint_count; ++j) joints |= c->joints[j].has_track != 0;
+		if (!joints) {
+			cli_error("%s: clip %u '%s' animates only morph weights or other values (%u scalar tracks), which glTF keeps "
+			          "on the source's meshes: pass --source FILE.glb (the glTF it was compressed from)",
+			          o->positional[0], i, c->name ? c->name : "", c->scalar_track_count);
+			return false;
+		}
+		if (!o->quiet && !o->json)
+			fprintf(stderr, "sinew: warning: clip %u '%s': %u scalar tracks (morph weights, ...) left out; --source FILE.glb "
+			                "keeps them\n", i, c->name ? c->name : "", c->scalar_track_count);
+	}
+	return true;
+}
+
 static int cmd_decompress(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("decompress needs IN.sinew and -o OUT.gltf|.glb"), 2;
+	if (!gltf_output_ok("decompress", o) || !output_ok(o)) return 2;
 	void *blob;
 	size_t size;
 	if (!load_blob(o->positional[0], &blob, &size)) return 1;
@@ -584,6 +662,8 @@ static int cmd_decompress(const cli_options *o) {
 	int code = 0;
 	if (sinew_decompress_clips_tiers(blob, size, o->has_tier ? o->tier + 1 : 0, NULL, &dec, &err) != SINEW_RESULT_OK) {
 		cli_error("%s", err.message);
+		code = 1;
+	} else if (!o->source && !scalars_have_a_home(o, dec)) {
 		code = 1;
 	} else if (!export_set(dec, o->output, o->source)) {
 		code = 1;
@@ -690,6 +770,7 @@ static void print_pack_sizes(const cli_options *o, const char *in, const char *o
 static int cmd_pack(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("pack needs IN.gltf|glb and -o OUT.glb|gltf"), 2;
 	if (!is_gltf_path(o->output)) return cli_error("pack writes .gltf or .glb (got '%s')", o->output), 2;
+	if (!output_ok(o)) return 2;
 	sinew_compress_options co;
 	cli_compress_options(o, &co);
 	co.strip_metadata = 0, co.page_bytes = 0, co.tier_count = 0; // pack: whole blobs with metadata
@@ -708,6 +789,7 @@ static int cmd_pack(const cli_options *o) {
 static int cmd_unpack(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("unpack needs IN.glb|gltf and -o OUT.glb|gltf"), 2;
 	if (!is_gltf_path(o->output)) return cli_error("unpack writes .gltf or .glb (got '%s')", o->output), 2;
+	if (!output_ok(o)) return 2;
 	sinew_error err = {0};
 	if (sinew_unpack_gltf(o->positional[0], o->output, NULL, &err) != SINEW_RESULT_OK) return cli_error("%s", err.message), 1;
 	print_pack_sizes(o, o->positional[0], o->output, false);

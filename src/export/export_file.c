@@ -3,6 +3,8 @@
 // complete, so a failure never leaves a partial output (nor the temporary).
 #include "export_internal.h"
 
+#include "../import/import_internal.h"
+
 #include <errno.h>
 #include <string.h>
 #ifdef _WIN32
@@ -14,6 +16,8 @@
 #endif
 
 sinew_result sinewi_export_open(const char *path, sinewi_export_file *out, sinew_error *error) {
+	SINEWI_CHECK(!sinewi_is_directory(path), error, SINEW_RESULT_INVALID_ARGUMENT,
+	             "export: %s is a directory; the output needs a file name", path);
 	int n = snprintf(out->tmp, sizeof out->tmp, "%s.tmp.%ld", path, (long)export_getpid());
 	SINEWI_CHECK(n > 0 && (size_t)n < sizeof out->tmp, error, SINEW_RESULT_INVALID_ARGUMENT, "export: path too long");
 	out->path = path;

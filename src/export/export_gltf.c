@@ -421,6 +421,8 @@ static sinew_result parse_source(exporter *e, const char *path) {
 	sinew_error inner = {0};
 	sinew_result r = sinewi_read_file(path, &e->al, &s->file, &s->file_size, &inner);
 	if (r != SINEW_RESULT_OK) return sinewi_fail(e->error, r, "export: source: %s", inner.message);
+	r = sinewi_expect_gltf(path, s->file, s->file_size, &inner);
+	if (r != SINEW_RESULT_OK) return sinewi_fail(e->error, r, "export: source: %s", inner.message);
 	const char *text = (const char *)s->file;
 	size_t text_size = s->file_size;
 	if (s->file_size >= 4 && read_u32(s->file) == GLB_MAGIC) {

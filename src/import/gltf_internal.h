@@ -158,7 +158,7 @@ typedef struct sinewi_gltf_doc {
 	sinewi_arena *arena;
 	sinewi_alloc al;
 	sinew_error *error;
-	char label[96];
+	const char *label; // the path as given (messages)
 	const char *text; // JSON text, for line numbers in messages
 	size_t text_size;
 	const sinewi_json *root;

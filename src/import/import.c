@@ -2,17 +2,35 @@
 // Import entry points: pick a reader by extension or content, run it, validate every clip.
 #include "import_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAX_FILE_SIZE ((size_t)1 << 30)
 
+// The reason a file cannot be read, as a user reads it: a folder given where a file is needed says so.
+static const char *open_failure(int code) {
+#ifdef EISDIR
+	if (code == EISDIR) return "is a directory, not a file";
+#endif
+	return code ? strerror(code) : "cannot open";
+}
+
 sinew_result sinewi_read_file(const char *path, const sinewi_alloc *al, unsigned char **out, size_t *out_size,
                               sinew_error *error) {
 	*out = NULL;
 	*out_size = 0;
+	errno = 0;
 	FILE *f = fopen(path, "rb");
-	SINEWI_CHECK(f, error, SINEW_RESULT_IO, "%s: cannot open", path);
+	SINEWI_CHECK(f, error, SINEW_RESULT_IO, "%s: %s", path, open_failure(errno));
+	// glibc opens a directory for reading (its size then looks like 2^63 bytes); the first read says EISDIR
+	unsigned char first;
+	errno = 0;
+	if (fread(&first, 1, 1, f) == 0 && ferror(f)) {
+		int code = errno;
+		fclose(f);
+		return sinewi_fail(error, SINEW_RESULT_IO, "%s: %s", path, open_failure(code));
+	}
 	long size = -1;
 	if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
 	if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
@@ -40,6 +58,26 @@ sinew_result sinewi_read_file(const char *path, const sinewi_alloc *al, unsigned
 	return SINEW_RESULT_OK;
 }
 
+bool sinewi_is_directory(const char *path) {
+	errno = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+#ifdef EISDIR
+		return errno == EISDIR;
+#else
+		return false;
+#endif
+	}
+	unsigned char first;
+	errno = 0;
+	bool dir = fread(&first, 1, 1, f) == 0 && ferror(f);
+#ifdef EISDIR
+	dir = dir && errno == EISDIR;
+#endif
+	fclose(f);
+	return dir;
+}
+
 bool sinewi_join_path(char *buffer, size_t size, const char *dir, const char *name) {
 	int n = (dir && *dir) ? snprintf(buffer, size, "%s/%s", dir, name) : snprintf(buffer, size, "%s", name);
 	return n >= 0 && (size_t)n < size;
@@ -64,6 +102,70 @@ static bool ends_with(const char *s, const char *suffix) {
 		if (a != b) return false;
 	}
 	return true;
+}
+
+static bool starts_with(const unsigned char *data, size_t size, const char *text) {
+	size_t n = strlen(text);
+	return size >= n && memcmp(data, text, n) == 0;
+}
+
+const char *sinewi_describe_content(const unsigned char *data, size_t size, char *buffer, size_t buffer_size) {
+	if (size == 0) return "an empty file";
+	if (starts_with(data, size, "glTF")) return "a GLB (binary glTF)";
+	if (starts_with(data, size, "SNEW")) return "a sinew blob (.sinew)";
+	if (starts_with(data, size, "Kaydara FBX Binary")) return "an FBX file (binary)";
+	if (starts_with(data, size, "xof ")) return "a DirectX .x file";
+	if (starts_with(data, size, "BLENDER")) return "a Blender file";
+	if (starts_with(data, size, "PK\3\4")) return "a ZIP archive";
+	size_t i = starts_with(data, size, "\xEF\xBB\xBF") ? 3 : 0; // UTF-8 byte order mark
+	while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) ++i;
+	const unsigned char *p = data + i;
+	size_t n = size - i;
+	if (starts_with(p, n, "HIERARCHY")) return "a BVH motion capture file";
+	if (starts_with(p, n, "; FBX")) return "an FBX file (ASCII)";
+	if (starts_with(p, n, "<")) {
+		const size_t head = n < 4096 ? n : 4096;
+		for (size_t k = 0; k + 8 <= head; ++k)
+			if (memcmp(p + k, "<COLLADA", 8) == 0) return "a COLLADA file (XML)";
+		return "an XML file";
+	}
+	if (starts_with(p, n, "{")) return "a JSON document";
+	if (starts_with(p, n, ":FULLY-SPECIFIED") || starts_with(p, n, ":DEGREES")) return "an AMC motion file";
+	if (starts_with(p, n, ":version") || starts_with(p, n, "#")) return "an ASF/AMC mocap file";
+	if (starts_with(p, n, "//") || starts_with(p, n, "version")) return "an ACL clip (.acl.sjson)";
+	bool text = n > 0;
+	size_t show = n < 16 ? n : 16;
+	for (size_t k = 0; k < show; ++k) text &= p[k] >= 0x20 && p[k] < 0x7f;
+	if (text) {
+		snprintf(buffer, buffer_size, "text starting with \"%.*s\"", (int)show, (const char *)p);
+		return buffer;
+	}
+	int at = snprintf(buffer, buffer_size, "binary data starting with bytes");
+	for (size_t k = 0; k < (size < 4 ? size : 4) && at > 0 && (size_t)at < buffer_size; ++k)
+		at += snprintf(buffer + at, buffer_size - (size_t)at, " %02x", data[k]);
+	return buffer;
+}
+
+sinew_result sinewi_expect_gltf(const char *path, const unsigned char *data, size_t size, sinew_error *error) {
+	if (starts_with(data, size, "glTF")) return SINEW_RESULT_OK;
+	size_t i = 0;
+	while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) ++i;
+	const bool json = i < size && (data[i] == '{' || data[i] == '['); // (the JSON reader names what is wrong)
+	char what[80];
+	const char *looks = sinewi_describe_content(data, size, what, sizeof what);
+	const char *label = path ? path : "input";
+	if (path && ends_with(path, ".glb") && !json)
+		return sinewi_fail(error, SINEW_RESULT_PARSE,
+		                   "%s: no GLB header: a .glb starts with the 12-byte header 'glTF', version 2, length; this is %s",
+		                   label, looks);
+	if (json) return SINEW_RESULT_OK;
+	// an animation file sinew reads: say how it becomes glTF
+	static const char *const readable[] = {"a BVH", "an FBX", "a DirectX", "a COLLADA", "an AMC", "an ASF", "an ACL", "a Blender"};
+	bool convertible = false;
+	for (size_t k = 0; k < sizeof readable / sizeof readable[0]; ++k)
+		convertible |= strncmp(looks, readable[k], strlen(readable[k])) == 0;
+	return sinewi_fail(error, SINEW_RESULT_PARSE, "%s: glTF needed (a .gltf JSON document or a .glb), this is %s%s", label,
+	                   looks, convertible ? " (sinew convert FILE -o OUT.glb writes it as glTF)" : "");
 }
 
 static sinew_file_kind kind_from_content(const unsigned char *data, size_t size) {
@@ -97,7 +199,10 @@ static sinew_result run_reader(sinew_file_kind kind, const sinewi_import_ctx *ct
 	             "out of memory");
 	sinew_result r;
 	switch (kind) {
-	case SINEW_FILE_GLTF: r = sinewi_import_gltf(ctx, data, size, set, error); break;
+	case SINEW_FILE_GLTF:
+		r = sinewi_expect_gltf(ctx->path, data, size, error);
+		if (r == SINEW_RESULT_OK) r = sinewi_import_gltf(ctx, data, size, set, error);
+		break;
 	case SINEW_FILE_BVH: r = sinewi_import_bvh(ctx, data, size, set, error); break;
 	case SINEW_FILE_AMC: r = sinewi_import_amc(ctx, data, size, set, error); break;
 	case SINEW_FILE_ACL: r = sinewi_import_acl(ctx, data, size, set, error); break;

@@ -531,10 +531,10 @@ static sinew_result find_asf(const amc_parser *p, char *path, size_t size) {
 		++found;
 	}
 	closedir(d);
-	SINEWI_CHECK(found > 0, p->error, SINEW_RESULT_IO, "%s: no .asf skeleton in '%s'; set options.asf_path",
+	SINEWI_CHECK(found > 0, p->error, SINEW_RESULT_IO, "%s: no .asf skeleton in '%s'; name one (options.asf_path; sinew --asf FILE)",
 	             p->amc_where, dir);
 	SINEWI_CHECK(found == 1, p->error, SINEW_RESULT_INVALID_ARGUMENT,
-	             "%s: %d .asf files in '%s' (%s, %s, ...); set options.asf_path to choose the skeleton", p->amc_where,
+	             "%s: %d .asf files in '%s' (%s, %s, ...); name the skeleton (options.asf_path; sinew --asf FILE)", p->amc_where,
 	             found, dir, first, second);
 	return SINEW_RESULT_OK;
 #endif

@@ -24,8 +24,17 @@
 sinew_result sinewi_import_assimp(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size,
                                   sinew_clip_set *set, sinew_error *error) {
 	(void)data, (void)size, (void)set;
-	return sinewi_fail(error, SINEW_RESULT_UNSUPPORTED, "%s: this sinew was built without assimp (FBX, COLLADA, ...)",
+#if defined(__wasm__)
+	return sinewi_fail(error, SINEW_RESULT_UNSUPPORTED,
+	                   "%s: FBX, COLLADA and the other assimp formats are read by the native sinew built with assimp; "
+	                   "this one reads glTF, BVH, ASF/AMC and ACL",
 	                   ctx->path ? ctx->path : "input");
+#else
+	return sinewi_fail(error, SINEW_RESULT_UNSUPPORTED,
+	                   "%s: FBX, COLLADA and the other assimp formats need assimp, and this sinew was built without it: "
+	                   "apt-get install libassimp-dev, then rebuild (make; sinew --version then lists them)",
+	                   ctx->path ? ctx->path : "input");
+#endif
 }
 
 const char *sinewi_assimp_version(void) {

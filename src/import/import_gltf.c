@@ -989,9 +989,7 @@ sinew_result sinewi_import_gltf(const sinewi_import_ctx *ctx, const unsigned cha
 	d.arena = &arena;
 	d.al = sinewi_alloc_from(ctx->allocator);
 	d.error = error;
-	const char *label = ctx->path ? ctx->path : "input";
-	const char *slash = strrchr(label, '/');
-	snprintf(d.label, sizeof d.label, "%s", slash ? slash + 1 : label);
+	d.label = ctx->path ? ctx->path : "input"; // as given: three BoxTextured.gltf in three folders differ
 	sinew_result r = import_document(&d, data, size, set);
 	for (uint32_t i = 0; d.buffer_cache && i < d.buffer_count; ++i)
 		sinewi_free(&d.al, d.buffer_cache[i].owned, d.buffer_cache[i].owned_size);

@@ -32,6 +32,14 @@ const char *sinewi_assimp_version(void);
 // Reads a whole file with a size limit (1 GiB). *out is allocated with `al`; free with sinewi_free(al, p, size).
 sinew_result sinewi_read_file(const char *path, const sinewi_alloc *al, unsigned char **out, size_t *out_size,
                               sinew_error *error);
+// What a file looks like, for messages ("a BVH motion capture file", "an empty file"); `buffer` holds the
+// description of unknown content.
+const char *sinewi_describe_content(const unsigned char *data, size_t size, char *buffer, size_t buffer_size);
+// OK when data is glTF (a GLB, or JSON); else PARSE with a message naming what the file is instead (a .glb
+// path without the GLB header says that header is missing). `path` may be NULL.
+sinew_result sinewi_expect_gltf(const char *path, const unsigned char *data, size_t size, sinew_error *error);
+// True when `path` names a directory (a folder given where a file is read or written).
+bool sinewi_is_directory(const char *path);
 // Joins dir and name into buffer; returns false when it does not fit.
 bool sinewi_join_path(char *buffer, size_t size, const char *dir, const char *name);
 
