@@ -3,21 +3,50 @@
 // Math.fround, so results are bit-identical to any compliant decoder; tests check exactly that.
 //
 //   import { decode } from './reference_decoder.mjs';
-//   const blob = decode(bytes);            // throws Error('...') on anything the spec rejects
-//                                          // (format versions 1 and 2; a paged blob is decoded whole,
-//                                          // its pages checked like the rest)
-//   blob.clips[0].samplePose(t)            // -> { pose: Float32Array(joints * 10), scalars: Float32Array }
+//   const blob = decode(bytes);            // format versions 1, 2 and 3; throws SinewDecodeError on
+//                                          // anything the spec rejects (err.code names the field)
+//   blob.clips[0].samplePose(t)            // -> { pose: Float32Array(nodes * 10), scalars: Float32Array }
+//   blob.rig                               // version 3: counts, unit, parents, sources, rest, shells, names
 //
-// Pose layout per joint: rotation x y z w, translation x y z, scale x y z (like sinew_qvv).
+// Pose layout per node: rotation x y z w, translation x y z, scale x y z (like sinew_qvv); scalars:
+// every scalar track's components, in track order. A version-3 pose covers every rig node and scalar.
+//
+// Options: decode(bytes, { tiers, restPose, restScalars })
+//   tiers        quality tiers to play, 0 = all (§Tiers)
+//   restPose     rest values of the rig nodes (nodes * 10 floats, layout as above), used where the rig
+//                has no `Rest` part (§Rest pose: a packed glTF's blob takes them from its document,
+//                through rig.nodeSources)
+//   restScalars  rest values of the rig's scalar components, where neither `Rest` nor `Scalar_rest` has them
+// A clip that needs a rest value nobody gives decodes, but refuses to sample (code 'Rest_pose').
+//
+// A paged blob is decoded whole (its pages checked like the rest), or as its resident part alone:
+// then every page-table entry is checked but sampling throws 'Page_missing'.
 
 const f = Math.fround;
 
-function fail(message) {
-  throw new Error(`sinew reference decoder: ${message}`);
+export class SinewDecodeError extends Error {
+  constructor(code, message) {
+    super(`sinew reference decoder: ${code}: ${message}`);
+    this.name = 'SinewDecodeError';
+    this.code = code; // the docs/format.md field or rule at fault ('Checksum', 'Node_map', 'Rest', ...)
+  }
+}
+
+function fail(code, message) {
+  throw new SinewDecodeError(code, message);
+}
+
+const align4 = (x) => Math.ceil(x / 4) * 4;
+
+// The float32 whose bits are u (raw components, 16-bit ranges, 24-bit constants).
+const bitsBuffer = new DataView(new ArrayBuffer(4));
+function floatOfBits(u) {
+  bitsBuffer.setUint32(0, u >>> 0);
+  return bitsBuffer.getFloat32(0);
 }
 
 // XXH32 (docs/format.md §Checksum: seed 0; §Pages: seed = page index).
-function xxh32(bytes, start, end, seed = 0) {
+export function xxh32(bytes, start, end, seed = 0) {
   const P1 = 2654435761, P2 = 2246822519, P3 = 3266489917, P4 = 668265263, P5 = 374761393;
   const rotl = (x, r) => ((x << r) | (x >>> (32 - r))) >>> 0;
   const mul = (a, b) => Math.imul(a, b) >>> 0;
@@ -42,360 +71,657 @@ function xxh32(bytes, start, end, seed = 0) {
   return h >>> 0;
 }
 
-export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to play (0 = all, §Tiers)
+const SUB_NAMES = ['rotation', 'translation', 'scale'];
+const IDENTITY = [[0, 0, 0, 1], [0, 0, 0], [1, 1, 1]];
+
+export function decode(input, { tiers = 0, restPose = null, restScalars = null } = {}) {
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const u8 = (o) => view.getUint8(o);
-  const u16 = (o) => view.getUint16(o, true);
-  const u32 = (o) => view.getUint32(o, true);
-  const i32 = (o) => view.getInt32(o, true);
-  const f32 = (o) => view.getFloat32(o, true);
-  const f64 = (o) => view.getFloat64(o, true);
   const size = bytes.length;
+  // Every read is checked against the blob first, so a hostile blob gets a named error, never a RangeError.
+  const check = (offset, n) => { if (offset < 0 || offset + n > size) fail('Total_size', `read of ${n} bytes at ${offset} past the blob`); };
+  const u8 = (o) => (check(o, 1), view.getUint8(o));
+  const u16 = (o) => (check(o, 2), view.getUint16(o, true));
+  const u32 = (o) => (check(o, 4), view.getUint32(o, true));
+  const f32 = (o) => (check(o, 4), view.getFloat32(o, true));
+  const f64 = (o) => (check(o, 8), view.getFloat64(o, true));
+  const zeros = (from, to, code, what) => { for (let i = from; i < to; ++i) if (u8(i) !== 0) fail(code, `${what} is not zero (byte ${i})`); };
 
-  // Blob header
-  if (size < 32) fail('blob shorter than its header');
-  if (u8(0) !== 0x53 || u8(1) !== 0x4e || u8(2) !== 0x45 || u8(3) !== 0x57) fail('bad magic');
+  // §Blob header (version 3) and §Version 2 / §Version 1 (32 bytes)
+  if (size < 20) fail('Total_size', 'blob shorter than its header');
+  if (u8(0) !== 0x53 || u8(1) !== 0x4e || u8(2) !== 0x45 || u8(3) !== 0x57) fail('Magic', 'bad magic');
   const version = u16(4);
-  if (version !== 1 && version !== 2) fail(`unknown format version ${version}`);
-  const v2 = version === 2, align = v2 ? 4 : 16;
-  if (u16(6) !== 32) fail('header size is not 32');
+  if (version < 1 || version > 3) fail('Format_version', `unknown format version ${version}`);
+  const v3 = version === 3;
+  let paged, restDefaults = false, headerSize, resident;
   const total = u32(8);
-  if (total !== size || total % align !== 0) fail('Total_size does not match');
-  const resident = v2 ? u32(20) : 0; // §Blob header: 0 = not paged
-  for (let i = v2 ? 24 : 20; i < 32; ++i) if (u8(i) !== 0) fail('reserved header byte');
-  if (resident && (resident % 4 || resident < 40 || resident >= total)) fail('Resident_size');
-  const residentEnd = resident || total;
-  if (xxh32(bytes, 16, residentEnd) !== u32(12)) fail('checksum mismatch');
+  if (v3) {
+    const blobFlags = u16(6);
+    if (blobFlags & ~3) fail('Blob_flags', 'reserved blob flag bits');
+    paged = (blobFlags & 1) !== 0;
+    restDefaults = (blobFlags & 2) !== 0;
+    headerSize = paged ? 24 : 20;
+    if (size < headerSize) fail('Total_size', 'blob shorter than its header');
+    resident = paged ? u32(20) : 0;
+    if (paged && (resident % 4 || resident >= total || resident < headerSize + 4)) fail('Resident_size', `Resident_size ${resident}`);
+  } else {
+    if (size < 32) fail('Total_size', 'blob shorter than its header');
+    if (u16(6) !== 32) fail('Header_size', 'header size is not 32');
+    resident = version === 2 ? u32(20) : 0; // 0 = not paged
+    zeros(version === 2 ? 24 : 20, 32, 'Blob_header', 'reserved header byte');
+    paged = resident !== 0;
+    if (paged && (resident % 4 || resident < 40 || resident >= total)) fail('Resident_size', `Resident_size ${resident}`);
+    headerSize = 32;
+  }
+  const align = version === 1 ? 16 : 4;
+  if (total % align !== 0) fail('Total_size', `Total_size ${total} is not a multiple of ${align}`);
+  // The whole blob, or (paged, version 3) its resident part alone, whose pages come later.
+  const pagesPresent = size === total;
+  if (!pagesPresent && !(v3 && paged && size === resident)) fail('Total_size', `the blob is ${size} bytes, Total_size says ${total}`);
+  const residentEnd = paged ? resident : total;
+  if (xxh32(bytes, 16, residentEnd) !== u32(12)) fail('Checksum', 'checksum mismatch');
   const clipCount = u32(16);
-  if (clipCount < 1 || 32 + 4 * clipCount > residentEnd) fail('bad Clip_count');
-  for (let i = 0; i < 8; ++i) if (u8(residentEnd - 1 - i) !== 0) fail('tail padding is not zero');
+  const clipTable = headerSize;
+  if (clipCount < 1 || clipTable + 4 * clipCount > residentEnd) fail('Clip_count', `Clip_count ${clipCount}`);
+  if (!v3) zeros(residentEnd - 8, residentEnd, 'Tail_padding', 'tail padding'); // §Version 2
 
+  // Version 3: clip c starts right after the clip table or at align4 of the end of clip c - 1; the rig
+  // follows the last clip (§Blob header, §Rig). Version 1 and 2 clips end before the tail padding.
+  const clipStarts = [];
+  let rig = null;
+  if (v3) {
+    let expect = clipTable + 4 * clipCount;
+    for (let c = 0; c < clipCount; ++c) {
+      if (u32(clipTable + 4 * c) !== expect) fail('Clip_offset', `clip ${c} offset ${u32(clipTable + 4 * c)}, expected ${expect}`);
+      if (expect + 20 + 16 > residentEnd) fail('Clip_size', `clip ${c} does not fit before the rig`);
+      const clipSize = u32(expect);
+      if (clipSize < 20 || expect + clipSize + 16 > residentEnd) fail('Clip_size', `clip ${c} size ${clipSize}`);
+      clipStarts.push(expect);
+      expect = align4(expect + clipSize);
+    }
+    const clipsEnd = clipStarts[clipCount - 1] + u32(clipStarts[clipCount - 1]);
+    rig = readRig(align4(clipsEnd));
+    // §Blob header: the resident part ends at align4(max(Rig_end, Clips_end + 8)), zero after Rig_end
+    const end = align4(Math.max(rig.end, clipsEnd + 8));
+    if (residentEnd !== end) fail(paged ? 'Resident_size' : 'Total_size', `the resident part ends at ${residentEnd}, not ${end}`);
+    zeros(rig.end, end, 'Tail', 'the tail');
+  } else {
+    for (let c = 0; c < clipCount; ++c) clipStarts.push(u32(clipTable + 4 * c));
+  }
+
+  const restValues = v3 && restDefaults ? resolveRest() : null;
   const clips = [];
   let nextPage = residentEnd; // §Pages: the pages of every clip follow the resident part, in order
-  for (let c = 0; c < clipCount; ++c) clips.push(readClip(u32(32 + 4 * c), c));
-  if (resident && nextPage !== total) fail('pages do not end the blob');
-  return { clips };
+  for (let c = 0; c < clipCount; ++c) clips.push(readClip(clipStarts[c], c));
+  if (paged && nextPage !== total) fail('Offset', 'the pages do not end the blob');
+  return { version, paged, restDefaults, pagesPresent, rig, clips };
+
+  // §Rig: counts, unit, scalar components, then the parts Rig_flags names, each padded to 4 bytes.
+  function readRig(at) {
+    if (at + 16 > residentEnd) fail('Rig', 'the rig does not fit in the resident part');
+    const nodeCount = u16(at), scalarCount = u16(at + 2), flags = u16(at + 4);
+    if (nodeCount + scalarCount < 1) fail('Node_count', 'a rig with neither nodes nor scalar tracks');
+    if (flags & 0xff00) fail('Rig_flags', 'reserved rig flag bits');
+    if (u16(at + 6) !== 0) fail('Rig', 'reserved rig field');
+    const unitScale = f64(at + 8);
+    if (!(unitScale > 0 && isFinite(unitScale))) fail('Unit_scale', `Unit_scale ${unitScale}`);
+    const has = (bit) => (flags & (1 << bit)) !== 0;
+    const wide = has(7);
+    let p = at + 16;
+    const need = (n, code) => { if (p + n > residentEnd) fail(code, 'the part does not fit in the resident part'); };
+    const pad = (code) => { const end = align4(p); need(end - p, code); zeros(p, end, code, 'padding'); p = end; };
+    const finite = (value, code) => { if (!isFinite(value)) fail(code, 'a non-finite value'); return value; };
+    need(scalarCount, 'Scalar_components');
+    const scalarComponents = [];
+    for (let s = 0; s < scalarCount; ++s) {
+      const b = u8(p + s);
+      if (b & ~3) fail('Scalar_components', `reserved bits in scalar track ${s}`);
+      scalarComponents.push((b & 3) + 1);
+    }
+    p += scalarCount;
+    pad('Scalar_components');
+    const scalarFloats = scalarComponents.reduce((n, c) => n + c, 0);
+    const rig = { nodeCount, scalarCount, flags, unitScale, scalarComponents, parents: null, nodeSources: null,
+                  rest: null, shells: null, scalarSources: null, names: null, scalarRest: null };
+    if (has(0)) { // Parents
+      need(2 * nodeCount, 'Parents');
+      rig.parents = [];
+      for (let j = 0; j < nodeCount; ++j) {
+        const parent = u16(p + 2 * j);
+        if (parent !== 0xffff && parent >= j) fail('Parents', `node ${j} has parent ${parent}`);
+        rig.parents.push(parent === 0xffff ? -1 : parent);
+      }
+      p += 2 * nodeCount;
+      pad('Parents');
+    }
+    if (has(1)) { // Node_sources
+      const w = wide ? 4 : 2, none = wide ? 0xffffffff : 0xffff;
+      need(w * nodeCount, 'Node_sources');
+      rig.nodeSources = [];
+      for (let j = 0; j < nodeCount; ++j) {
+        const source = wide ? u32(p + 4 * j) : u16(p + 2 * j);
+        rig.nodeSources.push(source === none ? -1 : source);
+      }
+      p += w * nodeCount;
+      pad('Node_sources');
+    }
+    if (has(2)) { // Rest: f32[10] per node, then each scalar track's components
+      need(40 * nodeCount + 4 * scalarFloats, 'Rest');
+      const pose = new Float32Array(10 * nodeCount), scalars = new Float32Array(scalarFloats);
+      for (let i = 0; i < pose.length; ++i, p += 4) pose[i] = finite(f32(p), 'Rest');
+      for (let i = 0; i < scalars.length; ++i, p += 4) scalars[i] = finite(f32(p), 'Rest');
+      for (let j = 0; j < nodeCount; ++j) {
+        const [x, y, z, w] = pose.subarray(10 * j, 10 * j + 4);
+        if (!(Math.abs(Math.sqrt(x * x + y * y + z * z + w * w) - 1) <= 1e-3)) fail('Rest', `rest rotation of node ${j} is not a unit quaternion within 1e-3`);
+      }
+      rig.rest = { pose, scalars };
+      pad('Rest');
+    }
+    if (has(3)) { // Shells
+      need(8 * nodeCount + 4 * scalarCount, 'Shells');
+      rig.shells = { nodes: [], scalars: [] };
+      for (let j = 0; j < nodeCount; ++j, p += 8) rig.shells.nodes.push({ shellDistance: finite(f32(p), 'Shells'), precision: finite(f32(p + 4), 'Shells') });
+      for (let s = 0; s < scalarCount; ++s, p += 4) rig.shells.scalars.push(finite(f32(p), 'Shells'));
+      pad('Shells');
+    }
+    if (has(4)) { // Scalar_sources: runs of tracks driven by one source node, from First_target on
+      need(4, 'Scalar_sources');
+      const runCount = u16(p);
+      if (u16(p + 2) !== 0) fail('Scalar_sources', 'reserved field');
+      p += 4;
+      const w = wide ? 4 : 2, read = wide ? u32 : u16;
+      const none = wide ? 0xffffffff : 0xffff, pointer = wide ? 0xfffffffe : 0xfffe;
+      need(3 * w * runCount, 'Scalar_sources');
+      rig.scalarSources = [];
+      for (let r = 0; r < runCount; ++r, p += 3 * w) {
+        const count = read(p), node = read(p + w);
+        let target = read(p + 2 * w);
+        if (count < 1 || rig.scalarSources.length + count > scalarCount) fail('Scalar_sources', `run ${r} has Count ${count}`);
+        for (let k = 0; k < count; ++k) {
+          const s = rig.scalarSources.length;
+          rig.scalarSources.push({ node: node === none ? -1 : node === pointer ? 'pointer' : node, target });
+          target += scalarComponents[s];
+        }
+      }
+      if (rig.scalarSources.length !== scalarCount) fail('Scalar_sources', 'the runs do not cover every scalar track');
+      pad('Scalar_sources');
+    }
+    if (has(5)) { // Names: a string offset per node, per scalar track, per clip, then the strings
+      need(4, 'Names');
+      const stringsSize = u32(p);
+      const count = nodeCount + scalarCount + clipCount;
+      need(4 + 4 * count + stringsSize, 'Names');
+      const strings = p + 4 + 4 * count;
+      const name = (i) => {
+        const offset = u32(p + 4 + 4 * i);
+        if (offset === 0xffffffff) return null;
+        let end = strings + offset;
+        while (end < strings + stringsSize && bytes[end] !== 0) end++;
+        if (offset >= stringsSize || end === strings + stringsSize) fail('Names', `string ${i} does not end inside the strings`);
+        return new TextDecoder().decode(bytes.subarray(strings + offset, end));
+      };
+      const all = Array.from({ length: count }, (_, i) => name(i));
+      rig.names = { nodes: all.slice(0, nodeCount), scalars: all.slice(nodeCount, nodeCount + scalarCount), clips: all.slice(nodeCount + scalarCount) };
+      p = strings + stringsSize;
+      pad('Names');
+    }
+    if (has(6)) { // Scalar_rest
+      need(4 * scalarFloats, 'Scalar_rest');
+      rig.scalarRest = new Float32Array(scalarFloats);
+      for (let i = 0; i < scalarFloats; ++i, p += 4) rig.scalarRest[i] = finite(f32(p), 'Scalar_rest');
+      pad('Scalar_rest');
+    }
+    rig.end = p;
+    return rig;
+  }
+
+  // §Rest pose: the rig's Rest part, then (scalars) its Scalar_rest part, then the caller's values;
+  // null where none of them has one.
+  function resolveRest() {
+    const n = rig.nodeCount, floats = rig.scalarComponents.reduce((a, c) => a + c, 0);
+    if (restPose && restPose.length !== 10 * n) throw new RangeError(`restPose needs ${10 * n} floats (10 per rig node)`);
+    if (restScalars && restScalars.length !== floats) throw new RangeError(`restScalars needs ${floats} floats (the rig's scalar components)`);
+    const pose = rig.rest ? rig.rest.pose : restPose ? Float32Array.from(restPose, f) : null;
+    const scalars = rig.rest ? rig.rest.scalars : rig.scalarRest || (restScalars ? Float32Array.from(restScalars, f) : null);
+    const scalarAt = [];
+    rig.scalarComponents.reduce((o, c) => (scalarAt.push(o), o + c), 0);
+    return {
+      node: (j, sub) => (pose ? Array.from(pose.subarray(10 * j + [0, 4, 7][sub], 10 * j + [4, 7, 10][sub])) : null),
+      scalar: (s) => (scalars ? Array.from(scalars.subarray(scalarAt[s], scalarAt[s] + rig.scalarComponents[s])) : null),
+    };
+  }
 
   function readClip(start, index) {
-    const headerSize = v2 ? 36 : 64;
-    if (start % align !== 0 || start < 32 + 4 * clipCount || start + headerSize > residentEnd - 8) fail(`clip ${index} offset`);
     const at = (o) => start + o;
-    const clipSize = u32(at(0));
-    if (clipSize < headerSize || start + clipSize > residentEnd - 8) fail(`clip ${index} size`);
-    if (index + 1 < clipCount && u32(32 + 4 * (index + 1)) < start + clipSize) fail('clips overlap');
-    const flags = u32(at(4));
-    if (flags & ~(v2 ? 0x3fff : 0x1f)) fail('reserved clip flags');
-    const timeMap = (flags & 2048) !== 0; // §Time map (bit 12, Over_bound, changes nothing in decoding)
-    const slerpFit = (flags & 8192) !== 0; // §Sampling semantics step 5: nlerp at the slerp-fitted parameter
-    const halfRanges = (flags & 256) !== 0; // §Clip ranges: binary16 values
-    const shortConstants = (flags & 512) !== 0; // §Constants: a constant's values in 3 bytes
-    const midpoint = (flags & 1024) !== 0; // §Midpoint knots: 5-byte track descriptors with shifts
-    const paged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0, tiered = (flags & 128) !== 0;
-    if (tiered && !paged) fail('Tiered without Paged');
-    if (paged !== (resident !== 0)) fail('Paged flag does not match the blob');
-    const looping = (flags & 1) !== 0, clipRounding = (flags >> 1) & 3, hasMetadata = (flags & 8) !== 0;
-    const lastRepeatsFirst = (flags & 16) !== 0;
-    if (lastRepeatsFirst && !looping) fail('Last_repeats_first without Looping');
-    const sampleRate = f64(at(8)), unitScale = f64(at(16));
-    if (!(sampleRate > 0 && isFinite(sampleRate) && unitScale > 0 && isFinite(unitScale))) fail('rate or unit scale');
-    const sampleCount = u32(at(24));
-    let jointCount, scalarCount, trackCount, segmentCount, segmentLength, constantsOffset, rangesOffset, segmentsOffset;
-    let metadataOffset = 0;
-    if (v2) { // §Clip header: u16 counts, the rest derived
-      jointCount = u16(at(28)); scalarCount = u16(at(30)); segmentLength = u16(at(32));
-      if (u16(at(34)) !== 0) fail('reserved clip header field');
-    } else { // §Version 1
-      jointCount = u32(at(28)); scalarCount = u32(at(32)); trackCount = u32(at(36));
-      segmentCount = u32(at(40)); segmentLength = u32(at(44));
-      constantsOffset = u32(at(48)); rangesOffset = u32(at(52)); segmentsOffset = u32(at(56)); metadataOffset = u32(at(60));
+    // §Clip header
+    let clipSize, flags, sampleCount, segmentLength, sampleRate, jointCount, scalarCount, clipHeader;
+    let trackCount, segmentCount, constantsOffset, rangesOffset, segmentsOffset, metadataOffset = 0;
+    if (v3) {
+      clipSize = u32(at(0)); flags = u32(at(4));
+      if (flags & 0xffff0000) fail('Flags', `clip ${index}: reserved clip flag bits`);
+      clipHeader = flags & 8 ? 24 : 20; // Rate_f64
+      if (clipSize < clipHeader) fail('Clip_size', `clip ${index} size ${clipSize}`);
+      sampleCount = u32(at(8)); segmentLength = u16(at(12));
+      if (u16(at(14)) !== 0) fail('Clip_header', `clip ${index}: reserved field`);
+      sampleRate = flags & 8 ? f64(at(16)) : f32(at(16));
+      if (sampleCount > 2 ** 32 - 2) fail('Sample_count', `Sample_count ${sampleCount}`);
+      jointCount = rig.nodeCount; scalarCount = rig.scalarCount;
+    } else {
+      clipHeader = version === 2 ? 36 : 64;
+      if (start % align !== 0 || start < clipTable + 4 * clipCount || start + clipHeader > residentEnd - 8) fail('Clip_offset', `clip ${index} offset`);
+      clipSize = u32(at(0));
+      if (clipSize < clipHeader || start + clipSize > residentEnd - 8) fail('Clip_size', `clip ${index} size`);
+      if (index + 1 < clipCount && clipStarts[index + 1] < start + clipSize) fail('Clip_offset', 'clips overlap');
+      flags = u32(at(4));
+      if (flags & ~(version === 2 ? 0x3fff : 0x1f)) fail('Flags', `clip ${index}: reserved clip flags`);
+      sampleRate = f64(at(8));
+      const unitScale = f64(at(16));
+      if (!(unitScale > 0 && isFinite(unitScale))) fail('Unit_scale', `Unit_scale ${unitScale}`);
+      sampleCount = u32(at(24));
+      if (version === 2) {
+        jointCount = u16(at(28)); scalarCount = u16(at(30)); segmentLength = u16(at(32));
+        if (u16(at(34)) !== 0) fail('Clip_header', 'reserved clip header field');
+      } else {
+        jointCount = u32(at(28)); scalarCount = u32(at(32)); trackCount = u32(at(36));
+        segmentCount = u32(at(40)); segmentLength = u32(at(44));
+        constantsOffset = u32(at(48)); rangesOffset = u32(at(52)); segmentsOffset = u32(at(56)); metadataOffset = u32(at(60));
+      }
+      if (jointCount > 65535 || scalarCount > 65535 || jointCount + scalarCount < 1) fail('Joint_count', 'counts');
     }
-    if (sampleCount < 1 || jointCount > 65535 || scalarCount > 65535 || jointCount + scalarCount < 1) fail('counts');
-    if (segmentLength < 1 || segmentLength > 1024) fail('Segment_length');
-    const storedCount = sampleCount + (looping ? 1 : 0);
-    const wantSegments = storedCount - 1 === 0 ? 1 : Math.ceil((storedCount - 1) / segmentLength);
-    if (v2) segmentCount = wantSegments;
-    if (segmentCount !== wantSegments) fail('Segment_count');
-    const lone = v2 && segmentCount === 1; // no segment ranges, 3-component rotation clip ranges
+    if (!(sampleRate > 0 && isFinite(sampleRate))) fail('Sample_rate', `Sample_rate ${sampleRate}`);
+    if (sampleCount < 1) fail('Sample_count', 'Sample_count 0');
+    if (segmentLength < 1 || segmentLength > 1024) fail('Segment_length', `Segment_length ${segmentLength}`);
+    const clipEnd = start + clipSize;
+    const need = (o, n, what) => { if (o + n > clipSize) fail('Clip_size', `clip ${index}: ${what} past the end of the clip`); };
 
-    // Descriptors (version 2: 1 byte, then the rounding bytes with Track_rounding; version 1: 2 bytes)
-    const joints = [], scalars = [], tracks = [];
-    const descSize = v2 ? 1 : 2, count = jointCount + scalarCount;
-    const roundingAt = at(headerSize + count * descSize);
+    const looping = (flags & 1) !== 0, clipRounding = (flags >> 1) & 3;
+    const lastRepeatsFirst = (flags & 16) !== 0, isPaged = (flags & 32) !== 0, trackRounding = (flags & 64) !== 0;
+    const tiered = (flags & 128) !== 0, halfRanges = (flags & 256) !== 0, shortConstants = (flags & 512) !== 0;
+    const midpoint = (flags & 1024) !== 0, timeMap = (flags & 2048) !== 0, slerpFit = (flags & 8192) !== 0;
+    const hasMetadata = !v3 && (flags & 8) !== 0; // bit 3: Rate_f64 in version 3, Has_metadata before
+    const nodeMap = v3 && (flags & 16384) !== 0, scalarMap = v3 && (flags & 32768) !== 0;
+    if (lastRepeatsFirst && !looping) fail('Last_repeats_first', 'Last_repeats_first without Looping');
+    if (isPaged !== paged) fail('Paged', `clip ${index}: Paged does not match the blob`);
+    if (tiered && !isPaged) fail('Tiered', 'Tiered without Paged');
+    if (timeMap && looping) fail('Time_map', 'Time_map with Looping');
+    const storedCount = sampleCount + (looping ? 1 : 0);
+    const wantSegments = Math.max(1, Math.ceil((storedCount - 1) / segmentLength));
+    if (version === 1 && segmentCount !== wantSegments) fail('Segment_count', `Segment_count ${segmentCount}`);
+    segmentCount = wantSegments;
+    const lone = version >= 2 && segmentCount === 1; // no segment ranges, 3-component rotation clip ranges
+
+    // §Node map and scalar map (version 3): which rig nodes and scalar tracks the clip lists.
+    let p = clipHeader;
+    const readMap = (present, count, code) => {
+      if (!present) return Array(count).fill(true);
+      const n = Math.ceil(count / 8);
+      need(p, n, code);
+      const listed = [];
+      for (let j = 0; j < 8 * n; ++j) {
+        const bit = (u8(at(p + (j >> 3))) >> (j & 7)) & 1;
+        if (j < count) listed.push(bit === 1);
+        else if (bit) fail(code, `bit ${j} is past the last ${code === 'Node_map' ? 'node' : 'scalar track'}`);
+      }
+      p += n;
+      return listed;
+    };
+    const nodeListed = readMap(nodeMap, jointCount, 'Node_map');
+    const scalarListed = readMap(scalarMap, scalarCount, 'Scalar_map');
+
+    // §Descriptors: a byte per listed node, then per listed scalar track (version 1: 2 bytes each), then
+    // with Track_rounding (versions 2 and 3) a rounding byte each.
+    const unlistedKind = restDefaults ? 1 : 0;
+    const listedNodes = nodeListed.filter((x) => x).length, listedScalars = scalarListed.filter((x) => x).length;
+    const descSize = version === 1 ? 2 : 1, listed = listedNodes + listedScalars;
+    const roundingAt = p + listed * descSize;
+    const descEnd = roundingAt + (version > 1 && trackRounding ? listed : 0);
+    need(p, descEnd - p, 'descriptors');
     const roundingOf = (i, b1) => {
-      const r = v2 ? (trackRounding ? u8(roundingAt + i) : 15) : b1 & 15;
-      if (r > 3 && r !== 15) fail('rounding');
+      const r = version > 1 ? (trackRounding ? u8(at(roundingAt + i)) : 15) : b1 & 15;
+      if (r > 3 && r !== 15) fail('Rounding', `rounding ${r}`);
       return r === 15 ? clipRounding : r;
     };
-    let p = at(headerSize);
-    for (let j = 0; j < jointCount; ++j, p += descSize) {
-      const b0 = u8(p), b1 = v2 ? 0 : u8(p + 1);
-      if (!v2 && (b0 >> 6 || b1 >> 6)) fail('reserved descriptor bits');
-      const dropped = v2 ? b0 >> 6 : (b1 >> 4) & 3;
-      if (v2 && dropped && ((b0 & 3) === 0 || (b0 & 3) === 3)) fail('Constant_dropped of a rotation that is not constant');
-      joints.push({ kinds: [b0 & 3, (b0 >> 2) & 3, (b0 >> 4) & 3], rounding: roundingOf(j, b1),
-                    dropped, tracks: [-1, -1, -1], constants: [null, null, null] });
+    const joints = [], scalars = [], tracks = [];
+    let d = 0; // descriptor index
+    for (let j = 0; j < jointCount; ++j) {
+      if (!nodeListed[j]) {
+        joints.push({ kinds: [unlistedKind, unlistedKind, unlistedKind], rounding: clipRounding, dropped: 0, tracks: [-1, -1, -1], values: [null, null, null] });
+        continue;
+      }
+      const b0 = u8(at(p)), b1 = version === 1 ? u8(at(p + 1)) : 0;
+      if (version === 1 && (b0 >> 6 || b1 >> 6)) fail('Descriptor', 'reserved descriptor bits');
+      const kinds = [b0 & 3, (b0 >> 2) & 3, (b0 >> 4) & 3];
+      const dropped = version === 1 ? (b1 >> 4) & 3 : b0 >> 6;
+      // Constant_dropped: for a rotation whose value is stored with the constants, 0 otherwise
+      const stored = kinds[0] === 2 || (kinds[0] === 1 && !restDefaults);
+      if (version > 1 && dropped && !stored) fail('Constant_dropped', `node ${j}: Constant_dropped of a rotation that is not stored`);
+      joints.push({ kinds, rounding: roundingOf(d, b1), dropped, tracks: [-1, -1, -1], values: [null, null, null] });
+      p += descSize; d++;
     }
-    for (let s = 0; s < scalarCount; ++s, p += descSize) {
-      const b0 = u8(p), b1 = v2 ? 0 : u8(p + 1);
-      if (b0 >> 4 || (!v2 && b1 >> 4)) fail('reserved scalar descriptor bits');
-      scalars.push({ kind: b0 & 3, components: ((b0 >> 2) & 3) + 1, rounding: roundingOf(jointCount + s, b1),
-                     track: -1, constant: null });
+    for (let s = 0; s < scalarCount; ++s) {
+      const components = v3 ? rig.scalarComponents[s] : 0;
+      if (!scalarListed[s]) {
+        scalars.push({ kind: unlistedKind, components, rounding: clipRounding, track: -1, value: null });
+        continue;
+      }
+      const b0 = u8(at(p)), b1 = version === 1 ? u8(at(p + 1)) : 0;
+      if ((v3 ? b0 >> 2 : b0 >> 4) || (version === 1 && b1 >> 4)) fail('Descriptor', `scalar track ${s}: reserved descriptor bits`);
+      scalars.push({ kind: b0 & 3, components: v3 ? components : ((b0 >> 2) & 3) + 1, rounding: roundingOf(d, b1), track: -1, value: null });
+      p += descSize; d++;
     }
-    // Animated tracks, in order: each joint's rotation, translation, scale; then scalars.
+    // §Descriptors: animated tracks in order, each listed node's rotation, translation, scale; then scalars.
     joints.forEach((joint, j) => joint.kinds.forEach((kind, sub) => {
       if (kind === 3) { joint.tracks[sub] = tracks.length; tracks.push({ type: sub, components: 3, owner: j, rounding: joint.rounding }); }
     }));
     scalars.forEach((sc, s) => {
       if (sc.kind === 3) { sc.track = tracks.length; tracks.push({ type: 3, components: sc.components, owner: s, rounding: sc.rounding }); }
     });
-    if (v2) trackCount = tracks.length;
-    if (tracks.length !== trackCount) fail('Track_count');
+    if (version === 1 && tracks.length !== trackCount) fail('Track_count', `Track_count ${trackCount}`);
+    trackCount = tracks.length;
     const storedComponents = tracks.reduce((n, t) => n + t.components, 0);
 
-    // Constants
-    const descEnd = headerSize + count * descSize * (v2 && trackRounding ? 2 : 1);
-    if (v2) constantsOffset = (descEnd + 3) & ~3;
-    if (constantsOffset % 4 || constantsOffset < descEnd || constantsOffset - descEnd >= 4) fail('Constants_offset');
+    // §Constants: kind 2, and kind 1 where defaults are stored (versions 1 and 2; version 3 without Rest_defaults)
+    if (version > 1) constantsOffset = align4(descEnd);
+    if (constantsOffset % 4 || constantsOffset < descEnd || constantsOffset - descEnd >= 4) fail('Constants_offset', 'Constants_offset');
+    need(descEnd, constantsOffset - descEnd, 'descriptor padding');
+    zeros(at(descEnd), at(constantsOffset), 'Padding', 'descriptor padding');
     let q = at(constantsOffset);
-    const readFloat = () => { const v = f32(q); if (!isFinite(v)) fail('non-finite constant'); q += 4; return v; };
-    // a 16-bit range value: the high half of an f32 (its low 16 bits zero)
-    const readHalf = () => {
-      const v = new Float32Array(new Uint32Array([u16(q) * 65536]).buffer)[0];
-      if (!isFinite(v)) fail('non-finite range');
-      q += 2;
+    const readFloat = (what) => () => {
+      need(q - start, 4, what);
+      const v = f32(q);
+      if (!isFinite(v)) fail(what, `a non-finite value in clip ${index}`);
+      q += 4;
       return v;
     };
-    // a 24-bit constant (Short_constants): the high 3 bytes of an f32
+    // Short_constants: the high 3 bytes of an f32
     const readShort = () => {
-      const v = new Float32Array(new Uint32Array([(bytes[q] << 8 | bytes[q + 1] << 16 | bytes[q + 2] << 24) >>> 0]).buffer)[0];
-      if (!isFinite(v)) fail('non-finite constant');
+      need(q - start, 3, 'Constants');
+      const v = floatOfBits((u8(q) << 8 | u8(q + 1) << 16 | u8(q + 2) << 24) >>> 0);
+      if (!isFinite(v)) fail('Constants', `a non-finite value in clip ${index}`);
       q += 3;
       return v;
     };
-    const readConstant = (kind) => (kind === 2 && shortConstants ? readShort : readFloat);
+    const storedKind = (kind) => kind === 2 || (kind === 1 && !(v3 && restDefaults));
+    const readConstant = (kind) => (kind === 2 && shortConstants ? readShort : readFloat('Constants'));
     for (const joint of joints) {
       joint.kinds.forEach((kind, sub) => {
-        if (kind !== 1 && kind !== 2) return;
+        if (!storedKind(kind)) return;
         const read = readConstant(kind), three = [read(), read(), read()];
-        joint.constants[sub] = sub === 0 ? rebuild(three, joint.dropped) : three;
+        joint.values[sub] = sub === 0 ? rebuild(three, joint.dropped) : three;
       });
     }
-    for (const sc of scalars) if (sc.kind === 1 || sc.kind === 2) sc.constant = Array.from({ length: sc.components }, readConstant(sc.kind));
-    for (; (q - start) % 4; q++) if (bytes[q] !== 0) fail('constants padding'); // to 4 bytes
-    if (v2) rangesOffset = q - start;
-    if (q !== at(rangesOffset)) fail('Ranges_offset');
+    for (const sc of scalars) if (storedKind(sc.kind)) sc.value = Array.from({ length: sc.components }, readConstant(sc.kind));
+    for (; (q - start) % 4; q++) { need(q - start, 1, 'constants padding'); if (u8(q) !== 0) fail('Padding', 'constants padding'); }
+    if (version > 1) rangesOffset = q - start;
+    if (q !== at(rangesOffset)) fail('Ranges_offset', 'Ranges_offset');
+
+    // §Clip ranges: per animated track, R minima then R extents (f32, or bfloat16 with Half_ranges)
+    const readHalf = () => {
+      need(q - start, 2, 'Clip_ranges');
+      const v = floatOfBits(u16(q) * 65536);
+      if (!isFinite(v)) fail('Clip_ranges', 'a non-finite range');
+      q += 2;
+      return v;
+    };
     for (const t of tracks) {
       const r = t.type === 0 ? (lone ? 3 : 4) : t.components; // §Clip ranges, lone segment
+      const read = halfRanges ? readHalf : readFloat('Clip_ranges');
       t.min = []; t.extent = [];
-      const read = halfRanges ? readHalf : readFloat;
       for (let i = 0; i < r; ++i) t.min.push(read());
       for (let i = 0; i < r; ++i) t.extent.push(read());
     }
-    // §Time map: Mark_count marks (f32 Time, u32 Sample) after the clip ranges
+
+    // §Time map
     const marks = [];
     if (timeMap) {
-      if (!v2 || looping) fail('Time_map');
+      need(q - start, 4, 'Time_map');
       const n = u32(q);
-      if (n < 2 || n > storedCount || q + 4 + 8 * n - start > clipSize) fail('Mark_count');
-      for (let i = 0; i < n; ++i) {
-        const time = f32(q + 4 + 8 * i), sample = u32(q + 8 + 8 * i);
-        const prev = marks[i - 1];
-        if (!(isFinite(time) && time >= 0) || (i === 0 ? sample !== 0 : !(sample > prev.sample && time > prev.time))) fail('time mark order');
-        marks.push({ time, sample });
+      if (n < 2 || n > storedCount) fail('Mark_count', `Mark_count ${n}`);
+      if (v3) { // times, then the samples of marks 1 .. n - 2 unless every sample is a mark
+        const sampleBytes = n === storedCount ? 0 : storedCount <= 65536 ? 2 : 4;
+        const mapEnd = align4(4 + 4 * n + sampleBytes * (n - 2));
+        need(q - start, mapEnd, 'Time_map');
+        for (let m = 0; m < n; ++m) {
+          const sample = m === 0 ? 0 : m === n - 1 ? storedCount - 1 : sampleBytes === 0 ? m
+            : sampleBytes === 2 ? u16(q + 4 + 4 * n + 2 * (m - 1)) : u32(q + 4 + 4 * n + 4 * (m - 1));
+          marks.push({ time: f32(q + 4 + 4 * m), sample });
+        }
+        zeros(q + 4 + 4 * n + sampleBytes * (n - 2), q + mapEnd, 'Padding', 'time map padding');
+        q += mapEnd;
+      } else { // §Version 2: f32 Time, u32 Sample per mark
+        need(q - start, 4 + 8 * n, 'Time_map');
+        for (let m = 0; m < n; ++m) marks.push({ time: f32(q + 4 + 8 * m), sample: u32(q + 8 + 8 * m) });
+        if (marks[0].sample !== 0 || marks[n - 1].sample !== storedCount - 1) fail('Time_map', 'first or last mark sample');
+        q += 4 + 8 * n;
       }
-      if (marks[n - 1].sample !== storedCount - 1) fail('last time mark');
-      q += 4 + 8 * n;
+      marks.forEach((mark, m) => {
+        if (!(isFinite(mark.time) && mark.time >= 0)) fail('Time_map', `mark ${m} time ${mark.time}`);
+        if (m > 0 && !(mark.sample > marks[m - 1].sample && mark.time > marks[m - 1].time)) fail('Time_map', `mark ${m} does not follow mark ${m - 1}`);
+      });
     }
-    if (v2) segmentsOffset = q - start;
-    if (q !== at(segmentsOffset)) fail('Segments_offset');
+    if (version > 1) segmentsOffset = q - start;
+    if (q !== at(segmentsOffset)) fail('Segments_offset', 'Segments_offset');
 
-    // Segment table and segments, or the page table and the pages (§Pages)
-    let segments = [];
+    // §Segment table and segments, or the page table and the pages (§Pages, §Tiers)
     const rangeBytes = lone ? 0 : 2 * storedComponents;
     const descriptorBytes = midpoint ? 5 : 3;
-    const headerBytes = descriptorBytes * trackCount + rangeBytes + 4 * Math.ceil(trackCount / 8);
-    let tableEnd;
+    const groupBytes = v3 ? 0 : 4 * Math.ceil(trackCount / 8); // version 1 and 2 group offsets
+    const headerBytes = descriptorBytes * trackCount + rangeBytes + groupBytes;
+    let segments = [], tableEnd;
     if (paged) {
+      need(segmentsOffset, 4, 'Page_count');
       const pageCount = u32(at(segmentsOffset));
       tableEnd = segmentsOffset + 4 + 20 * pageCount;
-      if (tableEnd > clipSize) fail('page table exceeds the clip');
+      need(segmentsOffset, 4 + 20 * pageCount, 'the page table');
       // §Tiers: the tier table follows the page table; tier k owns pages firstPages[k] ..
       let tierCount = 1;
       const firstPages = [0];
       if (tiered) {
-        if (tableEnd + 4 > clipSize) fail('tier table exceeds the clip');
+        need(tableEnd, 4, 'Tier_count');
         tierCount = u32(at(tableEnd));
-        if (tierCount < 2 || tierCount > 8 || tableEnd + 4 + 12 * tierCount > clipSize) fail('Tier_count');
+        if (tierCount < 2 || tierCount > 8) fail('Tier_count', `Tier_count ${tierCount}`);
+        need(tableEnd, 4 + 12 * tierCount, 'the tier table');
         for (let k = 0; k < tierCount; ++k) {
           const e = at(tableEnd + 4 + 12 * k), bound = f32(e + 4), error = f32(e + 8);
-          if (k === 0 ? u32(e) !== 0 : u32(e) <= firstPages[k - 1]) fail('tier First_page');
+          if (k === 0 ? u32(e) !== 0 : u32(e) <= firstPages[k - 1] || u32(e) >= pageCount) fail('First_page', `tier ${k} First_page`);
           if (k > 0) firstPages.push(u32(e));
-          if (!(bound >= 0 && isFinite(bound) && error >= 0 && isFinite(error))) fail('tier bound');
+          if (!(bound >= 0 && isFinite(bound) && error >= 0 && isFinite(error))) fail('Bound', `tier ${k} Bound or Max_error`);
         }
         tableEnd += 4 + 12 * tierCount;
       }
-      if (pageCount < 1 || pageCount > segmentCount * tierCount) fail('Page_count');
+      if (pageCount < 1 || pageCount > segmentCount * tierCount) fail('Page_count', `Page_count ${pageCount}`);
       const tierSegments = [];
+      let held = 0; // segments of the current tier so far
       for (let pg = 0; pg < pageCount; ++pg) {
         if (firstPages.includes(pg)) { // a tier starts: its pages hold every segment again
-          if (pg > 0 && segments.length !== segmentCount) fail('pages do not hold every segment');
+          if (pg > 0 && held !== segmentCount) fail('Segment_count', 'a tier\'s pages do not hold every segment');
           segments = [];
+          held = 0;
           tierSegments.push(segments);
         }
         const e = at(segmentsOffset + 4 + 20 * pg);
         const firstSegment = u32(e), n = u32(e + 4), offset = u32(e + 8), pageSize = u32(e + 12), checksum = u32(e + 16);
-        if (firstSegment !== segments.length || n < 1 || firstSegment + n > segmentCount) fail(`page ${pg} segments`);
-        if (offset !== nextPage || offset % 4 || pageSize % 4 || pageSize < 4 * (n + 1) + 8 || offset + pageSize > total)
-          fail(`page ${pg} offset or size`);
-        if (xxh32(bytes, offset, offset + pageSize, pg) !== checksum) fail(`page ${pg} checksum`);
+        if (firstSegment !== held) fail('First_segment', `page ${pg} First_segment ${firstSegment}`);
+        if (n < 1 || firstSegment + n > segmentCount) fail('Segment_count', `page ${pg} Segment_count ${n}`);
+        if (offset !== nextPage || offset % 4) fail('Offset', `page ${pg} offset ${offset}`);
+        if (pageSize % 4 || pageSize < 4 * (n + 1) + 8 || offset + pageSize > total) fail('Size', `page ${pg} size ${pageSize}`);
+        held += n;
+        nextPage = offset + pageSize;
+        if (!pagesPresent) { for (let k = 0; k < n; ++k) segments.push(null); continue; }
+        if (xxh32(bytes, offset, offset + pageSize, pg) !== checksum) fail('Checksum', `page ${pg} checksum`);
         let expect = 4 * (n + 1);
         for (let k = 0; k < n; ++k) {
           const begin = u32(offset + 4 * k), end = u32(offset + 4 * (k + 1));
-          if (begin !== expect || end < begin || end > pageSize - 8) fail(`page ${pg} segment offsets`);
+          if (begin !== expect || end < begin || end > pageSize - 8) fail('Segment_offset', `page ${pg} segment offsets`);
           segments.push(readSegment(firstSegment + k, offset + begin, offset + end));
           expect = end;
         }
-        if (pageSize - expect < 8 || pageSize - expect >= 12) fail(`page ${pg} tail`);
-        for (let i = offset + expect; i < offset + pageSize; ++i) if (u8(i) !== 0) fail(`page ${pg} tail is not zero`);
-        nextPage = offset + pageSize;
+        if (pageSize - expect < 8 || pageSize - expect >= 12) fail('Tail', `page ${pg} tail`);
+        zeros(offset + expect, offset + pageSize, 'Tail', `page ${pg} tail`);
       }
-      if (segments.length !== segmentCount || tierSegments.length !== tierCount) fail('pages do not hold every segment');
+      if (held !== segmentCount || tierSegments.length !== tierCount) fail('Segment_count', 'the pages do not hold every segment');
       // play the finest tier asked for (every page is here when decoding a whole blob)
       segments = tierSegments[(tiers > 0 && tiers < tierCount ? tiers : tierCount) - 1];
+    } else if (v3 && segmentCount === 1) { // §Segment table: a lone segment has none
+      need(segmentsOffset, 0, 'the segment');
+      segments.push(readSegment(0, at(segmentsOffset), clipEnd));
+      tableEnd = clipSize;
     } else {
+      need(segmentsOffset, 4 * (segmentCount + 1), 'the segment table');
       for (let s = 0; s < segmentCount; ++s) {
         const begin = u32(at(segmentsOffset + 4 * s)), end = u32(at(segmentsOffset + 4 * (s + 1)));
         const expect = s === 0 ? segmentsOffset + 4 * (segmentCount + 1) : segments[s - 1].end - start;
-        if (begin !== expect || end < begin || end > clipSize) fail(`segment ${s} offsets`);
+        if (begin !== expect || end < begin || end > clipSize) fail('Segment_table', `segment ${s} offsets`);
         segments.push(readSegment(s, at(begin), at(end)));
       }
       tableEnd = segments[segmentCount - 1].end - start;
     }
-    if (v2 && hasMetadata) metadataOffset = (tableEnd + 3) & ~3;
-    if (!hasMetadata && (tableEnd !== clipSize || metadataOffset !== 0)) fail('clip does not end at its last segment');
+    // The clip ends where its last segment (or its page or tier table) ends; version 1 and 2 metadata after.
+    if (version === 2 && hasMetadata) metadataOffset = align4(tableEnd);
+    if (!hasMetadata && (tableEnd !== clipSize || metadataOffset !== 0)) fail('Clip_size', `clip ${index} does not end at its last segment`);
     if (hasMetadata && (metadataOffset < tableEnd || metadataOffset - tableEnd >= 4 || metadataOffset % 4 || metadataOffset >= clipSize))
-      fail('Metadata_offset');
+      fail('Metadata_offset', 'Metadata_offset');
 
-    // Segment s in blob bytes [base, end).
+    // §Segment: segment s in blob bytes [base, end): track descriptors, segment ranges, (version 1
+    // and 2: group offsets,) bit stream.
     function readSegment(s, base, end) {
       const first = s * segmentLength;
       const length = Math.min(segmentLength, storedCount - 1 - first);
-      const begin = base;
-      const rangesAt = base + descriptorBytes * trackCount, groupsAt = rangesAt + rangeBytes, data = base + headerBytes;
-      let bits = 0, slot = 0;
-      const seg = { begin, end, length, tracks: [] };
+      if (end - base < headerBytes) fail('Segment', `segment ${s} is shorter than its descriptors`);
+      const rangesAt = base + descriptorBytes * trackCount, groupsAt = rangesAt + rangeBytes;
+      const seg = { end, length, data: base + headerBytes, tracks: [] };
+      let slot = 0;
       tracks.forEach((t, i) => {
-        const dp = base + descriptorBytes * i;
-        const d = u8(dp) | (u8(dp + 1) << 8) | (u8(dp + 2) << 16);
-        if (d >> 22) fail('reserved track descriptor bits');
-        // bits 24-39 of a 5-byte descriptor: Shift_k in bits 24 + 4k (§Midpoint knots)
-        const shiftBits = midpoint ? u8(dp + 3) | (u8(dp + 4) << 8) : 0;
-        const field = (k) => (d >> (5 * k)) & 31, shift = (k) => (shiftBits >> (4 * k)) & 15;
-        const widths = [], rwidths = [], n = t.components;
-        let raw = 0, shifted = false;
-        for (let k = 0; k < 4; ++k) {
-          if (k >= n && shift(k) !== 0) fail('shift for a missing component'); // a rotation's slot 3 too
-          if (t.type === 0 && k === 3) continue; // Dropped, not a width
-          const w = field(k);
-          if (k >= n) { if (w !== 0) fail('width for a missing component'); continue; }
-          if (w > 24 && w !== 31) fail('invalid width code');
-          if (shift(k) > (w === 31 ? 0 : w)) fail('shift exceeds the width'); // and none for a raw component
-          if (w === 31) raw++;
-          if (shift(k)) shifted = true;
-          widths.push(w);
-          rwidths.push((w === 31 ? 32 : w) - shift(k));
-        }
-        const dropped = t.type === 0 ? field(3) : 0;
-        if (t.type === 0 && (dropped > 3 || (raw && (raw !== 3 || dropped !== 0)))) fail('rotation descriptor');
-        // The document does not say how a raw component of a predicted knot would be stored or
-        // rebuilt (its width_k, a midpoint of float bit patterns), so shifts and raw components
-        // never share a track here.
-        if (shifted && raw) fail('shift in a track with raw components');
-        const decimation = (d >> 20) & 3;
-        const knots = Math.ceil(length / (1 << decimation)) + 1;
-        const rawRotation = t.type === 0 && raw === 3;
-        const knotBits = rawRotation ? 128 : widths.reduce((a, w) => a + (w === 31 ? 32 : w), 0);
-        // a track with some Shift_k > 0 stores its odd knots but the last as residuals
-        const predicted = shifted ? Math.floor((knots - 1) / 2) : 0;
-        const residualBits = rwidths.reduce((a, w) => a + w, 0);
-        if (i % 8 === 0 && u32(groupsAt + 4 * (i / 8)) !== bits) fail('group offset');
-        const ranges = [];
-        for (let k = 0; k < n; ++k, ++slot) ranges.push(lone ? [0, 255] : [u8(rangesAt + 2 * slot), u8(rangesAt + 2 * slot + 1)]);
-        seg.tracks.push({ widths, dropped, decimation, knots, knotBits, rawRotation, ranges, bitpos: bits,
-                          shifted, predicted, rwidths, residualBits });
-        bits += (knots - predicted) * knotBits + predicted * residualBits;
+        const st = readTrackDescriptor(t, base + descriptorBytes * i, length);
+        st.ranges = [];
+        for (let k = 0; k < t.components; ++k, ++slot) st.ranges.push(lone ? [0, 255] : [u8(rangesAt + 2 * slot), u8(rangesAt + 2 * slot + 1)]);
+        seg.tracks.push(st);
       });
-      if (headerBytes + Math.ceil(bits / 8) !== end - begin) fail(`segment ${s} size`);
-      seg.data = data;
+      // Where each track's knots lie: in rows (version 3, §Bit stream) or track after track (versions 1, 2).
+      let bits = 0;
+      if (v3) {
+        for (let level = 0; level < 4; ++level) {
+          const levelTracks = seg.tracks.filter((st) => st.decimation === level);
+          if (!levelTracks.length) continue;
+          const K = levelTracks[0].knots, P = midpoint ? Math.floor((K - 1) / 2) : 0;
+          let Wp = 0, Wr = 0;
+          for (const st of levelTracks) { st.plainAt = bits + Wp; Wp += st.knotBits; st.residualAt = Wr; Wr += st.residualBits; }
+          for (const st of levelTracks) {
+            Object.assign(st, { predicted: P, plainStride: Wp, residualStride: Wr });
+            st.residualAt += bits + (K - P) * Wp;
+          }
+          bits += (K - P) * Wp + P * Wr;
+        }
+      } else {
+        seg.tracks.forEach((st, i) => {
+          if (i % 8 === 0 && u32(groupsAt + 4 * (i / 8)) !== bits) fail('Group_offset', `segment ${s} group ${i / 8}`);
+          // version 2: a track with some Shift_k > 0 stores its odd knots but the last as residuals
+          const P = st.shifts.some((x) => x > 0) ? Math.floor((st.knots - 1) / 2) : 0;
+          Object.assign(st, { predicted: P, plainAt: bits, plainStride: st.knotBits,
+                              residualAt: bits + (st.knots - P) * st.knotBits, residualStride: st.residualBits });
+          bits += (st.knots - P) * st.knotBits + P * st.residualBits;
+        });
+      }
+      if (headerBytes + Math.ceil(bits / 8) !== end - base) fail('Segment', `segment ${s} size`);
       return seg;
     }
 
+    // §Segment, track descriptor: widths, Dropped or Width3, Decimation, and (Midpoint_knots) shifts.
+    // Returns the track's stored slots: their width codes and bits, shifts and residual widths.
+    function readTrackDescriptor(t, dp, length) {
+      const D = u8(dp) | (u8(dp + 1) << 8) | (u8(dp + 2) << 16);
+      if (D >> 22) fail('Track_descriptor', 'reserved track descriptor bits');
+      const shiftBits = midpoint ? u8(dp + 3) | (u8(dp + 4) << 8) : 0;
+      const field = (k) => (D >> (5 * k)) & 31, shift = (k) => (shiftBits >> (4 * k)) & 15;
+      const codes = [0, 1, 2, 3].map(field).slice(0, t.type === 0 ? 3 : 4);
+      for (const w of codes) if (w > 24 && w !== 31) fail('Track_descriptor', `invalid width code ${w}`);
+      let widths, dropped = 0;
+      if (t.type === 0) {
+        dropped = field(3);
+        const raw = codes.filter((w) => w === 31).length;
+        if (dropped > 3) fail('Dropped', `Dropped ${dropped}`);
+        if (raw !== 0 && raw !== 3) fail('Track_descriptor', 'a rotation with some raw components but not all');
+        if (raw && dropped !== 0) fail('Dropped', 'a raw rotation with Dropped');
+        widths = raw ? [31, 31, 31, 31] : codes; // a raw rotation stores x, y, z, w as float32
+      } else {
+        for (let k = t.components; k < 4; ++k) if (codes[k] !== 0) fail('Track_descriptor', 'width for a missing component');
+        widths = codes.slice(0, t.components);
+      }
+      const shifts = [0, 1, 2, 3].map(shift);
+      shifts.forEach((sh, k) => {
+        if (!sh) return;
+        if (k >= (t.type === 0 ? 3 : t.components)) fail('Shift', 'shift for a slot the track does not store');
+        if (widths[k] === 31) fail('Shift', 'shift for a raw slot');
+        if (sh > widths[k]) fail('Shift', `shift ${sh} exceeds width ${widths[k]}`);
+      });
+      // §Version 2: a track with a raw slot is plain (no shifts)
+      if (version === 2 && widths.includes(31) && shifts.some((x) => x > 0)) fail('Shift', 'shift in a track with a raw slot');
+      const slotBits = widths.map((w) => (w === 31 ? 32 : w));
+      const rwidths = slotBits.map((b, k) => b - shifts[k]);
+      const decimation = (D >> 20) & 3;
+      return { widths, slotBits, shifts, rwidths, dropped, decimation, raw: t.type === 0 && widths.length === 4,
+               knots: Math.ceil(length / (1 << decimation)) + 1,
+               knotBits: slotBits.reduce((a, b) => a + b, 0), residualBits: rwidths.reduce((a, b) => a + b, 0) };
+    }
+
     // Bit stream: LSB-first (docs/format.md §Conventions).
-    function readBits(dataStart, pos, w) {
+    function readBits(seg, pos, w) {
       let v = 0;
       for (let i = 0; i < w; ++i) {
         const bit = pos + i;
-        if ((u8(dataStart + (bit >>> 3)) >> (bit & 7)) & 1) v += 2 ** i;
+        if ((u8(seg.data + Math.floor(bit / 8)) >> (bit % 8)) & 1) v += 2 ** i;
       }
       return v;
     }
 
-    // §Dequantization
-    function dequantize(t, seg, st, slot, q) {
-      const w = st.widths[slot];
-      if (w === 31) return new Float32Array(new Uint32Array([q]).buffer)[0];
-      // the range of component c (of stored slot `slot` for a lone segment's rotation, §Clip ranges)
-      const c = t.type === 0 && !lone ? slot + (slot >= st.dropped ? 1 : 0) : slot;
-      const [qmin, qext] = st.ranges[slot];
-      const lo = f(t.min[c] + f(t.extent[c] * f(qmin / 255)));
-      const ext = f(t.extent[c] * f(qext / 255));
+    // The slots of a knot at bit `pos`, one after another, `bits[k]` each.
+    function readSlots(seg, pos, bits) {
+      return bits.map((b) => { const v = readBits(seg, pos, b); pos += b; return v; });
+    }
+
+    // §Midpoint knots: knot i of a track as stored integers. Plain knots (the even ones and the last)
+    // sit in plain slot (i + 1) >> 1; predicted knot 2g + 1 is the rounded-up midpoint of plain slots
+    // g and g + 1 plus its biased residual, modulo 2^Width_bits (versions 2 and 3 alike).
+    function knotCodes(seg, st, i) {
+      if (st.predicted === 0) return readSlots(seg, st.plainAt + i * st.plainStride, st.slotBits);
+      if (i % 2 === 0 || i === st.knots - 1) return readSlots(seg, st.plainAt + ((i + 1) >> 1) * st.plainStride, st.slotBits);
+      const g = (i - 1) / 2;
+      const a = readSlots(seg, st.plainAt + g * st.plainStride, st.slotBits);
+      const b = readSlots(seg, st.plainAt + (g + 1) * st.plainStride, st.slotBits);
+      const r = readSlots(seg, st.residualAt + g * st.residualStride, st.rwidths);
+      return st.slotBits.map((bits, k) => {
+        const rw = st.rwidths[k], modulus = 2 ** bits;
+        const value = Math.floor((a[k] + b[k] + 1) / 2) + r[k] - (rw > 0 ? 2 ** (rw - 1) : 0);
+        return ((value % modulus) + modulus) % modulus;
+      });
+    }
+
+    // §Dequantization of stored slot k of track t
+    function dequantize(t, st, k, code) {
+      const w = st.widths[k];
+      if (w === 31) return floatOfBits(code);
+      // the clip range of component c (of stored slot k for a lone segment's rotation, §Clip ranges)
+      const c = t.type === 0 && !lone ? k + (k >= st.dropped ? 1 : 0) : k;
+      const [rangeMin, rangeExtent] = st.ranges[k];
+      const lo = f(t.min[c] + f(t.extent[c] * f(rangeMin / 255)));
+      const ext = f(t.extent[c] * f(rangeExtent / 255));
       const step = w === 0 ? 0 : f(ext * f(1 / (2 ** w - 1)));
-      // (float)q, q read as a signed 32-bit integer: exact below 2^24; a wrapped midpoint value of a
-      // hostile blob rounds to nearest
-      return f(lo + f(f(q | 0) * step));
+      return f(lo + f(code * step)); // code < 2^24: (float)code is exact
     }
 
-    // The stored values of the knot in plain slot j (knot j of a plain track), slot by slot.
-    function plainCodes(seg, st, j) {
-      let bit = st.bitpos + j * st.knotBits;
-      return st.widths.map((w) => {
-        const bits = w === 31 ? 32 : w;
-        const q = readBits(seg.data, bit, bits);
-        bit += bits;
-        return q;
-      });
+    function knotValues(t, st, seg, i) {
+      const values = knotCodes(seg, st, i).map((code, k) => dequantize(t, st, k, code));
+      return t.type === 0 && !st.raw ? rebuild(values, st.dropped) : values;
     }
 
-    // §Midpoint knots: plain knots come first, in plain slot (i + 1) >> 1; predicted knot 2g + 1 is
-    // the rounded-up midpoint of plain slots g and g + 1 plus its biased residual, in uint32.
-    function knotCodes(seg, st, k) {
-      if (!st.shifted) return plainCodes(seg, st, k);
-      if (k % 2 === 0 || k === st.knots - 1) return plainCodes(seg, st, (k + 1) >> 1);
-      const g = (k - 1) / 2, a = plainCodes(seg, st, g), b = plainCodes(seg, st, g + 1);
-      let bit = st.bitpos + (st.knots - st.predicted) * st.knotBits + g * st.residualBits;
-      return st.rwidths.map((rw, slot) => {
-        const r = readBits(seg.data, bit, rw);
-        bit += rw;
-        return (((a[slot] + b[slot] + 1) >>> 1) + r - (rw > 0 ? 2 ** (rw - 1) : 0)) >>> 0;
-      });
-    }
-
-    function knotValues(t, seg, st, k) {
-      if (st.rawRotation) {
-        const pos = st.bitpos + k * st.knotBits;
-        return [0, 1, 2, 3].map((i) => new Float32Array(new Uint32Array([readBits(seg.data, pos + 32 * i, 32)]).buffer)[0]);
-      }
-      const out = knotCodes(seg, st, k).map((q, slot) => dequantize(t, seg, st, slot, q));
-      return t.type === 0 ? rebuild(out, st.dropped) : out;
-    }
-
+    // §Sampling semantics, steps 2-5, for one animated track at `key`
     function sampleTrack(t, key) {
-      const step = snap(key, 1e-6); // floor, ceil and nearest snap wider than interpolation (step 1)
-      const rounded = [key, Math.floor(step), Math.min(Math.ceil(step), storedCount - 1),
-                       Math.min(Math.floor(step + 0.5), storedCount - 1)][t.rounding];
+      const wide = snap(key, 1e-6); // floor, ceil and nearest snap wider than interpolation (step 2)
+      const rounded = [key, Math.floor(wide), Math.min(Math.ceil(wide), storedCount - 1),
+                       Math.min(Math.floor(wide + 0.5), storedCount - 1)][t.rounding];
       const s = Math.min(Math.floor(Math.floor(rounded) / segmentLength), segmentCount - 1);
       const seg = segments[s];
+      if (!seg) fail('Page_missing', `clip ${index}: the page of segment ${s} is not here`);
       const st = seg.tracks[tracks.indexOf(t)];
       const u = f(rounded - s * segmentLength);
       let i = st.knots - 1, alpha = 0; // Length 0 or u >= Length: the last knot exactly
@@ -406,20 +732,20 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
         alpha = f(f(u - p0) / f(p1 - p0));
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
       }
-      const a = knotValues(t, seg, st, i), b = knotValues(t, seg, st, Math.min(i + 1, st.knots - 1));
-      if (st.rawRotation && alpha === 0) return a; // raw rotation knot as stored (step 5 exception)
+      const a = knotValues(t, st, seg, i), b = knotValues(t, st, seg, Math.min(i + 1, st.knots - 1));
+      if (st.raw && alpha === 0) return a; // a raw rotation's knot as stored (step 5 exception)
       return t.type === 0 ? nlerp(a, b, alpha, slerpFit) : a.map((v, k) => f(v + f(f(b[k] - v) * alpha)));
     }
 
-    // Sampling semantics, steps 1-6
     function snap(key, tolerance) {
       const nearest = Math.floor(key + 0.5);
       return Math.abs(key - nearest) <= tolerance * Math.max(1, nearest) ? nearest : key;
     }
 
+    // §Sampling semantics, step 1 (binary64)
     function keyForTime(t) {
       const last = storedCount - 1;
-      if (marks.length) { // §Sampling semantics step 1 with a time map (binary64)
+      if (marks.length) {
         if (!(t > marks[0].time)) return 0;
         if (t >= marks[marks.length - 1].time) return last;
         let m = 0;
@@ -433,29 +759,50 @@ export function decode(input, { tiers = 0 } = {}) { // tiers: quality tiers to p
       return snap(key, 1e-12);
     }
 
+    // Version 3 with Rest_defaults: kind-1 sub-tracks and whatever the clip does not list play the rest
+    // value (§Rest pose); the clip refuses to sample when one it needs has none.
+    const missingRest = [];
+    if (restValues) {
+      joints.forEach((joint, j) => joint.kinds.forEach((kind, sub) => {
+        if (kind !== 1) return;
+        joint.values[sub] = restValues.node(j, sub);
+        if (!joint.values[sub]) missingRest.push(`node ${j} ${SUB_NAMES[sub]}`);
+      }));
+      scalars.forEach((sc, s) => {
+        if (sc.kind !== 1) return;
+        sc.value = restValues.scalar(s);
+        if (!sc.value) missingRest.push(`scalar track ${s}`);
+      });
+    }
+
+    // §Sampling semantics, step 6: every node, every scalar track
     function samplePose(t) {
+      if (missingRest.length) fail('Rest_pose', `clip ${index} plays the rest value of ${missingRest[0]}, which neither the rig nor the caller gives`);
       const key = keyForTime(t);
       const pose = new Float32Array(jointCount * 10);
-      const identity = [[0, 0, 0, 1], [0, 0, 0], [1, 1, 1]];
       joints.forEach((joint, j) => {
-        [0, 1, 2].forEach((sub) => {
-          const kind = joint.kinds[sub];
-          const value = kind === 0 ? identity[sub] : kind === 3 ? sampleTrack(tracks[joint.tracks[sub]], key) : joint.constants[sub];
+        joint.kinds.forEach((kind, sub) => {
+          const value = kind === 0 ? IDENTITY[sub] : kind === 3 ? sampleTrack(tracks[joint.tracks[sub]], key) : joint.values[sub];
           pose.set(value, j * 10 + [0, 4, 7][sub]);
         });
       });
       const scalarOut = new Float32Array(scalars.reduce((n, sc) => n + sc.components, 0));
       let o = 0;
       for (const sc of scalars) {
-        const value = sc.kind === 0 ? new Array(sc.components).fill(0) : sc.kind === 3 ? sampleTrack(tracks[sc.track], key) : sc.constant;
+        const value = sc.kind === 0 ? new Array(sc.components).fill(0) : sc.kind === 3 ? sampleTrack(tracks[sc.track], key) : sc.value;
         scalarOut.set(value, o);
         o += sc.components;
       }
       return { pose, scalars: scalarOut };
     }
 
-    return { sampleRate, sampleCount: sampleCount + (lastRepeatsFirst ? 1 : 0), jointCount, scalarCount, looping, segmentCount, samplePose,
-             marks, duration: marks.length ? marks[marks.length - 1].time : (storedCount - 1) / sampleRate };
+    return {
+      name: v3 && rig.names ? rig.names.clips[index] : null,
+      sampleRate, sampleCount: sampleCount + (lastRepeatsFirst ? 1 : 0), jointCount, scalarCount,
+      scalarComponents: scalars.map((sc) => sc.components), looping, segmentCount, marks,
+      listedNodes: nodeListed, listedScalars: scalarListed, trackCount, samplePose,
+      duration: marks.length ? marks[marks.length - 1].time : (storedCount - 1) / sampleRate,
+    };
   }
 }
 
