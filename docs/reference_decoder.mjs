@@ -581,6 +581,44 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     if (!hasMetadata && (tableEnd !== clipSize || metadataOffset !== 0)) fail('Clip_size', `clip ${index} does not end at its last segment`);
     if (hasMetadata && (metadataOffset < tableEnd || metadataOffset - tableEnd >= 4 || metadataOffset % 4 || metadataOffset >= clipSize))
       fail('Metadata_offset', 'Metadata_offset');
+    const metadata = hasMetadata || metadataOffset ? readMetadata(at(metadataOffset), clipSize - metadataOffset) : null;
+
+    // §Version 2, metadata (versions 1 and 2): names, hierarchy, sources, shells and default poses per clip.
+    function readMetadata(m, available) {
+      if (available < 16) fail('Metadata_size', 'metadata shorter than its header');
+      const size = u32(m), stringsOffset = u32(m + 8), stringsSize = u32(m + 12);
+      if (size !== available) fail('Metadata_size', `Metadata_size ${size}, the clip leaves ${available}`);
+      if (stringsOffset !== 16 + 60 * jointCount + 32 * scalarCount) fail('Strings_offset', `Strings_offset ${stringsOffset}`);
+      if (stringsOffset + stringsSize !== size) fail('Strings_size', `Strings_size ${stringsSize}`);
+      const strings = m + stringsOffset;
+      const string = (offset) => {
+        if (offset === 0xffffffff) return null;
+        let end = strings + offset;
+        while (end < strings + stringsSize && bytes[end] !== 0) end++;
+        if (offset >= stringsSize || end === strings + stringsSize) fail('Strings', `string ${offset} does not end inside the table`);
+        return new TextDecoder().decode(bytes.subarray(strings + offset, end));
+      };
+      const floats = (o, n) => Array.from({ length: n }, (_, i) => {
+        const v = f32(o + 4 * i);
+        if (!isFinite(v)) fail('Metadata', 'a non-finite value');
+        return v;
+      });
+      const joints = [];
+      for (let j = 0; j < jointCount; ++j) {
+        const e = m + 16 + 60 * j, parent = view.getInt32(e, true);
+        if (parent !== -1 && !(parent >= 0 && parent < j)) fail('Parent', `joint ${j} has parent ${parent}`);
+        const [shellDistance, precision, ...rest] = floats(e + 12, 12);
+        joints.push({ parent, sourceIndex: view.getInt32(e + 4, true), name: string(u32(e + 8)), shellDistance, precision, rest });
+      }
+      const scalarTracks = [];
+      for (let s = 0; s < scalarCount; ++s) {
+        const e = m + 16 + 60 * jointCount + 32 * s, sourceNode = view.getInt32(e + 4, true);
+        const [precision, ...defaultValue] = floats(e + 12, 5);
+        scalarTracks.push({ name: string(u32(e)), sourceNode: sourceNode < -2 ? -1 : sourceNode, sourceTarget: view.getInt32(e + 8, true),
+                            precision, defaultValue });
+      }
+      return { name: string(u32(m + 4)), joints, scalars: scalarTracks };
+    }
 
     // §Segment: segment s in blob bytes [base, end): track descriptors, segment ranges, (version 1
     // and 2: group offsets,) bit stream.
@@ -797,8 +835,8 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     }
 
     return {
-      name: v3 && rig.names ? rig.names.clips[index] : null,
-      sampleRate, sampleCount: sampleCount + (lastRepeatsFirst ? 1 : 0), jointCount, scalarCount,
+      name: v3 ? (rig.names ? rig.names.clips[index] : null) : metadata && metadata.name, metadata,
+      flags, sampleRate, sampleCount: sampleCount + (lastRepeatsFirst ? 1 : 0), jointCount, scalarCount,
       scalarComponents: scalars.map((sc) => sc.components), looping, segmentCount, marks,
       listedNodes: nodeListed, listedScalars: scalarListed, trackCount, samplePose,
       duration: marks.length ? marks[marks.length - 1].time : (storedCount - 1) / sampleRate,

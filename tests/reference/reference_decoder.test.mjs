@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decode } from '../../docs/reference_decoder.mjs';
+import { decode, SinewDecodeError, xxh32 } from '../../docs/reference_decoder.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -32,6 +32,26 @@ test('reference decoder rejects a corrupted blob', () => {
   assert.throws(() => decode(bytes.subarray(0, 40)), /Total_size|shorter/);
 });
 
+// Hostile input: truncations and changed bytes (checksum recomputed, so the structure checks are reached)
+// give a named error or a blob that samples; never another exception.
+test('changed golden v1 bytes fail with named errors only', () => {
+  const bytes = new Uint8Array(readFileSync(join(root, 'tests/golden/v1_small.sinew')));
+  for (let n = 0; n < bytes.length; n += 7) assert.throws(() => decode(bytes.subarray(0, n)), SinewDecodeError);
+  let named = 0;
+  for (let i = 16; i < bytes.length; ++i) {
+    const b = bytes.slice();
+    b[i] ^= 1 << (i % 8);
+    new DataView(b.buffer).setUint32(12, xxh32(b, 16, b.length), true);
+    try {
+      for (const c of decode(b).clips) for (const t of [0, 0.37, 5]) c.samplePose(t);
+    } catch (e) {
+      if (!(e instanceof SinewDecodeError)) throw e;
+      named++;
+    }
+  }
+  assert.ok(named > 100, `${named} changes rejected`);
+});
+
 const cli = process.env.SINEW_CLI;
 
 // Samples every clip of a blob file at fractional times through the reference decoder and through
@@ -39,6 +59,14 @@ const cli = process.env.SINEW_CLI;
 function compareWithCli(file, label, tier) {
   const blob = decode(readFileSync(file), { tiers: tier === undefined ? 0 : tier + 1 });
   const tierArgs = tier === undefined ? [] : ['--tier', String(tier)];
+  // what the CLI reads from the blob's header, metadata or rig: the same clips, names and counts
+  const info = JSON.parse(execFileSync(join(root, cli), ['info', file, '--json']));
+  assert.equal(info.clips.length, blob.clips.length, `${label}: clips`);
+  info.clips.forEach((ci, c) => {
+    const clip = blob.clips[c];
+    assert.deepEqual([clip.name, clip.jointCount, clip.scalarCount, clip.sampleCount, clip.segmentCount],
+                     [ci.name, ci.joints, ci.scalar_tracks, ci.samples, ci.segments], `${label} clip ${c}: name and counts`);
+  });
   let compared = 0;
   blob.clips.forEach((clip, c) => {
     const times = [];
