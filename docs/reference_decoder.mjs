@@ -560,6 +560,12 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
         zeros(offset + expect, offset + pageSize, 'Tail', `page ${pg} tail`);
       }
       if (held !== segmentCount || tierSegments.length !== tierCount) fail('Segment_count', 'the pages do not hold every segment');
+      // §Tiers: a lone segment's rotation range leaves out one component, so every tier that quantizes
+      // the track drops that one
+      if (lone && pagesPresent) tracks.forEach((t, i) => {
+        const dropped = tierSegments.map((tier) => tier[0].tracks[i]).filter((st) => t.type === 0 && !st.raw).map((st) => st.dropped);
+        if (dropped.some((d) => d !== dropped[0])) fail('Dropped', `rotation track ${i}: the tiers drop different components`);
+      });
       // play the finest tier asked for (every page is here when decoding a whole blob)
       segments = tierSegments[(tiers > 0 && tiers < tierCount ? tiers : tierCount) - 1];
     } else if (v3 && segmentCount === 1) { // §Segment table: a lone segment has none

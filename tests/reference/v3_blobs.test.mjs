@@ -548,6 +548,7 @@ const MALFORMED = [
   ['a tier First_page not increasing', 'First_page', tiered((b, l) => u32At(b, l.clips[0].tierTable + 16, 0))],
   ['a negative tier Bound', 'Bound', tiered((b, l) => f32At(b, l.clips[0].tierTable + 8, -1))],
   ['a tier without every segment', 'Segment_count', tiered((b, l) => u32At(b, l.clips[0].tierTable + 16, 1))],
+  ['tiers of a lone segment dropping different rotation components', 'Dropped', fromDesc((d) => { d.clips[0].tiers[1].segments[0].tracks[0].dropped = 1; }, loneTiers)],
 ];
 
 function u32(bytes, o) { return new DataView(bytes.buffer, bytes.byteOffset).getUint32(o, true); }
@@ -561,6 +562,16 @@ function twoClips() {
   d.clips.push(baseClip());
   d.rig.names.clips.push('run');
   return d;
+}
+
+// One segment in two tiers, with a rotation track (its lone-segment range: 3 components).
+function loneTiers() {
+  const rig = { nodeCount: 1, scalarComponents: [] };
+  const seg = (seed) => ({ tracks: [{ widths: [5, 5, 5], dropped: 3, knots: codes(5, [5, 5, 5], seed) }] });
+  const clip = { flags: {}, sampleCount: 5, segmentLength: 8, sampleRate: 10, nodes: [{ kinds: [3, 0, 0] }], scalars: [],
+                 ranges: [{ min: [-0.5, -0.5, -0.5], extent: [STEP5, STEP5, STEP5] }],
+                 tiers: [{ segments: [seg(1)], pages: [1] }, { segments: [seg(2)], pages: [1] }] };
+  return { paged: true, rig, clips: [clip] };
 }
 
 function multiSegment() {
@@ -586,7 +597,7 @@ for (const [name, code, make] of MALFORMED) {
 }
 
 test('the valid bases of the malformed cases decode', () => {
-  for (const d of [baseDesc(), baseDesc({ midpoint: true }), pagedDesc(), pagedDesc({ tiers: true }), multiSegment(), rigOnly()()]) decode(build(d).bytes).clips.forEach((c) => c.samplePose(0.3));
+  for (const d of [baseDesc(), baseDesc({ midpoint: true }), pagedDesc(), pagedDesc({ tiers: true }), multiSegment(), rigOnly()(), loneTiers()]) decode(build(d).bytes).clips.forEach((c) => c.samplePose(0.3));
 });
 
 // Hostile input: every truncation and every single-byte change (checksums resealed, so the structure
