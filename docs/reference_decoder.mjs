@@ -154,7 +154,7 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
   let nextPage = residentEnd; // §Pages: the pages of every clip follow the resident part, in order
   for (let c = 0; c < clipCount; ++c) clips.push(readClip(clipStarts[c], c));
   if (paged && nextPage !== total) fail('Offset', 'the pages do not end the blob');
-  return { version, paged, restDefaults, pagesPresent, rig, clips };
+  return { version, paged, residentSize: residentEnd, restDefaults, pagesPresent, rig, clips };
 
   // §Rig: counts, unit, scalar components, then the parts Rig_flags names, each padded to 4 bytes.
   function readRig(at) {
