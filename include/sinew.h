@@ -207,6 +207,10 @@ typedef struct sinew_clip {
 	 * and not only against its float32 samples (4e-4 cm on a 25 m model, negligible at human scale). 0 for
 	 * sampled sources. */
 	double float_error;
+	/* Keyed sources: where resample_error is largest, the joint and the time in seconds (0 when it is 0), so a
+	 * clip the compressor refuses before any work names the node and the time. */
+	uint32_t resample_joint;
+	double resample_time;
 } sinew_clip;
 
 /* A set of clips with the memory that holds them (an importer's result, a compressor input). */
@@ -404,7 +408,9 @@ typedef struct sinew_compress_options {
 	                            faster */
 	int allow_over_bound;    /* 0 (default): a clip whose bound cannot be met, not even at full precision (the source
 	                            resampled beyond it), fails with SINEW_RESULT_OVER_BOUND naming the clip, the node, the
-	                            time and the error; 1: its best encoding is written anyway and marked Over_bound
+	                            time and the error (before any work when the clip's samples are already further
+	                            from the source than the threshold: resample_error at resample_joint, resample_time);
+	                            1: its best encoding is written anyway and marked Over_bound
 	                            (sinew_clip_info.over_bound) */
 	const sinew_jobs *jobs;  /* NULL (default): everything on the calling thread; else a set of several clips
 	                            compresses a clip per task, a lone clip a segment (and a group of whole root

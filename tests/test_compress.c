@@ -569,13 +569,20 @@ static void test_compress_guarantee_at_check_points(void) {
 	// error (it used to write the blob and report 0.2 cm); with allow_over_bound it writes the blob, marks the
 	// clip Over_bound, and the measurement finds that time.
 	clip->check_transforms[(size_t)17 * nj].translation[0] += 0.2f;
-	clip->resample_error = 0.2;
 	void *blob = NULL;
 	size_t size = 0;
 	CHECK_RESULT(sinew_compress(set, NULL, NULL, &blob, &size, &err), SINEW_RESULT_OVER_BOUND, &err);
 	CHECK(blob == NULL && size == 0);
 	CHECK_MSG(strstr(err.message, "clip 'gen'") && strstr(err.message, "joint ") && strstr(err.message, "t = 0.576667 s") &&
-	              strstr(err.message, "0.2 cm off"),
+	              strstr(err.message, "0.2 cm off") && strstr(err.message, "even at full precision"),
+	          "%s", err.message);
+	// An importer that reports it (resample_error, where) has the clip refused before any search, naming the same
+	// joint and time
+	clip->resample_error = 0.2, clip->resample_joint = 0, clip->resample_time = 17.3 / 30.0;
+	CHECK_RESULT(sinew_compress(set, NULL, NULL, &blob, &size, &err), SINEW_RESULT_OVER_BOUND, &err);
+	CHECK(blob == NULL && size == 0);
+	CHECK_MSG(strstr(err.message, "clip 'gen': joint 0 is 0.2 cm off the source at t = 0.576667 s before any compression "
+	                              "(threshold 0.01 cm): samples cannot follow its curves closer"),
 	          "%s", err.message);
 	sinew_compress_options allow = {.allow_over_bound = 1};
 	CHECK(compress_and_measure(set, &allow, &st, NULL));

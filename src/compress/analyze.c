@@ -933,6 +933,13 @@ sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep
 	else snprintf(node, sizeof node, "joint %u", j);
 	const double nominal = clip->joint_count && clip->joints[j].precision > 0.0f ? clip->joints[j].precision * to_cm
 	                                                                             : settings->error_cm; // as asked
+	const double allowed = clip->joint_count ? w.threshold[j] * to_cm : nominal; // less float32's share (compute_levers)
+	if (allowed < nominal * (1.0 - 1e-9))
+		return sinewi_fail(error, SINEW_RESULT_OVER_BOUND,
+		                   "clip '%s': %s is %.4g cm off at t = %.6g s even at full precision, over the %.4g cm left of the "
+		                   "%.4g cm threshold once float32 precision (%.3g cm) is kept twice; --allow-over-bound writes it anyway",
+		                   clip->name ? clip->name : "", node, enc->over_error * to_cm, enc->over_time, allowed, nominal,
+		                   clip->float_error * to_cm);
 	return sinewi_fail(error, SINEW_RESULT_OVER_BOUND,
 	                   "clip '%s': %s is %.4g cm off at t = %.6g s, over the %.4g cm threshold even at full precision "
 	                   "(resampling the source costs %.4g cm; --allow-over-bound writes it anyway)",

@@ -210,6 +210,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	}
 	sinewi_compress_settings settings;
 	sinewi_compress_settings_resolve(options, &settings);
+	for (uint32_t i = 0; i < set->clip_count; ++i) SINEWI_TRY(sinewi_check_source_bound(set->clips[i], &settings, allocator, error));
 	clip_tasks tasks;
 	memset(&tasks, 0, sizeof tasks);
 	tasks.set = set;

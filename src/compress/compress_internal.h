@@ -185,4 +185,9 @@ sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_cou
                               sinewi_arena *arena, const sinew_allocator *allocator, void **out_blob, size_t *out_size,
                               sinew_error *error);
 
+// OVER_BOUND, naming the node, the time and why, when the clip's samples are already further from its source than
+// the threshold (clip->resample_error), unless settings->allow_over_bound (source_bound.c).
+sinew_result sinewi_check_source_bound(const sinew_clip *clip, const sinewi_compress_settings *settings,
+                                       const sinew_allocator *allocator, sinew_error *error);
+
 #endif

@@ -77,6 +77,11 @@
 // Check times whose resampling error is below this share of the threshold are float noise: the
 // samples already play the source back there, and the compressor's check of sample midpoints covers them.
 #define CHECK_NOISE 1e-3
+// A key interval whose object-space error is within this many times what float32 numbers alone cost at the
+// source's check times (float_floor) is not cut finer: both the source and the samples round to float32, and
+// no cut brings them closer (anims_with_full_rotations_between_keys.DAE, a node 119 m out at the end of 64
+// spinning nodes, was cut into 16385 samples for nothing: 12 s and 270 MB before failing).
+#define FLOAT_NOISE 3.0
 
 static float to_float(double v) {
 	if (v > 3.4028234663852886e38) return INFINITY;
@@ -379,7 +384,7 @@ static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand,
 			playback(curve, cand, samples, floor_mode, points[p], rec);
 			double e = value_error(curve, src, rec);
 			if (!(e <= worst)) worst = e; // NaN propagates as "worst"
-			if (plan && !(e <= limit)) bad[interval_of(plan, points[p])] = 1;
+			if (plan && !(e <= limit)) bad[interval_of(plan, points[p])] |= 2; // (not float noise: cut it)
 		}
 	}
 	return worst;
@@ -555,8 +560,9 @@ typedef struct resampler {
 	uint32_t max_components;
 	double sample_bytes; // estimated compressed bytes of one sample of every animated curve (choosing a placement)
 	placement pl;
-	uint8_t *bad;        // [nu] scratch per key interval
+	uint8_t *bad;        // [nu] scratch per key interval: 1 object space over the budget, 2 a turn or a scalar
 	float *worst;        // [nu]
+	double floor;        // float_floor, measured when first needed (-1 before)
 } resampler;
 
 typedef struct plan_result {
@@ -591,9 +597,64 @@ static bool check_placement(resampler *rs, const key_plan *plan, double *error, 
 		}
 	for (uint32_t s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, 0); s + 1 < count;
 	     s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, s + 1))
-		rs->bad[interval_of_sample(plan, s)] = 1, any = true;
+		rs->bad[interval_of_sample(plan, s)] |= 2, any = true;
 	if (!(weights_error(in, cand, pl->samples, rs->src, rs->rec, plan, rs->bad) <= SCALAR_SHARE)) any = true;
 	return any;
+}
+
+// What float32 numbers alone cost at the clip's check times (the source's key times, key-interval midpoints and
+// quarter points): the largest shell error between the curves' pose in double and that pose as the checks
+// round it (sinewi_gltf_source_pose), clip units. The shell offsets are the last checked candidate's.
+static double float_floor(resampler *rs) {
+	const sinewi_gltf_clip_input *in = rs->in;
+	sinewi_gltf_checker *c = &rs->checker;
+	const uint32_t nj = in->joint_count;
+	if (nj == 0) return 0.0;
+	const size_t bytes = (size_t)nj * (sizeof(sinewi_affine_d) + 10 * sizeof(double));
+	unsigned char *mem = (unsigned char *)sinewi_malloc(&rs->pl.al, bytes);
+	if (!mem) return 0.0; // (every failing interval is then cut, as without this measure)
+	sinewi_affine_d *exact = (sinewi_affine_d *)(void *)mem;
+	double *trs = (double *)(void *)(exact + nj); // per joint: rotation 4, translation 3, scale 3
+	memset(c->cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
+	double worst = 0.0, v[4];
+	for (uint32_t k = 0; k < c->count; ++k) {
+		const double t = c->times[k];
+		for (uint32_t j = 0; j < nj; ++j) {
+			const sinew_qvv *d = &in->joints[j].default_pose;
+			c->src[j] = *d;
+			for (int q = 0; q < 4; ++q) trs[10 * j + q] = d->rotation[q];
+			for (int q = 0; q < 3; ++q) trs[10 * j + 4 + q] = d->translation[q], trs[10 * j + 7 + q] = d->scale[q];
+		}
+		for (uint32_t b = 0; b < in->binding_count; ++b) {
+			const sinewi_gltf_binding *bind = &in->bindings[b];
+			const sinewi_gltf_curve *curve = bind->curve;
+			if (curve->path == SINEWI_GLTF_WEIGHTS) continue;
+			sinewi_gltf_curve_eval(curve, t, 0.0, &c->cursors[b], v);
+			double *x = trs + 10 * (size_t)bind->joint;
+			sinew_qvv *r = &c->src[bind->joint];
+			if (curve->path == SINEWI_GLTF_ROTATION) {
+				for (int q = 0; q < 4; ++q) x[q] = v[q], r->rotation[q] = (float)v[q];
+			} else if (curve->path == SINEWI_GLTF_TRANSLATION) {
+				for (int q = 0; q < 3; ++q) x[4 + q] = v[q] * in->unit_scale, r->translation[q] = sinewi_gltf_to_float(v[q] * in->unit_scale);
+			} else {
+				for (int q = 0; q < 3; ++q) x[7 + q] = v[q], r->scale[q] = sinewi_gltf_to_float(v[q]);
+			}
+		}
+		for (uint32_t j = 0; j < nj; ++j) {
+			sinewi_affine_d local;
+			affine_from_trs_d(trs + 10 * j, trs + 10 * j + 4, trs + 10 * j + 7, &local);
+			int32_t p = in->joints[j].parent;
+			if (p >= 0 && (uint32_t)p < j) sinewi_affine_mul_d(&exact[p], &local, &exact[j]);
+			else exact[j] = local;
+		}
+		sinewi_compose_pose_d(in->joints, nj, c->src, c->src_obj);
+		for (uint32_t j = 0; j < nj; ++j) {
+			double e = sinewi_shell_error_d(&exact[j], &c->src_obj[j], c->shell_off + 3 * (size_t)j);
+			if (!(e <= worst)) worst = e;
+		}
+	}
+	sinewi_free(&rs->pl.al, mem, bytes);
+	return isfinite(worst) ? worst : 0.0;
 }
 
 // Places the samples by `plan` (keys, cuts, forced marks), cutting key intervals finer and turning keys into
@@ -624,6 +685,10 @@ static sinew_result run_plan(resampler *rs, key_plan *plan, sinew_time_mark *mar
 		bool changed = false;
 		for (uint32_t i = 0; i + 1 < plan->nu; ++i) {
 			if (!rs->bad[i]) continue;
+			if (rs->bad[i] == 1) { // over the budget in object space only: float32 noise is not cut finer
+				if (rs->floor < 0.0) rs->floor = float_floor(rs);
+				if ((double)rs->worst[i] * rs->budget <= FLOAT_NOISE * rs->floor) continue;
+			}
 			bool beside = false;
 			for (uint32_t e = i; e <= i + 1; ++e)
 				beside |= !plan->exact[e] && cand->times[plan->first[e]] != (double)plan->keys[e];
@@ -707,7 +772,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	double t_end = 0.0;
 	resampler rs;
 	memset(&rs, 0, sizeof rs);
-	rs.ctx = ctx, rs.in = in, rs.max_components = 4;
+	rs.ctx = ctx, rs.in = in, rs.max_components = 4, rs.floor = -1.0;
 	double curve_values = 0.0; // animated components per sample
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_curve *c = in->bindings[b].curve;
@@ -803,11 +868,40 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		placement_free(pl);
 		return r;
 	}
-	if (!accepted)
-		sinewi_import_warn(ctx, "animation '%s': playing the samples instead of the source curves is off by %.4g cm "
-		                        "(more than %g%% of the %g cm threshold) even with key intervals cut %u times",
-		                   in->name ? in->name : "", resample_error / in->unit_scale * 100.0, RESAMPLE_SHARE * 100.0, error_cm,
-		                   MAX_SUB);
+	// where the samples play the source worst: the check time, and the joint there
+	uint32_t worst_joint = 0;
+	double worst_time = 0.0;
+	if (resample_error > 0.0 && in->joint_count) {
+		uint32_t at = 0;
+		for (uint32_t k = 1; k < time_count; ++k)
+			if (!(pl->errors[k] <= pl->errors[at])) at = k;
+		worst_time = pl->check_times[at];
+		sinewi_gltf_checker *c = &rs.checker;
+		memset(c->cursors, 0, (size_t)in->binding_count * sizeof(uint32_t));
+		sinewi_gltf_source_pose(c, worst_time, c->src);
+		sinewi_gltf_play_pose(in, c->animated, rs.joint_floor, pl->poses, &cand->g, worst_time, c->play);
+		sinewi_compose_pose_d(in->joints, in->joint_count, c->src, c->src_obj);
+		sinewi_compose_pose_d(in->joints, in->joint_count, c->play, c->play_obj);
+		double most = -1.0;
+		for (uint32_t j = 0; j < in->joint_count; ++j) {
+			double e = sinewi_shell_error_d(&c->src_obj[j], &c->play_obj[j], c->shell_off + 3 * (size_t)j);
+			if (!(e <= most)) most = e, worst_joint = j;
+		}
+	}
+	const char *worst_name = in->joint_count && in->joints[worst_joint].name ? in->joints[worst_joint].name : "";
+	const bool float_bound = rs.floor >= 0.0 && resample_error <= FLOAT_NOISE * rs.floor;
+	if (!accepted && float_bound)
+		sinewi_import_warn(ctx, "animation '%s': playing the samples instead of the source curves is off by %.4g cm at node "
+		                        "'%.80s', t = %.6g s (more than %g%% of the %g cm threshold): float32 numbers alone hold "
+		                        "the source to %.4g cm there",
+		                   in->name ? in->name : "", resample_error / in->unit_scale * 100.0, worst_name, worst_time,
+		                   RESAMPLE_SHARE * 100.0, error_cm, rs.floor / in->unit_scale * 100.0);
+	else if (!accepted)
+		sinewi_import_warn(ctx, "animation '%s': playing the samples instead of the source curves is off by %.4g cm at node "
+		                        "'%.80s', t = %.6g s (more than %g%% of the %g cm threshold) even with key intervals cut "
+		                        "%u times",
+		                   in->name ? in->name : "", resample_error / in->unit_scale * 100.0, worst_name, worst_time,
+		                   RESAMPLE_SHARE * 100.0, error_cm, MAX_SUB);
 	else if (!(resample_error <= rs.budget))
 		sinewi_import_warn(ctx, "animation '%s': playing %g Hz samples instead of the source curves is off by %.4g cm "
 		                        "(more than %g%% of the %g cm threshold)",
@@ -842,6 +936,8 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	}
 	clip->unit_scale = in->unit_scale;
 	clip->resample_error = resample_error;
+	clip->resample_joint = worst_joint;
+	clip->resample_time = worst_time;
 
 	clip->check_midpoints = 1;
 	for (uint32_t j = 0; j < in->joint_count; ++j) {
