@@ -1,55 +1,57 @@
 // sinew — see include/sinew.h for version and licence
-// Decompression benchmark. For every file given (compressed on the fly at the defaults):
-// median ns per whole pose (forward, backward, random order; warm and cold cache) and per single
-// joint, for every kernel this CPU runs, interleaved in the same run with a baseline that copies
-// the same number of raw float32 QVVs. Warm: after ~200 ms of forward playback, whole passes over
-// the clip's samples (as ACL's decompression timing does). Cold: measured after the warm passes,
-// a 32 MiB buffer touched before each pose.
-//   bench_decompress [--reps N] [--json] [--plain-knots] FILE[:unit_cm]...
+// Decompression benchmark. For every file given (a .sinew blob as it is; anything else compressed on
+// the fly at the defaults), every clip: ns per whole pose, forward, backward and random order, warm
+// and cold, median and p90, for every kernel this CPU runs with a default and a random-access
+// context, and the raw-copy baseline (copying the same number of float32 QVVs), all in one run
+// (decode_protocol.h: the protocols, stated at the top of that file and printed with the results).
+// Then ns per single joint (warm, the best kernel).
+//   bench_decompress [--passes N] [--copies N] [--rounds N] [--flush-mib N] [--no-cold] [--no-warm]
+//                    [--json] [--plain-knots] FILE[:unit_cm]...
 //   bench_decompress --callgrind FILE   (a fixed workload: 1000 forward poses, scalar kernel)
-#define _POSIX_C_SOURCE 200809L
+// A figure that cannot be measured (no memory for the copies) ends the run with exit status 1.
+#define _DEFAULT_SOURCE // mmap flags (MAP_ANONYMOUS, MAP_NORESERVE), clock_gettime, setenv
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "decompress/context.h"
+#include "decode_protocol.h"
 #include "sinew.h"
-
-static uint64_t now_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t median(uint64_t *v, int n) {
-	qsort(v, (size_t)n, sizeof *v, cmp_u64);
-	return v[n / 2];
-}
-
-static volatile float sink;
-static unsigned char *evict_buffer;
-#define EVICT_BYTES (32u << 20)
-
-static void evict(void) {
-	for (size_t i = 0; i < EVICT_BYTES; i += 64) evict_buffer[i]++;
-}
+#include "sinew_codec.h"
 
 static int midpoint_knots; // --plain-knots: compress without midpoint knots (-1)
 
-static bool compress_file(const char *arg, void **blob, size_t *size) {
+static bool read_file(const char *path, void **data, size_t *size) {
+	FILE *f = fopen(path, "rb");
+	if (!f) return false;
+	bool ok = fseek(f, 0, SEEK_END) == 0;
+	long n = ok ? ftell(f) : -1;
+	ok = n > 0 && fseek(f, 0, SEEK_SET) == 0;
+	*data = ok ? malloc((size_t)n) : NULL;
+	ok = ok && *data && fread(*data, 1, (size_t)n, f) == (size_t)n;
+	fclose(f);
+	if (!ok) free(*data), *data = NULL;
+	*size = ok ? (size_t)n : 0;
+	return ok;
+}
+
+// A .sinew blob as it is (validated), else the file imported and compressed at the defaults.
+static bool load_blob(const char *arg, void **blob, size_t *size, bool *owned_by_sinew) {
 	char path[4096];
 	snprintf(path, sizeof path, "%s", arg);
+	sinew_error err = {0};
+	size_t len = strlen(path);
+	if (len > 6 && !strcmp(path + len - 6, ".sinew")) {
+		*owned_by_sinew = false;
+		if (!read_file(path, blob, size)) return fprintf(stderr, "bench: cannot read %s\n", path), false;
+		if (sinew_validate(*blob, *size, &err) != SINEW_RESULT_OK) return fprintf(stderr, "bench: %s\n", err.message), false;
+		return true;
+	}
+	*owned_by_sinew = true;
 	sinew_import_options io = {0};
 	char *colon = strrchr(path, ':');
 	if (colon && colon[1] && strchr("0123456789.", colon[1])) io.unit_cm = atof(colon + 1), *colon = 0;
 	sinew_clip_set *set = NULL;
-	sinew_error err = {0};
 	if (sinew_import_file(path, &io, NULL, &set, &err) != SINEW_RESULT_OK) {
 		fprintf(stderr, "bench: %s\n", err.message);
 		return false;
@@ -62,133 +64,143 @@ static bool compress_file(const char *arg, void **blob, size_t *size) {
 	return ok;
 }
 
+static void print_stats(const bench_stats *s) {
+	printf(" %6.0f %6.0f", s->median, s->p90);
+}
+
+static void json_stats(const char *key, const bench_stats *s) {
+	printf("\"%s\":{\"median_ns\":%.1f,\"p90_ns\":%.1f,\"mean_ns\":%.1f,\"count\":%u}", key, s->median, s->p90, s->mean, s->count);
+}
+
 int main(int argc, char **argv) {
-	int reps = 21, json = 0, callgrind = 0;
-	const sinewi_kernel_table *kernels[8];
-	uint32_t nk = sinewi_kernels_available(kernels, 8);
-	evict_buffer = (unsigned char *)calloc(EVICT_BYTES, 1);
+	int json = 0, callgrind = 0, cold = 1, warm = 1;
+	bench_cold_options co = {64, 16, 2, 0};
+	bench_warm_options wo = {21, 200};
 	bool first = true;
+	int status = 0;
 	for (int a = 1; a < argc; ++a) {
-		if (!strcmp(argv[a], "--reps") && a + 1 < argc) { reps = atoi(argv[++a]); continue; }
+		if (!strcmp(argv[a], "--passes") && a + 1 < argc) { wo.passes = (uint32_t)atoi(argv[++a]); continue; }
+		if (!strcmp(argv[a], "--reps") && a + 1 < argc) { wo.passes = (uint32_t)atoi(argv[++a]); continue; } // (older name)
+		if (!strcmp(argv[a], "--copies") && a + 1 < argc) { co.copies = (uint32_t)atoi(argv[++a]); continue; }
+		if (!strcmp(argv[a], "--rounds") && a + 1 < argc) { co.rounds = (uint32_t)atoi(argv[++a]); continue; }
+		if (!strcmp(argv[a], "--flush-mib") && a + 1 < argc) { co.flush_bytes = (size_t)atof(argv[++a]) << 20; continue; }
+		if (!strcmp(argv[a], "--no-cold")) { cold = 0; continue; }
+		if (!strcmp(argv[a], "--no-warm")) { warm = 0; continue; }
 		if (!strcmp(argv[a], "--json")) { json = 1; printf("{\"clips\":["); continue; }
 		if (!strcmp(argv[a], "--callgrind")) { callgrind = 1; continue; }
 		if (!strcmp(argv[a], "--midpoint")) { midpoint_knots = 1; continue; } // (the default)
 		if (!strcmp(argv[a], "--plain-knots")) { midpoint_knots = -1; continue; }
 		void *blob = NULL;
 		size_t size = 0;
-		if (!compress_file(argv[a], &blob, &size)) continue;
+		bool by_sinew = true;
+		if (!load_blob(argv[a], &blob, &size, &by_sinew)) {
+			status = 1;
+			continue;
+		}
 		const char *base = strrchr(argv[a], '/') ? strrchr(argv[a], '/') + 1 : argv[a];
 		uint32_t clips = sinew_blob_clip_count(blob, size);
 		for (uint32_t c = 0; c < clips; ++c) {
 			sinew_clip_info info;
 			sinew_blob_clip_info(blob, size, c, &info, NULL);
-			uint32_t n = info.sample_count, nj = info.joint_count ? info.joint_count : 1;
-			sinew_context_options ra = {.random_access = 1};
-			size_t need = sinew_context_size(blob, size, c), need_ra = sinew_context_size_with(blob, size, c, &ra);
-			void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15), *mem_ra = aligned_alloc(16, (need_ra + 15) & ~(size_t)15);
-			sinew_context *ctx = NULL, *ctx_single = NULL, *ctx_ra = NULL;
-			sinew_context_init(mem, need, blob, size, c, NULL, &ctx_single, NULL);
-			sinew_context_init(mem_ra, need_ra, blob, size, c, &ra, &ctx_ra, NULL);
-			ctx = ctx_single;
-			sinew_qvv *pose = (sinew_qvv *)calloc(nj, sizeof *pose), *raw = (sinew_qvv *)calloc((size_t)n * nj, sizeof *raw);
-			float *scalars = (float *)calloc((size_t)info.scalar_track_count * 4 + 1, sizeof(float));
 			if (callgrind) {
-				ctx->kernel = &sinewi_kernel_scalar;
-				for (int i = 0; i < 1000; ++i) sinew_sample_pose(ctx, (i % n + 0.5) / info.sample_rate, pose, NULL, scalars);
+				bench_codec sc;
+				if (!sinew_codec_make(&sc, blob, size, c, SINEW_BENCH_SCALAR, 0)) return 1;
+				void *mem = aligned_alloc(64, sc.copy_bytes);
+				sinew_context *ctx = (sinew_context *)sc.copy_init(&sc, (unsigned char *)mem);
+				sinew_codec_data *d = (sinew_codec_data *)sc.user;
+				for (int i = 0; i < 1000; ++i)
+					sinew_sample_pose(ctx, (i % info.sample_count + 0.5) / info.sample_rate, d->pose, NULL, d->scalars);
 				printf("callgrind workload: %s, 1000 poses of %u joints\n", base, info.joint_count);
-				free(pose), free(raw), free(scalars), free(mem);
+				free(mem), sinew_codec_free(&sc);
 				continue;
 			}
-			for (uint32_t s = 0; s < n; ++s) sinew_sample_pose(ctx, s / info.sample_rate, raw + (size_t)s * nj, NULL, scalars);
-			double *order[3];
-			for (int k = 0; k < 3; ++k) order[k] = (double *)malloc(n * sizeof(double));
-			unsigned rng = 777;
-			for (uint32_t s = 0; s < n; ++s) order[0][s] = order[1][n - 1 - s] = order[2][s] = (s + 0.37) / info.sample_rate;
-			for (uint32_t s = n; s-- > 1;) {
-				rng = rng * 1103515245u + 12345u;
-				uint32_t r = (rng >> 8) % (s + 1);
-				double t = order[2][s];
-				order[2][s] = order[2][r], order[2][r] = t;
+			// every kernel this CPU runs (scalar, SSE2, the best), default then random-access contexts, then raw copy
+			bench_codec codecs[8];
+			uint32_t nc = 0;
+			for (int ra = 0; ra < 2; ++ra)
+				for (int k = SINEW_BENCH_SCALAR; k <= SINEW_BENCH_SSE2 + 1; ++k) {
+					int kernel = k == SINEW_BENCH_SSE2 + 1 ? SINEW_BENCH_AUTO : k;
+					bench_codec b;
+					if (!sinew_codec_make(&b, blob, size, c, kernel, ra)) continue;
+					bool seen = false;
+					for (uint32_t i = 0; i < nc; ++i) seen |= !strcmp(codecs[i].name, b.name);
+					if (seen) sinew_codec_free(&b);
+					else codecs[nc++] = b;
+				}
+			if (!raw_codec_make(&codecs[nc], blob, size, c)) {
+				fprintf(stderr, "bench: %s clip %u: no baseline\n", base, c);
+				return 1;
 			}
-			uint32_t cold_n = n < 64 ? n : 64; // poses measured cold per repetition
-			for (uint32_t mk = 0; mk < 2 * nk; ++mk) {
-				uint32_t k = mk % nk;
-				ctx = mk < nk ? ctx_single : ctx_ra;
-				const char *mode = mk < nk ? "" : "+ra";
-				char kname[32];
-				snprintf(kname, sizeof kname, "%s%s", kernels[k]->name, mode);
-				ctx->kernel = kernels[k];
-				uint64_t *v = (uint64_t *)malloc((size_t)reps * sizeof(uint64_t) * 10);
-				uint64_t *pose_v[3] = {v, v + reps, v + 2 * reps}, *base_v[3] = {v + 3 * reps, v + 4 * reps, v + 5 * reps};
-				uint64_t *joint_v = v + 6 * reps, *cold_v = v + 7 * reps, *cold_base = v + 8 * reps, *pmin = v + 9 * reps;
-				// warm-up (~200 ms of forward playback: clock ramp, caches, predictors), then every timed
-				// pass warm; the cold poses are measured after, so their evictions leave the passes alone
-				for (uint64_t w0 = now_ns(); now_ns() - w0 < 200000000u;)
-					for (uint32_t s = 0; s < n; ++s) sinew_sample_pose(ctx, order[0][s], pose, NULL, scalars);
-				for (int r = 0; r < reps; ++r) {
-					for (int o = 0; o < 3; ++o) {
-						uint64_t t0 = now_ns();
-						for (uint32_t s = 0; s < n; ++s) sinew_sample_pose(ctx, order[o][s], pose, NULL, scalars);
-						uint64_t t1 = now_ns();
-						for (uint32_t s = 0; s < n; ++s) {
-							uint32_t idx = (uint32_t)(order[o][s] * info.sample_rate);
-							memcpy(pose, raw + (size_t)(idx < n ? idx : n - 1) * nj, nj * sizeof *pose);
-							sink += pose[0].rotation[0];
-						}
-						uint64_t t2 = now_ns();
-						pose_v[o][r] = (t1 - t0) / n, base_v[o][r] = (t2 - t1) / n;
-					}
-					pmin[r] = pose_v[0][r];
-					uint64_t t0 = now_ns();
-					for (uint32_t s = 0; s < n; ++s) sinew_sample_joint(ctx, order[0][s], s % nj, pose);
-					joint_v[r] = (now_ns() - t0) / n;
-				}
-				for (int r = 0; r < reps; ++r) {
-					uint64_t cold = 0, coldb = 0;
-					for (uint32_t s = 0; s < cold_n; ++s) {
-						evict();
-						uint64_t c0 = now_ns();
-						sinew_sample_pose(ctx, order[2][s], pose, NULL, scalars);
-						uint64_t c1 = now_ns();
-						evict();
-						uint64_t c2 = now_ns();
-						uint32_t idx = (uint32_t)(order[2][s] * info.sample_rate);
-						memcpy(pose, raw + (size_t)(idx < n ? idx : n - 1) * nj, nj * sizeof *pose);
-						sink += pose[nj - 1].scale[0];
-						uint64_t c3 = now_ns();
-						cold += c1 - c0, coldb += c3 - c2;
-					}
-					cold_v[r] = cold / cold_n, cold_base[r] = coldb / cold_n;
-				}
-				uint64_t fwd = median(pose_v[0], reps), bwd = median(pose_v[1], reps), rnd = median(pose_v[2], reps);
-				uint64_t bf = median(base_v[0], reps), bb = median(base_v[1], reps), br = median(base_v[2], reps);
-				uint64_t jn = median(joint_v, reps), cd = median(cold_v, reps), cb = median(cold_base, reps);
-				qsort(pmin, (size_t)reps, sizeof *pmin, cmp_u64);
-				if (json) {
-					printf("%s{\"file\":\"%s\",\"clip\":%u,\"joints\":%u,\"kernel\":\"%s\",\"pose_ns_median\":%llu,\"pose_ns_min\":%llu,"
-					       "\"joint_ns_median\":%llu,\"forward_ns\":%llu,\"backward_ns\":%llu,\"random_ns\":%llu,\"cold_ns\":%llu,"
-					       "\"raw_copy\":{\"forward_ns\":%llu,\"backward_ns\":%llu,\"random_ns\":%llu,\"cold_ns\":%llu}}",
-					       first ? "" : ",", base, c, info.joint_count, kname, (unsigned long long)fwd,
-					       (unsigned long long)pmin[0], (unsigned long long)jn, (unsigned long long)fwd, (unsigned long long)bwd,
-					       (unsigned long long)rnd, (unsigned long long)cd, (unsigned long long)bf, (unsigned long long)bb,
-					       (unsigned long long)br, (unsigned long long)cb);
-					first = false;
-				} else {
-					printf("%-24.24s %3u j %-9s | pose fwd %5llu bwd %5llu rnd %5llu (min %5llu) cold %5llu | joint %4llu | raw copy "
-					       "fwd %4llu rnd %4llu cold %5llu ns\n",
-					       base, info.joint_count, kname, (unsigned long long)fwd, (unsigned long long)bwd,
-					       (unsigned long long)rnd, (unsigned long long)pmin[0], (unsigned long long)cd, (unsigned long long)jn,
-					       (unsigned long long)bf, (unsigned long long)br, (unsigned long long)cb);
-				}
-				free(v);
+			const uint32_t raw = nc++;
+			bench_stats warm_s[8 * BENCH_ORDERS], cold_s[8 * BENCH_ORDERS];
+			if (warm && !warm_run(codecs, nc, &wo, warm_s)) {
+				fprintf(stderr, "bench: %s: no memory for the warm protocol\n", base);
+				return 1;
 			}
-			for (int k = 0; k < 3; ++k) free(order[k]);
-			printf("%-24.24s context %zu bytes, %zu with random access (%u segments)\n", base, need, need_ra, info.segment_count);
-			free(pose), free(raw), free(scalars), free(mem), free(mem_ra);
+			const size_t flush = co.flush_bytes ? co.flush_bytes : bench_default_flush_bytes();
+			if (cold && !cold_run(codecs, nc, &co, cold_s)) {
+				fprintf(stderr, "bench: %s: no memory for %u copies of %u codecs and a %zu MiB flush\n", base, co.copies, nc, flush >> 20);
+				return 1;
+			}
+			// single joint, warm, the best kernel's default context
+			bench_codec *best = &codecs[raw / 2 - 1];
+			void *mem = aligned_alloc(64, best->copy_bytes);
+			sinew_context *ctx = (sinew_context *)best->copy_init(best, (unsigned char *)mem);
+			double *fwd = bench_order_times(info.sample_count, info.sample_rate, BENCH_FORWARD);
+			uint64_t *jv = (uint64_t *)malloc(wo.passes * sizeof(uint64_t));
+			const uint32_t nj = info.joint_count ? info.joint_count : 1, n = info.sample_count;
+			sinew_qvv one;
+			for (uint32_t p = 0; p < wo.passes && info.joint_count; ++p) {
+				uint64_t t0 = bench_now_ns();
+				for (uint32_t s = 0; s < n; ++s) sinew_sample_joint(ctx, fwd[s], s % nj, &one);
+				jv[p] = bench_now_ns() - t0;
+			}
+			bench_stats joint = bench_stats_of(jv, info.joint_count ? wo.passes : 0, n);
+			free(jv), free(fwd), free(mem);
+			sinew_codec_data *bd = (sinew_codec_data *)best->user;
+			if (json) {
+				printf("%s{\"file\":\"%s\",\"clip\":%u,\"joints\":%u,\"samples\":%u,\"segments\":%u,\"blob_bytes\":%zu,"
+				       "\"context_bytes\":%zu,\"protocol\":{\"warm_passes\":%u,\"cold_copies\":%u,\"cold_rounds\":%u,"
+				       "\"flush_bytes\":%zu,\"region_spacing\":%zu,\"clock_read_ns\":%.1f},\"joint_ns\":%.1f,\"codecs\":[",
+				       first ? "" : ",", base, c, info.joint_count, info.sample_count, info.segment_count, size, bd->context_bytes,
+				       wo.passes, co.copies, co.rounds, flush, (size_t)BENCH_REGION_SPACING, bench_timer_ns(), joint.median);
+				for (uint32_t k = 0; k < nc; ++k) {
+					printf("%s{\"codec\":\"%s\"", k ? "," : "", codecs[k].name);
+					for (int o = 0; o < BENCH_ORDERS; ++o) {
+						char key[32];
+						if (warm) snprintf(key, sizeof key, "warm_%s", bench_order_name[o]), printf(","), json_stats(key, &warm_s[k * BENCH_ORDERS + o]);
+						if (cold) snprintf(key, sizeof key, "cold_%s", bench_order_name[o]), printf(","), json_stats(key, &cold_s[k * BENCH_ORDERS + o]);
+					}
+					printf("}");
+				}
+				printf("]}");
+				first = false;
+			} else {
+				printf("%s clip %u: %u joints, %u samples at %g Hz, %u segments; blob %zu bytes, context %zu bytes (%zu random access)\n",
+				       base, c, info.joint_count, info.sample_count, info.sample_rate, info.segment_count, size,
+				       ((sinew_codec_data *)codecs[0].user)->context_bytes, ((sinew_codec_data *)codecs[raw - 1].user)->context_bytes);
+				if (warm) printf("  warm: one copy per codec, 200 ms of forward playback, then %u passes over every sample time + 0.37 in each order, codecs in turn, timed %u calls at a time\n", wo.passes, BENCH_WARM_WINDOW);
+				if (cold)
+					printf("  cold: %u copies per codec and order, in regions %zu MiB apart; before each round one byte written in every line of a %zu MiB buffer;\n"
+					       "        %u timed rounds (%u poses per codec and order) after %u untimed; each copy one step further in its order per round\n",
+					       co.copies, (size_t)BENCH_REGION_SPACING >> 20, flush >> 20, co.rounds, co.rounds * (co.copies - 1), co.warm_rounds);
+				printf("  ns per pose, median p90 | %-27s | %s\n", warm ? "warm: fwd      bwd      rnd" : "", cold ? "cold: fwd      bwd      rnd" : "");
+				for (uint32_t k = 0; k < nc; ++k) {
+					printf("  %-22s |", codecs[k].name);
+					for (int o = 0; warm && o < BENCH_ORDERS; ++o) print_stats(&warm_s[k * BENCH_ORDERS + o]);
+					printf(" |");
+					for (int o = 0; cold && o < BENCH_ORDERS; ++o) print_stats(&cold_s[k * BENCH_ORDERS + o]);
+					printf("\n");
+				}
+				printf("  single joint (%s, warm, forward): %.0f ns; every timed call includes a clock read: %.0f ns\n", best->name,
+				       joint.median, bench_timer_ns());
+			}
+			for (uint32_t k = 0; k < raw; ++k) sinew_codec_free(&codecs[k]);
+			raw_codec_free(&codecs[raw]);
 		}
-		sinew_blob_free(blob, size, NULL);
+		if (by_sinew) sinew_blob_free(blob, size, NULL);
+		else free(blob);
 	}
 	if (json) printf("]}\n");
-	free(evict_buffer);
-	return 0;
+	return status;
 }
