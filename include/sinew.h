@@ -211,6 +211,10 @@ typedef struct sinew_clip {
 	 * clip the compressor refuses before any work names the node and the time. */
 	uint32_t resample_joint;
 	double resample_time;
+	/* Importer: the bytes the source file spends on this clip's motion, for reports beside the dense raw figure
+	 * (sinew_clip_raw_size): glTF the accessors its samplers read (each once), BVH the MOTION section, AMC the
+	 * .amc file, ACL the `tracks` section, assimp formats their keys as float32 with float32 times; 0 unknown. */
+	uint64_t source_bytes;
 } sinew_clip;
 
 /* A set of clips with the memory that holds them (an importer's result, a compressor input). */
@@ -269,10 +273,13 @@ typedef struct sinew_metric_options {
 	uint32_t tiers;        /* sinew_measure_blob_error: quality tiers the decoder uses (0 = all) */
 } sinew_metric_options;
 
+/* Errors are in the clip's own units (sinew_clip.unit_scale per metre): metres for glTF, so 0.00009 is 0.009 cm;
+ * centimetres for BVH by default. max_error_cm and p99_error_cm give the same figures in centimetres, the unit of
+ * the threshold (error_cm). */
 typedef struct sinew_error_stats {
 	double max_error;            /* clip units, over every joint and sample */
-	double p99_error;            /* 99th percentile of the per (sample, joint) errors */
-	double mean_error;
+	double p99_error;            /* 99th percentile of the per (sample, joint) errors, clip units */
+	double mean_error;           /* clip units */
 	uint64_t samples_over_threshold; /* (sample, joint) pairs whose error exceeds their threshold */
 	uint64_t measured;           /* number of (sample, joint) pairs measured */
 	uint32_t worst_joint;
@@ -280,6 +287,8 @@ typedef struct sinew_error_stats {
 	double worst_time;           /* seconds: the time of the largest error (a sample, midpoint or check time) */
 	double max_scalar_error;     /* largest absolute scalar error divided by that track's precision */
 	uint64_t scalar_over_precision; /* scalar (sample, component) pairs above their precision */
+	double max_error_cm;         /* max_error in centimetres (clip units * 100 / unit_scale) */
+	double p99_error_cm;         /* p99_error in centimetres */
 } sinew_error_stats;
 
 /* Object-space error of `test` against `reference` on the same skeleton and sample count:

@@ -555,6 +555,77 @@ static void test_cli_collada_full_rotations(void) {
 	}
 }
 
+// The figure of a JSON report (the first "key": number in out), -1 when absent.
+static double json_figure(const char *text, const char *key) {
+	char quoted[96];
+	snprintf(quoted, sizeof quoted, "\"%s\":", key);
+	const char *at = strstr(text, quoted);
+	return at ? atof(at + strlen(quoted)) : -1.0;
+}
+
+// Reports against the source (issue 33): compress --json's source_animation_bytes is what the file spends on
+// motion (a BVH's MOTION section, an ACL clip's tracks, a glTF's animation accessors as pack counts them), and
+// the human line says "source N B -> blob M B"; assimp's simple_skin (240 bytes of keys) is not "4.1:1".
+static void test_cli_reports_source_bytes(void) {
+	char file[1024], blob[512], args[2048];
+	test_tmp_path("cli_source.sinew", blob, sizeof blob);
+	static const struct {
+		const char *file, *section; // the motion starts at a line beginning with `section`
+	} text[] = {{"data/cmu_01_01.bvh", "MOTION"}, {"data/acl_09_02.acl.sjson", "tracks ="}};
+	for (int i = 0; i < 2; ++i) {
+		test_repo_path(text[i].file, file, sizeof file);
+		size_t size = 0;
+		char *bytes = (char *)test_slurp(file, &size);
+		CHECK(bytes);
+		char line[32];
+		snprintf(line, sizeof line, "\n%s", text[i].section);
+		const char *motion = strstr(bytes, line);
+		CHECK(motion);
+		const double expected = (double)(size - (size_t)(motion + 1 - bytes));
+		free(bytes);
+		snprintf(args, sizeof args, "compress '%s' -o '%s' --json", file, blob);
+		CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+		CHECK_MSG(json_figure(out, "source_animation_bytes") == expected, "%s: %.0f, expected %.0f", text[i].file,
+		          json_figure(out, "source_animation_bytes"), expected);
+		CHECK(json_figure(strstr(out, "\"clips\""), "source_animation_bytes") == expected);
+	}
+	// glTF: the accessors animation samplers read, each once: pack's figure
+	test_repo_path("data/godot_platformer_player.glb", file, sizeof file);
+	char packed[512];
+	test_tmp_path("cli_source.glb", packed, sizeof packed);
+	snprintf(args, sizeof args, "pack '%s' -o '%s' --json", file, packed);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	const double keys = json_figure(out, "animation_bytes_before");
+	snprintf(args, sizeof args, "compress '%s' -o '%s' --json", file, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(keys > 100000 && json_figure(out, "source_animation_bytes") == keys, "%.0f vs pack's %.0f",
+	          json_figure(out, "source_animation_bytes"), keys);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", file, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	char total[96];
+	snprintf(total, sizeof total, "total: source %.0f B -> blob ", keys);
+	CHECK_MSG(strstr(out, total) && strstr(out, "'idle': 28 joints, 38 samples @ 30 Hz: source "), "%s", out);
+	// a clip larger than its keys (the one-frame RESET pose: 1084 bytes of keys) says why
+	const char *reset = strstr(out, "'RESET': 28 joints, 1 samples @ 30 Hz: source ");
+	unsigned long long source = 0, bytes = 0;
+	CHECK_MSG(reset && sscanf(reset, "'RESET': 28 joints, 1 samples @ 30 Hz: source %llu B -> blob %llu B", &source, &bytes) == 2,
+	          "%s", out);
+	const char *next = strstr(reset, "\n  '");
+	const char *why = strstr(reset, "\n    larger than its source: ");
+	CHECK_MSG(source == 1084 && (bytes > source) == (why && (!next || why < next)) &&
+	              (!why || strstr(why, "of its bytes are names, hierarchy and rest pose (--strip leaves them out)")),
+	          "%s", out);
+	const char *models = getenv("SINEW_ASSIMP_MODELS");
+	snprintf(file, sizeof file, "%s/glTF2/simple_skin/simple_skin.gltf", models && *models ? models : "/usr/share/assimp/models");
+	if (!exists(file)) {
+		test_skip("assimp-testmodels absent: %s (apt-get install assimp-testmodels)", file);
+		return;
+	}
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", file, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(strstr(out, "total: source 240 B -> blob ") && strstr(out, "raw 1440 B)"), "%s", out);
+}
+
 void suite_cli(void) {
 	RUN(test_cli_paged_compress_info_and_stream);
 	RUN(test_cli_compress_json_fields);
@@ -568,6 +639,7 @@ void suite_cli(void) {
 	RUN(test_cli_refuses_footguns);
 	RUN(test_cli_asf_option);
 	RUN(test_cli_collada_full_rotations);
+	RUN(test_cli_reports_source_bytes);
 }
 
 #else

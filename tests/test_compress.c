@@ -149,6 +149,13 @@ static bool roundtrip(sinew_clip_set *set, const sinew_compress_options *opt, do
 			break;
 		}
 		if (bst.max_error / threshold > *max_err) *max_err = bst.max_error / threshold;
+		// the same figures in centimetres (the clip's units: metres for glTF, centimetres for BVH)
+		if (bst.max_error_cm != bst.max_error * 100.0 / ref->unit_scale || st.p99_error_cm != st.p99_error * 100.0 / ref->unit_scale) {
+			snprintf(why, why_size, "clip %u: max_error_cm %.9g for %.9g clip units (unit_scale %g)", i, bst.max_error_cm,
+			         bst.max_error, ref->unit_scale);
+			ok = false;
+			break;
+		}
 		if (bst.samples_over_threshold) {
 			snprintf(why, why_size, "clip %u: max error %.6g (threshold %.6g) at joint %u t = %.6g s, %llu of %llu over", i,
 			         bst.max_error, threshold, bst.worst_joint, bst.worst_time,

@@ -61,6 +61,9 @@ void cli_error(const char *fmt, ...)
 
 // True when `path` names a directory (given where a file is read or written).
 bool cli_is_directory(const char *path);
+// The bytes a source file spends on motion (sinew_clip.source_bytes; a glTF accessor several clips read counted
+// once): compress --json's source_animation_bytes.
+uint64_t cli_source_bytes(const char *path, const sinew_clip_set *set);
 // Reads a whole file into memory (16-byte aligned, free with free()).
 bool cli_read_file(const char *path, void **data, size_t *size);
 // Writes `size` bytes to a temporary file next to `path`, then renames it over `path`.

@@ -22,7 +22,7 @@ typedef struct batch_item {
 	bool ok;
 	char message[400];
 	uint32_t clips;
-	uint64_t raw, bytes, ns;
+	uint64_t raw, bytes, ns, source;
 	double max_cm;
 	uint64_t input_bytes; // the file's size: the largest files are started first
 } batch_item;
@@ -179,6 +179,7 @@ static void run_item(const cli_options *o, batch_item *it) {
 	}
 	it->ns = cli_now_ns() - t0;
 	it->clips = set->clip_count;
+	it->source = cli_source_bytes(it->input, set);
 	it->bytes = size;
 	it->ok = true;
 	for (uint32_t i = 0; i < set->clip_count && it->ok; ++i) {
@@ -232,10 +233,12 @@ static void *worker(void *arg) {
 
 static void report(const batch *b, size_t failed) {
 	const cli_options *o = b->o;
-	uint64_t raw = 0, bytes = 0;
+	uint64_t raw = 0, bytes = 0, source = 0;
 	double worst = 0;
 	for (size_t i = 0; i < b->count; ++i)
-		if (b->items[i].ok) raw += b->items[i].raw, bytes += b->items[i].bytes, worst = worst > b->items[i].max_cm ? worst : b->items[i].max_cm;
+		if (b->items[i].ok)
+			raw += b->items[i].raw, bytes += b->items[i].bytes, source += b->items[i].source,
+			    worst = worst > b->items[i].max_cm ? worst : b->items[i].max_cm;
 	if (o->json) {
 		cli_json j = {0, {true}};
 		cli_json_begin(&j, '{');
@@ -250,6 +253,7 @@ static void report(const batch *b, size_t failed) {
 			if (!it->ok) cli_json_string(&j, "error", it->message);
 			else {
 				cli_json_uint(&j, "clips", it->clips);
+				cli_json_uint(&j, "source_animation_bytes", it->source);
 				cli_json_uint(&j, "raw_bytes", it->raw);
 				cli_json_uint(&j, "compressed_bytes", it->bytes);
 				cli_json_number(&j, "max_error_cm", it->max_cm);
@@ -260,6 +264,7 @@ static void report(const batch *b, size_t failed) {
 		cli_json_end(&j, ']');
 		cli_json_uint(&j, "files_ok", b->count - failed);
 		cli_json_uint(&j, "files_failed", failed);
+		cli_json_uint(&j, "source_animation_bytes", source);
 		cli_json_uint(&j, "raw_bytes", raw);
 		cli_json_uint(&j, "compressed_bytes", bytes);
 		cli_json_number(&j, "max_error_cm", worst);
@@ -267,20 +272,23 @@ static void report(const batch *b, size_t failed) {
 		return;
 	}
 	if (o->quiet) return;
-	printf("%-48s %6s %12s %10s %8s %10s\n", "file", "clips", "raw bytes", "bytes", "ratio", "max cm");
+	// source: the file's own motion bytes; raw: samples x joints x 40 B; ratio: source to blob
+	printf("%-48s %6s %12s %12s %10s %8s %10s\n", "file", "clips", "source B", "raw B", "blob B", "ratio", "max cm");
 	for (size_t i = 0; i < b->count; ++i) {
 		const batch_item *it = &b->items[i];
 		const char *name = it->input;
 		size_t n = strlen(name);
 		if (n > 48) name += n - 48;
 		if (it->ok)
-			printf("%-48s %6u %12llu %10llu %7.2f:1 %10.5f\n", name, it->clips, (unsigned long long)it->raw,
-			       (unsigned long long)it->bytes, it->bytes ? (double)it->raw / (double)it->bytes : 0.0, it->max_cm);
+			printf("%-48s %6u %12llu %12llu %10llu %7.2f:1 %10.5f\n", name, it->clips, (unsigned long long)it->source,
+			       (unsigned long long)it->raw, (unsigned long long)it->bytes,
+			       it->bytes ? (double)it->source / (double)it->bytes : 0.0, it->max_cm);
 		else
 			printf("%-48s FAILED: %s\n", name, it->message);
 	}
-	printf("total: %zu files (%zu failed), %llu -> %llu bytes (%.2f:1), max error %.5f cm -> %s\n", b->count, failed,
-	       (unsigned long long)raw, (unsigned long long)bytes, bytes ? (double)raw / (double)bytes : 0.0, worst, o->output);
+	printf("total: %zu files (%zu failed), source %llu B -> blob %llu B (%.2f:1; raw %llu B), max error %.5f cm -> %s\n",
+	       b->count, failed, (unsigned long long)source, (unsigned long long)bytes, bytes ? (double)source / (double)bytes : 0.0,
+	       (unsigned long long)raw, worst, o->output);
 }
 
 bool cli_is_batch(const cli_options *o) {

@@ -390,3 +390,14 @@ bool cli_over_bound(const sinew_clip *c, const sinew_error_stats *st, double err
 	         (unsigned long long)st->samples_over_threshold);
 	return true;
 }
+
+uint64_t cli_source_bytes(const char *path, const sinew_clip_set *set) {
+	size_t n = strlen(path);
+	sinew_gltf_sizes g;
+	if (((n > 5 && strcmp(path + n - 5, ".gltf") == 0) || (n > 4 && strcmp(path + n - 4, ".glb") == 0)) &&
+	    sinew_gltf_sizes_of(path, NULL, &g, NULL) == SINEW_RESULT_OK)
+		return g.keyframe_bytes; // each accessor once, however many clips read it
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < set->clip_count; ++i) total += set->clips[i]->source_bytes;
+	return total;
+}

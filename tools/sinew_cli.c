@@ -246,6 +246,7 @@ static int cmd_info(const cli_options *o) {
 	sinew_clip_set *set = load(path, o);
 	if (!set) return 1;
 	uint64_t total = 0;
+	const uint64_t source_total = cli_source_bytes(path, set);
 	if (o->json) cli_json_begin(&j, '{'), cli_json_string(&j, "file", path), cli_json_key(&j, "clips"), cli_json_begin(&j, '[');
 	else printf("%s: %u clip(s)\n", path, set->clip_count);
 	for (uint32_t i = 0; i < set->clip_count; ++i) {
@@ -289,6 +290,7 @@ static int cmd_info(const cli_options *o) {
 			cli_json_uint(&j, "scale_subtracks_changing", changing[2]);
 			cli_json_uint(&j, "scalar_tracks", c->scalar_track_count);
 			cli_json_number(&j, "unit_scale", c->unit_scale);
+			cli_json_uint(&j, "source_animation_bytes", c->source_bytes);
 			cli_json_uint(&j, "raw_bytes", raw);
 			cli_json_number(&j, "resample_error_cm", resample_cm);
 			cli_json_number(&j, "float_error_cm", units_to_cm(c->float_error, c->unit_scale));
@@ -301,10 +303,10 @@ static int cmd_info(const cli_options *o) {
 			cli_json_end(&j, '}');
 		} else {
 			printf("  clip %u '%s': %.3f s, %u samples @ %s%g Hz, %u joints (%u with tracks), changing sub-tracks: %u rotation, "
-			       "%u translation, %u scale; %u scalar tracks; raw %llu bytes",
+			       "%u translation, %u scale; %u scalar tracks; source %llu bytes of motion, raw %llu bytes",
 			       i, c->name ? c->name : "", sinew_clip_duration(c), c->sample_count, c->time_mark_count ? "~" : "",
 			       c->sample_rate, c->joint_count, with_tracks, changing[0], changing[1], changing[2], c->scalar_track_count,
-			       (unsigned long long)raw);
+			       (unsigned long long)c->source_bytes, (unsigned long long)raw);
 			if (c->time_mark_count) printf("; %u time marks", c->time_mark_count);
 			if (c->resample_error > 0) printf("; resampled, max %.4g cm", resample_cm);
 			if (c->check_count) printf(", %u check points", c->check_count);
@@ -314,8 +316,10 @@ static int cmd_info(const cli_options *o) {
 			printf("\n");
 		}
 	}
-	if (o->json) cli_json_end(&j, ']'), cli_json_uint(&j, "raw_bytes", total), cli_json_end(&j, '}');
-	else printf("total raw %llu bytes\n", (unsigned long long)total);
+	if (o->json) cli_json_end(&j, ']'), cli_json_uint(&j, "source_animation_bytes", source_total), cli_json_uint(&j, "raw_bytes", total),
+	    cli_json_end(&j, '}');
+	else printf("total: source %llu bytes of motion, raw %llu bytes (samples x joints x 40 B)\n", (unsigned long long)source_total,
+	            (unsigned long long)total);
 	sinew_clip_set_free(set);
 	return 0;
 }
@@ -415,6 +419,7 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 	cli_json_uint(j, "samples", c->sample_count);
 	cli_json_number(j, "sample_rate", c->sample_rate);
 	cli_json_uint(j, "scalar_tracks", c->scalar_track_count);
+	cli_json_uint(j, "source_animation_bytes", c->source_bytes);
 	cli_json_uint(j, "raw_bytes", r->raw);
 	cli_json_uint(j, "compressed_bytes", r->bytes);
 	cli_json_number(j, "ratio", r->bytes ? (double)r->raw / (double)r->bytes : 0);
@@ -435,6 +440,18 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 	cli_json_uint(j, "compress_ns", r->ns);
 	print_tiers_json(j, r);
 	cli_json_end(j, '}');
+}
+
+// "source 240 B -> blob 348 B (0.69:1; raw 1440 B)": the source's own animation bytes against the blob, the dense
+// raw figure (sample count x joints x 40 B, ACL's convention) beside it; raw against the blob when the source's
+// bytes are unknown.
+static void size_line(char *out, size_t n, uint64_t source, uint64_t raw, uint64_t blob) {
+	if (source)
+		snprintf(out, n, "source %llu B -> blob %llu B (%.2f:1; raw %llu B)", (unsigned long long)source,
+		         (unsigned long long)blob, blob ? (double)source / (double)blob : 0.0, (unsigned long long)raw);
+	else
+		snprintf(out, n, "raw %llu B -> blob %llu B (%.2f:1)", (unsigned long long)raw, (unsigned long long)blob,
+		         blob ? (double)raw / (double)blob : 0.0);
 }
 
 static int cmd_compress(const cli_options *o) {
@@ -472,6 +489,7 @@ static int cmd_compress(const cli_options *o) {
 		return 1;
 	}
 	int code = 0;
+	const uint64_t source_total = cli_source_bytes(o->positional[0], set);
 	clip_result *res = (clip_result *)calloc(set->clip_count, sizeof *res);
 	if (!res || !clip_ns) {
 		cli_error("out of memory");
@@ -515,6 +533,7 @@ static int cmd_compress(const cli_options *o) {
 			cli_json_begin(&j, '{');
 			cli_json_string(&j, "input", o->positional[0]);
 			cli_json_string(&j, "output", o->output);
+			cli_json_uint(&j, "source_animation_bytes", source_total);
 			cli_json_uint(&j, "raw_bytes", raw_total);
 			cli_json_uint(&j, "compressed_bytes", size);
 			cli_json_number(&j, "ratio", (double)raw_total / (double)size);
@@ -534,20 +553,26 @@ static int cmd_compress(const cli_options *o) {
 			printf("sinew: %s -> %s\n", o->positional[0], o->output);
 			for (uint32_t i = 0; i < set->clip_count; ++i) {
 				const sinew_clip *c = set->clips[i];
-				printf("  '%s': %u joints, %u samples @ %s%g Hz: %llu -> %llu bytes (%.2f:1), max error %.5f cm, p99 %.5f cm, "
-				       "%llu over%s, %.2f ms\n",
+				char sizes[160];
+				size_line(sizes, sizeof sizes, c->source_bytes, res[i].raw, res[i].bytes);
+				printf("  '%s': %u joints, %u samples @ %s%g Hz: %s, max error %.5f cm, p99 %.5f cm, %llu over%s, %.2f ms\n",
 				       c->name ? c->name : "", c->joint_count, c->sample_count, c->time_mark_count ? "~" : "", c->sample_rate,
-				       (unsigned long long)res[i].raw, (unsigned long long)res[i].bytes,
-				       (double)res[i].raw / (double)res[i].bytes, units_to_cm(res[i].st.max_error, c->unit_scale),
-				       units_to_cm(res[i].st.p99_error, c->unit_scale), (unsigned long long)res[i].st.samples_over_threshold,
-				       res[i].over ? ", OVER ITS BOUND" : "", (double)res[i].ns / 1e6);
+				       sizes, units_to_cm(res[i].st.max_error, c->unit_scale), units_to_cm(res[i].st.p99_error, c->unit_scale),
+				       (unsigned long long)res[i].st.samples_over_threshold, res[i].over ? ", OVER ITS BOUND" : "",
+				       (double)res[i].ns / 1e6);
+				sinew_size_breakdown parts;
+				if (c->source_bytes && res[i].bytes > c->source_bytes &&
+				    sinew_blob_sizes(blob, size, i, &parts, NULL) == SINEW_RESULT_OK && parts.metadata)
+					printf("    larger than its source: %llu of its bytes are names, hierarchy and rest pose (--strip leaves them "
+					       "out)\n",
+					       (unsigned long long)parts.metadata);
 				for (uint32_t k = 0; res[i].info.tier_count > 1 && k < res[i].info.tier_count; ++k)
 					printf("    tier %u (bound %g cm): %u bytes of pages, max error %.5f cm with tiers 0..%u\n", k,
 					       res[i].info.tier_bound_cm[k], res[i].info.tier_bytes[k], res[i].tier_max_cm[k], k);
 			}
-			printf("total: %llu -> %zu bytes (%.2f:1), max error %.5f cm (threshold %g cm, shell %g cm), %llu samples over, "
-			       "%.2f ms",
-			       (unsigned long long)raw_total, size, (double)raw_total / (double)size, max_cm,
+			char sizes[160];
+			size_line(sizes, sizeof sizes, source_total, raw_total, size);
+			printf("total: %s, max error %.5f cm (threshold %g cm, shell %g cm), %llu samples over, %.2f ms", sizes, max_cm,
 			       o->error_cm > 0 ? o->error_cm : SINEW_DEFAULT_ERROR_CM, o->shell_cm > 0 ? o->shell_cm : SINEW_DEFAULT_SHELL_CM,
 			       (unsigned long long)over_total, (double)total_ns / 1e6);
 			if (cli_peak_memory_bytes()) printf(", peak memory %.1f MB", (double)cli_peak_memory_bytes() / 1e6);

@@ -58,6 +58,8 @@ export interface ClipReport {
 	samples: number;
 	sample_rate: number;
 	scalar_tracks: number;
+	/** What the source file spends on this clip's motion (glTF: the accessors its samplers read). */
+	source_animation_bytes: number;
 	raw_bytes: number;
 	compressed_bytes: number;
 	ratio: number;
@@ -81,6 +83,8 @@ export interface ClipReport {
 export interface CompressReport {
 	input: string;
 	output: string;
+	/** What the source file spends on motion (glTF: the accessors animation samplers read, each once). */
+	source_animation_bytes: number;
 	raw_bytes: number;
 	compressed_bytes: number;
 	ratio: number;

@@ -231,6 +231,8 @@ sinew_result sinew_measure_error(const sinew_clip *reference, const sinew_clip *
 		size_t idx = (size_t)ceil(0.99 * (double)pairs) - 1;
 		out_stats->p99_error = sinewi_select_kth(all, pairs, idx);
 	}
+	out_stats->max_error_cm = out_stats->max_error * 100.0 / unit;
+	out_stats->p99_error_cm = out_stats->p99_error * 100.0 / unit;
 
 	for (uint32_t i = 0; i < reference->scalar_track_count; ++i) {
 		const sinew_scalar_track *rt = &reference->scalar_tracks[i], *tt = &test->scalar_tracks[i];

@@ -147,6 +147,8 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 		out_stats->mean_error = sum / (double)n;
 		out_stats->p99_error = sinewi_select_kth(all, n, (size_t)ceil(0.99 * (double)n) - 1);
 	}
+	out_stats->max_error_cm = out_stats->max_error * 100.0 / unit;
+	out_stats->p99_error_cm = out_stats->p99_error * 100.0 / unit;
 	sinewi_free(&al, mem, bytes);
 	return SINEW_RESULT_OK;
 }

@@ -634,3 +634,17 @@ sinew_result sinewi_gltf_check_output(sinewi_gltf_doc *d, uint32_t index, sinewi
 	}
 	return SINEW_RESULT_OK;
 }
+
+uint64_t sinewi_gltf_accessor_bytes(const sinewi_json *accessor) {
+	uint32_t count, type;
+	if (!sinewi_json_uint(sinewi_json_get(accessor, "count"), &count) ||
+	    !sinewi_json_uint(sinewi_json_get(accessor, "componentType"), &type))
+		return 0;
+	const uint32_t size = type == 5120 || type == 5121 ? 1 : type == 5122 || type == 5123 ? 2 : 4;
+	const char *name = sinewi_json_string(sinewi_json_get(accessor, "type"));
+	static const char *const names[] = {"SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4"};
+	static const uint32_t components[] = {1, 2, 3, 4, 4, 9, 16};
+	for (size_t i = 0; name && i < sizeof names / sizeof names[0]; ++i)
+		if (strcmp(name, names[i]) == 0) return (uint64_t)count * components[i] * size;
+	return 0;
+}

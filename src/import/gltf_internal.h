@@ -206,6 +206,9 @@ sinew_result sinewi_gltf_element(sinewi_gltf_doc *d, const sinewi_json *array, u
 sinew_result sinewi_gltf_parse_glb(sinewi_gltf_doc *d, const unsigned char *data, size_t size, const char **json,
                                    size_t *json_size);
 // Decodes accessor `index` (loading its buffers on first use); the result is cached in d->accessor_cache.
+// What an accessor holds in bytes (count x components x component size, as the file stores it; 0 when its
+// fields are missing): the source's animation bytes for reports.
+uint64_t sinewi_gltf_accessor_bytes(const sinewi_json *accessor);
 sinew_result sinewi_gltf_decode_accessor(sinewi_gltf_doc *d, uint32_t index, sinewi_gltf_accessor **out);
 // Animation input: SCALAR float, finite, >= 0, non-decreasing.
 sinew_result sinewi_gltf_check_times(sinewi_gltf_doc *d, uint32_t index, sinewi_gltf_accessor *a);

@@ -192,6 +192,32 @@ static sinew_file_kind kind_from_path(const char *path) {
 	return SINEW_FILE_AUTO;
 }
 
+// Offset of the first line that starts (after blanks) with `word` followed by a blank, '=' or a line end; size if none.
+static size_t line_starting(const unsigned char *data, size_t size, const char *word) {
+	const size_t n = strlen(word);
+	for (size_t i = 0; i < size;) {
+		size_t k = i;
+		while (k < size && (data[k] == ' ' || data[k] == '\t')) ++k;
+		if (size - k > n && memcmp(data + k, word, n) == 0 &&
+		    (data[k + n] == ' ' || data[k + n] == '\t' || data[k + n] == '=' || data[k + n] == '\r' || data[k + n] == '\n'))
+			return k;
+		while (i < size && data[i] != '\n') ++i;
+		++i;
+	}
+	return size;
+}
+
+// The bytes a text mocap file spends on motion (sinew_clip.source_bytes): BVH's MOTION section, the whole .amc
+// (its skeleton is the .asf), ACL's `tracks`; 0 for the readers that count their own (glTF, assimp).
+static uint64_t motion_bytes(sinew_file_kind kind, const unsigned char *data, size_t size) {
+	switch (kind) {
+	case SINEW_FILE_BVH: return size - line_starting(data, size, "MOTION");
+	case SINEW_FILE_AMC: return size;
+	case SINEW_FILE_ACL: return size - line_starting(data, size, "tracks");
+	default: return 0;
+	}
+}
+
 static sinew_result run_reader(sinew_file_kind kind, const sinewi_import_ctx *ctx, const unsigned char *data, size_t size,
                                sinew_clip_set **out, sinew_error *error) {
 	sinew_clip_set *set = NULL;
@@ -225,6 +251,7 @@ static sinew_result run_reader(sinew_file_kind kind, const sinewi_import_ctx *ct
 		sinew_clip_set_free(set);
 		return r;
 	}
+	if (set->clip_count == 1 && !set->clips[0]->source_bytes) set->clips[0]->source_bytes = motion_bytes(kind, data, size);
 	*out = set;
 	return SINEW_RESULT_OK;
 }

@@ -335,6 +335,17 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 		const char *name = anim->mName.length ? anim->mName.data : fallback;
 		sinewi_gltf_clip_input in = {name, bindings, count, joints, joint_count, tracks, track_count, unit_scale};
 		SINEWI_TRY(sinewi_gltf_build_clip(d->ctx, d->arena, &in, set, d->error));
+		// its keys as float32 values with float32 times (what glTF accessors would hold)
+		uint64_t key_bytes = 0;
+		for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+			const struct aiNodeAnim *ch = anim->mChannels[c];
+			key_bytes += (uint64_t)ch->mNumPositionKeys * 16 + (uint64_t)ch->mNumRotationKeys * 20 + (uint64_t)ch->mNumScalingKeys * 16;
+		}
+		for (unsigned c = 0; c < anim->mNumMorphMeshChannels; ++c) {
+			const struct aiMeshMorphAnim *ch = anim->mMorphMeshChannels[c];
+			for (unsigned k = 0; k < ch->mNumKeys; ++k) key_bytes += 4 + 4 * (uint64_t)ch->mKeys[k].mNumValuesAndWeights;
+		}
+		set->clips[set->clip_count - 1]->source_bytes = key_bytes;
 		clips++;
 	}
 	SINEWI_CHECK(clips > 0, d->error, SINEW_RESULT_BAD_COUNT, "%s: no animation with node channels", d->label);

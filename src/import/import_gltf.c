@@ -833,6 +833,24 @@ static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, 
 	return SINEW_RESULT_OK;
 }
 
+// The bytes of the accessors animation `anim`'s samplers read, inputs and outputs, each once (`clip_seen` holds
+// the animation's index + 1 of the last clip that counted an accessor).
+static uint64_t animation_bytes(const sinewi_gltf_doc *d, const sinewi_json *anim, uint32_t *clip_seen) {
+	const uint32_t stamp = (uint32_t)(anim - d->animations->children) + 1;
+	const sinewi_json *samplers = sinewi_json_get(anim, "samplers");
+	uint64_t bytes = 0;
+	for (uint32_t k = 0; samplers && samplers->type == SINEWI_JSON_ARRAY && k < samplers->count; ++k)
+		for (int io = 0; io < 2; ++io) {
+			uint32_t acc;
+			if (!sinewi_json_uint(sinewi_json_get(&samplers->children[k], io ? "output" : "input"), &acc) ||
+			    acc >= d->accessor_count || clip_seen[acc] == stamp)
+				continue;
+			clip_seen[acc] = stamp;
+			bytes += sinewi_gltf_accessor_bytes(&d->accessors->children[acc]);
+		}
+	return bytes;
+}
+
 static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, double unit_scale, sinew_clip_set *set) {
 	uint32_t anim_count = d->animations ? d->animations->count : 0;
 	sinewi_gltf_binding *bindings =
@@ -848,6 +866,9 @@ static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, dou
 	    (sinew_scalar_track *)sinewi_arena_array(d->arena, max_tracks ? max_tracks : 1, sizeof(sinew_scalar_track));
 	if (!bindings || !slot || !pointer_slot || !tracks) return sinewi_gltf_oom(d);
 	if (sk->track_count) memcpy(tracks, sk->tracks, sk->track_count * sizeof *tracks);
+	// accessors a clip's source bytes counted already
+	uint32_t *clip_seen = (uint32_t *)sinewi_arena_array(d->arena, (size_t)d->accessor_count + 1, sizeof(uint32_t));
+	if (!clip_seen) return sinewi_gltf_oom(d);
 	uint32_t c = 0;
 	for (uint32_t a = 0; a < anim_count; ++a) {
 		uint32_t first = c, count = 0, track_count = sk->track_count;
@@ -914,6 +935,7 @@ static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, dou
 			}
 			return r;
 		}
+		set->clips[set->clip_count - 1]->source_bytes = animation_bytes(d, anim, clip_seen);
 	}
 	return SINEW_RESULT_OK;
 }
