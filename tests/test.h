@@ -106,7 +106,7 @@ unsigned char *test_slurp(const char *path, size_t *size); // malloc'd, NUL-term
 // Reorders a re-imported clip's joints (and samples) to `ref`'s order, matching node j (by_index) or the
 // joint's source_index; false (with *missing) when a joint is not found.
 bool test_reorder_joints(const sinew_clip *ref, sinew_clip *got, bool by_index, uint32_t *missing);
-// The clip as it plays at each exported key's float32 time f32(k / rate) (export_gltf.c key_value), written
+// The clip as it plays at each exported key's float32 time f32(k / rate) (export_animations.c key_value), written
 // over its samples: what a re-import of an exported glTF compares with. test_restore_samples puts them back.
 typedef struct test_saved_samples {
 	sinew_qvv *transforms;

@@ -110,7 +110,7 @@ bool test_reorder_joints(const sinew_clip *ref, sinew_clip *got, bool by_index, 
 	return ok;
 }
 
-// What the exporter writes at key k (export_gltf.c key_value): the clip as it plays at the key's float32
+// What the exporter writes at key k (export_animations.c key_value): the clip as it plays at the key's float32
 // time f32(k / rate), which is up to half an ulp off k / rate. Interpolating joints and scalar tracks are
 // blended in place (lerp, nlerp on the shortest arc), so re-imported keys compare with what was written.
 static uint8_t own_rounding(uint8_t r, const sinew_clip *clip) {

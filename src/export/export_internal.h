@@ -1,6 +1,7 @@
 // sinew — see include/sinew.h for version and licence
-// Hooks between the glTF writer (export_gltf.c) and pack/unpack (export_pack.c): the writer re-serializes a
-// source document; pack swaps its animations for the SINEW_compressed_animation extension, unpack the reverse.
+// Hooks between the glTF writer (export_gltf.c; its files share export_gltf.h) and pack/unpack (export_pack.c):
+// the writer re-serializes a source document; pack swaps its animations for the SINEW_compressed_animation
+// extension, unpack the reverse.
 #ifndef SINEW_EXPORT_INTERNAL_H
 #define SINEW_EXPORT_INTERNAL_H
 #include "../core/base.h"
@@ -26,11 +27,11 @@ sinew_result sinewi_export_gltf_hooked(const sinew_clip_set *set, const char *pa
                                        const sinewi_export_hook *hook, const sinew_allocator *allocator,
                                        sinew_error *error);
 
-// Reads the blob of a packed glTF: the extension's bufferView, bounds-checked against its buffer, copied into
-// `*out_blob` (sinewi_malloc'd from `allocator`, 16-byte aligned, free with sinew_blob_free) and checked with
-// sinew_validate, and the extension's `clips` list must have one entry per clip of the blob; `*out_view`
-// receives the bufferView index. Errors: CORRUPT/TRUNCATED (and the blob's own validate errors) with the
-// bufferView or offset in the message.
+// Reads the blob of a packed glTF (export_packed_read.c): the extension's bufferView, bounds-checked against its
+// buffer, copied into `*out_blob` (sinewi_malloc'd from `allocator`, 16-byte aligned, free with sinew_blob_free)
+// and checked with sinew_validate, and the extension's `clips` list must have one entry per clip of the blob;
+// `*out_view` receives the bufferView index. Errors: CORRUPT/TRUNCATED (and the blob's own validate errors) with
+// the bufferView or offset in the message.
 sinew_result sinewi_read_packed_blob(const char *path, const sinew_allocator *allocator, void **out_blob,
                                      size_t *out_size, uint32_t *out_view, sinew_error *error);
 
