@@ -12,7 +12,7 @@
 // Suites, in pipeline order. Weak declarations, so the link does not need them all; the runner fails a
 // suite listed here that no test file defines (a listed suite must not vanish without a word).
 #define SUITES(X)                                                                                  \
-	X(core_math) X(clip) X(error_metric) X(json) X(import_bvh) X(import_amc) X(import_acl)         \
+	X(elementary) X(core_math) X(clip) X(error_metric) X(json) X(import_bvh) X(import_amc) X(import_acl)         \
 	    X(import_gltf) X(import_assimp) X(export_gltf) X(export_acl) X(compress) X(compress_jobs)   \
 	    X(format)                                                                                 \
 	    X(decompress) X(pages) X(kernels) X(compress_corpus) X(pack) X(cli)

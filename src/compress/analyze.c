@@ -4,6 +4,7 @@
 // with the object-space error model, computes clip ranges, then runs the segment search.
 #include "../core/bits.h"
 #include "../core/codec_math.h"
+#include "../core/elementary.h"
 #include "../core/metric.h"
 #include "compress_work.h"
 
@@ -517,7 +518,7 @@ static void choose_half_ranges(sinewi_work *w) {
 			for (uint32_t c = 0; c < t->range_components; ++c) {
 				float flo, fext;
 				half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext);
-				if (t->clip_ext[c] > 0.0f) cost += knots * log2((double)fext / (double)t->clip_ext[c]);
+				if (t->clip_ext[c] > 0.0f) cost += knots * sinewi_log2((double)fext / (double)t->clip_ext[c]);
 				else if (fext > 0.0f || flo != t->clip_min[c]) cost += knots * 8.0;
 			}
 		}

@@ -5,10 +5,20 @@
 
 #include "sinew.h"
 
+#include <float.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+// The same bytes on every platform (docs/format.md, Appendix B): float and double operations evaluated
+// in their own precision (not x87's 80 bits), and no fast-math (no reassociation, no reciprocals, no FMA).
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "sinew needs FLT_EVAL_METHOD 0 (on 32-bit x86: -msse2 -mfpmath=sse)"
+#endif
+#if defined(__FAST_MATH__)
+#error "sinew must not be built with -ffast-math: its bytes would depend on the compiler"
+#endif
 
 #if defined(__GNUC__)
 #define SINEWI_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -91,10 +101,17 @@ static inline bool sinewi_add_size(size_t a, size_t b, size_t *out) {
 	return true;
 }
 
-// fmax and nextafterf(x, INFINITY) without calls to libm: the compressor's first call of a libm
-// function costs a cold process a symbol lookup of the dynamic linker. Same results: a NaN gives way to
-// the other operand; the next float up of -0 and +0 is the smallest subnormal, of -min it is -0.
+// fmax, fmin and nextafterf(x, INFINITY) without libm (the codec calls none of its functions but sqrt,
+// floor and ceil: docs/format.md, Appendix B), one result on every platform: a NaN gives way to the
+// other operand, and of +0 and -0 the second is returned; the next float up of -0 and +0 is the smallest
+// subnormal, of -min it is -0.
 static inline double sinewi_fmax(double a, double b) {
+	return a > b || b != b ? a : b;
+}
+static inline double sinewi_fmin(double a, double b) {
+	return a < b || b != b ? a : b;
+}
+static inline float sinewi_fmaxf(float a, float b) {
 	return a > b || b != b ? a : b;
 }
 static inline float sinewi_next_up(float x) {

@@ -135,10 +135,10 @@ static sinew_result check_clips(sinewi_exporter *e) {
 		// Translations in metres must stay finite float32 (a tiny unit_scale could overflow them).
 		double largest = 0.0;
 		for (size_t k = 0; k < (size_t)clip->sample_count * clip->joint_count; ++k)
-			for (int c = 0; c < 3; ++c) largest = fmax(largest, fabs((double)clip->transforms[k].translation[c]));
+			for (int c = 0; c < 3; ++c) largest = sinewi_fmax(largest, fabs((double)clip->transforms[k].translation[c]));
 		for (uint32_t j = 0; j < clip->joint_count; ++j)
 			for (int c = 0; c < 3; ++c)
-				largest = fmax(largest, fabs((double)clip->joints[j].default_pose.translation[c]));
+				largest = sinewi_fmax(largest, fabs((double)clip->joints[j].default_pose.translation[c]));
 		SINEWI_CHECK(isfinite(sinewi_export_to_float(largest / clip->unit_scale)), e->error, SINEW_RESULT_NOT_FINITE,
 		             "export: clip %u ('%s'): translation %g / unit_scale %g overflows float in metres", i,
 		             sinewi_export_clip_label(clip), largest, clip->unit_scale);

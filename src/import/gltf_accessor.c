@@ -416,12 +416,12 @@ static float read_component(const unsigned char *p, uint32_t type, bool normaliz
 	switch (type) {
 	case 5120: {
 		int8_t v = (int8_t)p[0];
-		return normalized ? fmaxf((float)v / 127.0f, -1.0f) : (float)v;
+		return normalized ? sinewi_fmaxf((float)v / 127.0f, -1.0f) : (float)v;
 	}
 	case 5121: return normalized ? (float)p[0] / 255.0f : (float)p[0];
 	case 5122: {
 		int16_t v = (int16_t)(uint16_t)(p[0] | p[1] << 8);
-		return normalized ? fmaxf((float)v / 32767.0f, -1.0f) : (float)v;
+		return normalized ? sinewi_fmaxf((float)v / 32767.0f, -1.0f) : (float)v;
 	}
 	case 5123: {
 		uint16_t v = (uint16_t)(p[0] | p[1] << 8);

@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+// -0 before +0: equal values are then equal bits, so the order (and which of them the dedup keeps) does not
+// depend on the C library's qsort
 static int compare_double(const void *a, const void *b) {
 	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y ? 1 : 0;
+	return x < y ? -1 : x > y ? 1 : (int)(signbit(y) != 0) - (int)(signbit(x) != 0);
 }
 
 // Adds the key times, key-interval midpoints and quarter points of `times[0..n)` to out[*count] (DESIGN §4: the

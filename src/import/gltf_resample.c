@@ -39,6 +39,7 @@
 // until the next sample exactly as the source does; same for all-STEP morph weight tracks.
 #include "gltf_internal.h"
 
+#include "../core/elementary.h"
 #include "../core/quat.h"
 #include "../core/codec_math.h"
 #include "../core/metric.h"
@@ -100,12 +101,12 @@ static void slerp(const float *a, const float *b, double s, double *out) {
 		double d = (double)a[i] - sign * b[i], p = (double)a[i] + sign * b[i];
 		diff += d * d, sum += p * p;
 	}
-	const double theta = 2.0 * atan2(sqrt(diff), sqrt(sum));
+	const double theta = 2.0 * sinewi_atan2(sqrt(diff), sqrt(sum));
 	double wa = 1.0 - s, wb = s; // (equal keys: the lerp is exact)
 	if (theta > 1e-9) {
-		const double sin_theta = sin(theta);
-		wa = sin((1.0 - s) * theta) / sin_theta;
-		wb = sin(s * theta) / sin_theta;
+		const double sin_theta = sinewi_sin(theta);
+		wa = sinewi_sin((1.0 - s) * theta) / sin_theta;
+		wb = sinewi_sin(s * theta) / sin_theta;
 	}
 	for (int i = 0; i < 4; ++i) out[i] = wa * a[i] + sign * wb * b[i];
 	sinewi_quat_normalize_d(out);
@@ -160,9 +161,11 @@ void sinewi_gltf_curve_eval(const sinewi_gltf_curve *curve, double t, double sna
 
 /* ---- key times ---- */
 
+// -0 before +0: equal values are then equal bits, so the order (and which of them the dedup keeps) does not
+// depend on the C library's qsort
 static int compare_float(const void *a, const void *b) {
 	float x = *(const float *)a, y = *(const float *)b;
-	return x < y ? -1 : x > y ? 1 : 0;
+	return x < y ? -1 : x > y ? 1 : (int)(signbit(y) != 0) - (int)(signbit(x) != 0);
 }
 
 typedef struct time_array {
@@ -216,7 +219,7 @@ typedef struct candidate {
 
 // Sample intervals per key interval: the refinement steps.
 static uint32_t next_sub(uint32_t n, double ratio) {
-	double want = ratio > 1.0 ? ceil(n * cbrt(ratio) * 1.1) : 0.0;
+	double want = ratio > 1.0 ? ceil(n * sinewi_cbrt(ratio) * 1.1) : 0.0;
 	uint32_t step = n < 4 ? n + 1 : n + n / 2;
 	if (want > (double)step) step = want < (double)MAX_SUB ? (uint32_t)want : MAX_SUB;
 	return step < MAX_SUB ? step : MAX_SUB;
@@ -255,7 +258,7 @@ static void place_samples(const key_plan *p, sinew_time_mark *marks, candidate *
 	uint32_t m = 0, a = 0;
 	double lo = -INFINITY, hi = INFINITY; // slopes (seconds per sample) the keys inside the run allow
 	// a run's tolerance: float noise, or GRID_TOL of its first sample interval (exporters accumulate float steps)
-	double tol = nu > 1 ? fmax(p->tol, GRID_TOL * ((double)p->keys[1] - p->keys[0]) / p->sub[0]) : p->tol;
+	double tol = nu > 1 ? sinewi_fmax(p->tol, GRID_TOL * ((double)p->keys[1] - p->keys[0]) / p->sub[0]) : p->tol;
 	marks[m++] = (sinew_time_mark){p->keys[0], 0};
 	for (uint32_t e = 1; e < nu; ++e) {
 		double dk = (double)(p->first[e] - p->first[a]), slope = ((double)p->keys[e] - p->keys[a]) / dk;
@@ -264,11 +267,11 @@ static void place_samples(const key_plan *p, sinew_time_mark *marks, candidate *
 			marks[m++] = (sinew_time_mark){p->keys[a], p->first[a]};
 			lo = -INFINITY, hi = INFINITY;
 			dk = (double)(p->first[e] - p->first[a]);
-			tol = fmax(p->tol, GRID_TOL * ((double)p->keys[e] - p->keys[a]) / p->sub[a]);
+			tol = sinewi_fmax(p->tol, GRID_TOL * ((double)p->keys[e] - p->keys[a]) / p->sub[a]);
 		}
 		// key e inside a longer run from a: the slopes that keep it within tol of its sample time
-		lo = fmax(lo, ((double)p->keys[e] - tol - p->keys[a]) / dk);
-		hi = fmin(hi, ((double)p->keys[e] + tol - p->keys[a]) / dk);
+		lo = sinewi_fmax(lo, ((double)p->keys[e] - tol - p->keys[a]) / dk);
+		hi = sinewi_fmin(hi, ((double)p->keys[e] + tol - p->keys[a]) / dk);
 	}
 	if (nu > 1) marks[m++] = (sinew_time_mark){p->keys[nu - 1], p->first[nu - 1]};
 	cand->g.count = p->first[nu - 1] + 1;
@@ -277,7 +280,7 @@ static void place_samples(const key_plan *p, sinew_time_mark *marks, candidate *
 	if (m == 2 && p->keys[0] == 0.0f) { // one run from 0: a uniform clip
 		cand->g.mark_count = 0;
 		cand->g.marks = NULL;
-		cand->g.rate = nice_rate((double)(cand->g.count - 1) / span, span, fmax(p->tol, GRID_TOL * span / (cand->g.count - 1)));
+		cand->g.rate = nice_rate((double)(cand->g.count - 1) / span, span, sinewi_fmax(p->tol, GRID_TOL * span / (cand->g.count - 1)));
 	} else {
 		cand->g.mark_count = nu > 1 ? m : 0;
 		cand->g.marks = nu > 1 ? marks : NULL;
@@ -356,7 +359,7 @@ static void playback(const sinewi_gltf_curve *curve, const candidate *cand, cons
 // Scalar curves: the largest absolute difference of a component.
 static double value_error(const sinewi_gltf_curve *curve, const double *x, const double *y) {
 	double worst = 0.0;
-	for (uint32_t c = 0; c < curve->components; ++c) worst = fmax(worst, fabs(x[c] - y[c]));
+	for (uint32_t c = 0; c < curve->components; ++c) worst = sinewi_fmax(worst, fabs(x[c] - y[c]));
 	return worst;
 }
 
@@ -593,7 +596,7 @@ static bool check_placement(resampler *rs, const key_plan *plan, double *error, 
 		if (!(pl->errors[k] <= rs->budget)) {
 			uint32_t i = interval_of(plan, pl->check_times[k]);
 			rs->bad[i] = 1, any = true;
-			rs->worst[i] = fmaxf(rs->worst[i], isfinite(pl->errors[k]) ? (float)(pl->errors[k] / rs->budget) : 1e30f);
+			rs->worst[i] = sinewi_fmaxf(rs->worst[i], isfinite(pl->errors[k]) ? (float)(pl->errors[k] / rs->budget) : 1e30f);
 		}
 	for (uint32_t s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, 0); s + 1 < count;
 	     s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, s + 1))
@@ -728,10 +731,10 @@ static void mark_steep_keys(resampler *rs, key_plan *plan) {
 				dt += (cur[j].t[r] - prev[j].t[r]) * (cur[j].t[r] - prev[j].t[r]);
 				for (int k = 0; k < 3; ++k) dm += (cur[j].m[r][k] - prev[j].m[r][k]) * (cur[j].m[r][k] - prev[j].m[r][k]);
 			}
-			moved = fmax(moved, sqrt(dt) + c->shell * sqrt(dm));
+			moved = sinewi_fmax(moved, sqrt(dt) + c->shell * sqrt(dm));
 		}
 		const float t1 = plan->keys[i + 1];
-		const double ulp2 = 2.0 * ((double)nextafterf(t1, INFINITY) - (double)t1);
+		const double ulp2 = 2.0 * ((double)sinewi_next_up(t1) - (double)t1);
 		const double span = (double)plan->keys[i + 1] - (double)plan->keys[i];
 		if (moved * ulp2 > STEEP_SHARE * rs->budget * span) plan->exact[i] = plan->exact[i + 1] = 1;
 		sinewi_affine_d *swap = prev;
@@ -776,7 +779,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	double curve_values = 0.0; // animated components per sample
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_curve *c = in->bindings[b].curve;
-		t_end = fmax(t_end, c->times[c->key_count - 1]);
+		t_end = sinewi_fmax(t_end, c->times[c->key_count - 1]);
 		if (c->components > rs.max_components) rs.max_components = c->components;
 		curve_values += c->path == SINEWI_GLTF_ROTATION ? 3 : c->components;
 	}
@@ -815,7 +818,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	rs.rec = rs.src + rs.max_components;
 	// float noise of the key times: two float32 ulps of the last one (an exporter's k / rate rounded to float32
 	// is within half an ulp of it, and the evenly spaced times within half an ulp of the last key)
-	const double tol = 2.0 * (nextafterf((float)t_end, INFINITY) - (float)t_end);
+	const double tol = 2.0 * (sinewi_next_up((float)t_end) - (float)t_end);
 
 	rs.pl.al = sinewi_alloc_from(ctx->allocator);
 	placement *pl = &rs.pl;
@@ -972,7 +975,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 			                   resampled, resampled / p * 100.0, p);
 		if (resampled > p * 1e-3)
 			for (uint32_t c = 0; c < curve->components; c += width)
-				clip->scalar_tracks[bind->first_track + c / width].precision = (float)fmax(p - resampled, p * 0.1);
+				clip->scalar_tracks[bind->first_track + c / width].precision = (float)sinewi_fmax(p - resampled, p * 0.1);
 		for (uint32_t c = 0; c < curve->components; ++c) {
 			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c / width];
 			uint32_t k = c % width, tc = track->components;
@@ -1005,7 +1008,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	// float32 rounding of what the compressor compares with, at the samples and at the check points
 	clip->float_error = float_error(in, cand, poses, cand->times, count, rs.checker.shell_off, &pl->al);
 	if (clip->check_count)
-		clip->float_error = fmax(clip->float_error, float_error(in, cand, clip->check_transforms, clip->check_times,
+		clip->float_error = sinewi_fmax(clip->float_error, float_error(in, cand, clip->check_transforms, clip->check_times,
 		                                                        clip->check_count, rs.checker.shell_off, &pl->al));
 	placement_free(pl);
 	return SINEW_RESULT_OK;

@@ -44,6 +44,7 @@
 #include <sys/stat.h>
 #endif
 
+#include "../core/elementary.h"
 #include "../core/quat.h"
 
 #define ASF_MAX_BONES 65536
@@ -100,8 +101,7 @@ typedef struct amc_parser {
 
 static void axis_quat(int axis, double radians, double q[4]) {
 	q[0] = q[1] = q[2] = 0.0;
-	q[axis] = sin(0.5 * radians);
-	q[3] = cos(0.5 * radians);
+	sinewi_sincos(0.5 * radians, &q[axis], &q[3]);
 }
 
 // Rotation of Euler angles (radians, indexed by axis) applied in `order` about fixed axes:

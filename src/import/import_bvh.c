@@ -29,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/elementary.h"
 #include "../core/quat.h"
 
 #define BVH_MAX_DEPTH 1024
@@ -253,7 +254,7 @@ static double rate_from_frame_time(double frame_time, const sinewi_token *tok) {
 	if (n >= 1.0 && fabs(rate - n) <= 1e-9 * n) return n;
 	int decimals = sinewi_token_decimals(tok);
 	if (decimals <= 0 || rate > 1e6) return rate;
-	double tolerance = 0.5 * pow(10.0, -decimals) * (1.0 + 1e-9);
+	double tolerance = 0.5 * sinewi_pow10(-decimals) * (1.0 + 1e-9);
 	if (tolerance > 1e-4 * frame_time) return rate;
 	if (n >= 1.0 && fabs(1.0 / n - frame_time) <= tolerance) return n;
 	double ntsc = floor(rate * 1.001 + 0.5);
@@ -276,8 +277,7 @@ static void name_from_path(const char *path, char *buffer, size_t size) {
 static void axis_quat(int axis, double degrees, double q[4]) {
 	double half = degrees * (3.14159265358979323846 / 360.0);
 	q[0] = q[1] = q[2] = 0.0;
-	q[axis] = sin(half);
-	q[3] = cos(half);
+	sinewi_sincos(half, &q[axis], &q[3]);
 }
 
 // Local transform of joint j from one frame's channel values (see the conventions at the top).

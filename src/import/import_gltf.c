@@ -148,8 +148,8 @@ static double dot3(const double a[3], const double b[3]) {
 static sinew_result decompose_matrix(sinewi_gltf_doc *d, uint32_t node, const double m[16], double t[3], double q[4],
                                      double s[3]) {
 	double scale_max = 0.0;
-	for (int i = 0; i < 12; ++i) scale_max = fmax(scale_max, fabs(m[i]));
-	double tol = 1e-5 * fmax(1.0, scale_max);
+	for (int i = 0; i < 12; ++i) scale_max = sinewi_fmax(scale_max, fabs(m[i]));
+	double tol = 1e-5 * sinewi_fmax(1.0, scale_max);
 	if (fabs(m[3]) > tol || fabs(m[7]) > tol || fabs(m[11]) > tol || fabs(m[15] - 1.0) > 1e-5)
 		return sinewi_gltf_fail(d, SINEW_RESULT_CORRUPT, "node %u: matrix has a projective last row (%g %g %g %g)",
 		                        node, m[3], m[7], m[11], m[15]);
@@ -165,7 +165,7 @@ static sinew_result decompose_matrix(sinewi_gltf_doc *d, uint32_t node, const do
 	bool ok[3];
 	int good = 0;
 	for (int c = 0; c < 3; ++c) {
-		ok[c] = fabs(s[c]) > 1e-12 * fmax(1.0, scale_max) && fabs(s[c]) > 0.0;
+		ok[c] = fabs(s[c]) > 1e-12 * sinewi_fmax(1.0, scale_max) && fabs(s[c]) > 0.0;
 		if (ok[c]) {
 			for (int r = 0; r < 3; ++r) col[c][r] /= s[c];
 			++good;
@@ -804,7 +804,7 @@ static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, 
 			float a = fabsf(first_key[key * stride + c]);
 			if (a > largest) largest = a;
 		}
-	magnitude = fmax(magnitude, (double)largest);
+	magnitude = sinewi_fmax(magnitude, (double)largest);
 	uint32_t tracks = (k + 3) / 4;
 	const char *name = sinew_clip_set_strdup(set, pointer);
 	if (!name) return sinewi_gltf_oom(d);

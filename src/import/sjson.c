@@ -2,6 +2,8 @@
 // SJSON parser (see sjson.h): one pass over the text into a flat node array, no recursion.
 #include "sjson.h"
 
+#include "../core/elementary.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,7 +412,7 @@ static bool parse_decimal(const char *s, size_t length, double *out) {
 	// Within a few ulps of the correctly rounded value.
 	double v = (double)mantissa;
 	if (exp10 < -300) v *= 1e-300, exp10 += 300;
-	v *= pow(10.0, (double)exp10);
+	v *= sinewi_pow10(exp10);
 	*out = negative ? -v : v;
 	return true;
 }
