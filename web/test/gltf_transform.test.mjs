@@ -5,7 +5,7 @@
 // the blob is the one `sinew pack` writes for the document; a read/write round trip through glTF-Transform
 // keeps the extension and the blob; writing refuses a document whose animated nodes moved.
 // Needs web/node_modules (npm ci --prefix web: @gltf-transform/core) and, for the judge, three in
-// web/browser-test/node_modules; skipped with the reason otherwise.
+// web/browser-test/node_modules; skipped with the reason when one is not installed (and only then).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,13 +17,15 @@ import { pack } from '../compress.mjs';
 import Sinew from '../sinew.mjs';
 import { CLI, CORPUS, NO_CORPUS, REPO } from './corpus.mjs';
 
+// Only the optional dependency's absence skips: anything thrown by gltf-transform.mjs itself fails this file.
 let core = null, tooling = null, missing = false;
 try {
 	core = await import('@gltf-transform/core');
-	tooling = await import('../gltf-transform.mjs');
 } catch (e) {
+	if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !/'@gltf-transform\/core'/.test(e.message)) throw e;
 	missing = `@gltf-transform/core not installed (npm ci --prefix web): ${e.message.split('\n')[0]}`;
 }
+if (core) tooling = await import('../gltf-transform.mjs');
 const JUDGE_THREE = join(REPO, 'web/browser-test/node_modules/three/package.json');
 const noJudge = !existsSync(JUDGE_THREE) && 'three for the judge not installed (npm ci --prefix web/browser-test)';
 
