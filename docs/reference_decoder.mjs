@@ -698,8 +698,8 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
         if (widths[k] === 31) fail('Shift', 'shift for a raw slot');
         if (sh > widths[k]) fail('Shift', `shift ${sh} exceeds width ${widths[k]}`);
       });
-      // §Version 2: a track with a raw slot is plain (no shifts)
-      if (version === 2 && widths.includes(31) && shifts.some((x) => x > 0)) fail('Shift', 'shift in a track with a raw slot');
+      // a track with a raw slot has every Shift_k 0 (version 2: it is plain; version 3: its predicted knots are whole)
+      if (widths.includes(31) && shifts.some((x) => x > 0)) fail('Shift', 'shift in a track with a raw slot');
       const slotBits = widths.map((w) => (w === 31 ? 32 : w));
       const rwidths = slotBits.map((b, k) => b - shifts[k]);
       const decimation = (D >> 20) & 3;
@@ -724,15 +724,17 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     }
 
     // §Midpoint knots: knot i of a track as stored integers. Plain knots (the even ones and the last)
-    // sit in plain slot (i + 1) >> 1; predicted knot 2g + 1 is the rounded-up midpoint of plain slots
-    // g and g + 1 plus its biased residual, modulo 2^Width_bits (versions 2 and 3 alike).
+    // sit in plain slot (i + 1) >> 1; predicted knot 2g + 1 sits in residual row g: whole when the track
+    // has no Shift (version 3), else the rounded-up midpoint of plain slots g and g + 1 plus its biased
+    // residual, modulo 2^Width_bits (versions 2 and 3 alike).
     function knotCodes(seg, st, i) {
       if (st.predicted === 0) return readSlots(seg, st.plainAt + i * st.plainStride, st.slotBits);
       if (i % 2 === 0 || i === st.knots - 1) return readSlots(seg, st.plainAt + ((i + 1) >> 1) * st.plainStride, st.slotBits);
       const g = (i - 1) / 2;
+      const r = readSlots(seg, st.residualAt + g * st.residualStride, st.rwidths);
+      if (!st.shifts.some((x) => x > 0)) return r; // stored whole
       const a = readSlots(seg, st.plainAt + g * st.plainStride, st.slotBits);
       const b = readSlots(seg, st.plainAt + (g + 1) * st.plainStride, st.slotBits);
-      const r = readSlots(seg, st.residualAt + g * st.residualStride, st.rwidths);
       return st.slotBits.map((bits, k) => {
         const rw = st.rwidths[k], modulus = 2 ** bits;
         const value = Math.floor((a[k] + b[k] + 1) / 2) + r[k] - (rw > 0 ? 2 ** (rw - 1) : 0);

@@ -12,7 +12,8 @@ const f = Math.fround;
 
 // ---------------------------------------------------------------------------------------------
 // Blob descriptions. Knot codes are given whole (`knots[i][slot]`); `encode` turns them into the
-// plain rows and residual fields the format stores (residual = q - midpoint + bias, modulo 2^bits).
+// plain rows and residual rows the format stores: with Midpoint_knots, a track without any Shift stores its
+// predicted knots whole, one with some Shift their residuals (q - midpoint + bias, modulo 2^bits).
 
 function encode(seg, track, length, midpoint) {
   const bits = track.type === 0 && seg.widths[0] === 31 ? [32, 32, 32, 32]
@@ -23,6 +24,7 @@ function encode(seg, track, length, midpoint) {
   const P = Math.floor((K - 1) / 2), shifts = seg.shifts ?? [0, 0, 0, 0];
   const plain = [], residuals = [];
   for (let i = 0; i < K; ++i) if (i % 2 === 0 || i === K - 1) plain.push(seg.knots[i]);
+  if (!shifts.some((x) => x > 0)) return { ...seg, plain, residuals: Array.from({ length: P }, (_, g) => seg.knots[2 * g + 1]) };
   for (let g = 0; g < P; ++g) {
     residuals.push(bits.map((b, k) => {
       const a = plain[g][k], c = plain[g + 1][k], rw = b - shifts[k], m = 2 ** b;
@@ -274,24 +276,30 @@ test('version 3: midpoint residuals in residual rows, rebuilt modulo the slot wi
     assertExact(pose.subarray(34, 37), st.knots[k].map((q, i) => clip.ranges[2].min[i] + q * 0.5), `node 3 translation at knot ${k}`);
   }
   for (const k of [0, 2, 4, 6, 8]) checkBasePose(blob, clip, k);
+  // node 0's rotation has no Shift: its predicted (odd) knots are stored whole in the residual rows
+  for (const k of [1, 3, 5, 7]) {
+    const { pose } = blob.clips[0].samplePose(k / 30);
+    assertClose(pose.subarray(0, 4), rebuildDouble(knotValue(clip, 0, k), 3), 2e-7, `node 0 rotation at predicted knot ${k}`);
+  }
 
   // wrapping: a = b = 15 and q = 0 needs mid + r - bias = 16 (mod 16 = 0); a = b = 0 and q = 15 needs -1
   const wrap = baseDesc({ midpoint: true });
   const w = wrap.clips[0].segments[0].tracks[4]; // scalar 1: slots of 2, 3, 4, 5 bits, decimation 1 (5 knots)
-  w.knots = [[3, 7, 15, 31], [0, 0, 0, 0], [3, 7, 15, 31], [3, 7, 15, 31], [0, 0, 0, 0]];
+  w.shifts = [0, 0, 0, 1]; // some Shift: every slot stores a residual (slot 3 in 4 bits)
+  w.knots = [[3, 7, 15, 31], [0, 0, 0, 0], [3, 7, 15, 31], [2, 4, 8, 16], [0, 0, 0, 0]];
   const wrapped = decode(build(wrap).bytes).clips[0];
   assertExact(wrapped.samplePose(2 / 30).scalars.subarray(1), [0, 0, 0, 0], 'knot 1: over the top, wrapped to 0');
   w.knots = [[0, 0, 0, 0], [3, 7, 15, 31], [0, 0, 0, 0], [3, 7, 15, 31], [0, 0, 0, 0]];
   assertExact(decode(build(wrap).bytes).clips[0].samplePose(2 / 30).scalars.subarray(1), [3, 7, 15, 31], 'knot 1: under zero, wrapped to the top');
-  // the residual fields really are what was checked: knot 1's fields (bias 2, 4, 8, 16) are 1, 3, 7, 15
-  assert.deepEqual(encodeOne(w, 8, true).residuals[0], [1, 3, 7, 15]);
+  // the residual fields really are what was checked: knot 1's fields (bias 2, 4, 8, 8) are 1, 3, 7, 7
+  assert.deepEqual(encodeOne(w, 8, true).residuals[0], [1, 3, 7, 7]);
 });
 
 function encodeOne(seg, length, midpoint) {
   return encode(seg, { type: 3, components: 4 }, length, midpoint);
 }
 
-test('version 3: a raw rotation and raw scalar slots, with midpoint residuals of 32 bits', () => {
+test('version 3: a raw rotation and raw scalar slots, their predicted knots stored whole', () => {
   const bitsOf = (v) => { const d = new DataView(new ArrayBuffer(4)); d.setFloat32(0, v); return d.getUint32(0); };
   const rig = { nodeCount: 1, scalarComponents: [2] };
   const rotations = [[0, 0, 0, 1], [0.6, 0, 0, 0.8], [0, 1, 0, 0], [-0.5, 0.5, -0.5, 0.5], [0.8, 0, 0.6, 0]];
@@ -528,6 +536,7 @@ const MALFORMED = [
   ['a shift above its width', 'Shift', patch((b, l) => { b[l.clips[0].segments + 13] = 0x04; }, () => baseDesc({ midpoint: true }))],
   ['a shift on a rotation\'s slot 3', 'Shift', patch((b, l) => { b[l.clips[0].segments + 4] = 0x10; }, () => baseDesc({ midpoint: true }))],
   ['a shift on a translation\'s missing slot', 'Shift', patch((b, l) => { b[l.clips[0].segments + 9] = 0x10; }, () => baseDesc({ midpoint: true }))],
+  ['a shift in a track with a raw slot', 'Shift', patch((b, l) => { b[l.clips[0].segments + 8] = 0x01; }, () => { const d = baseDesc({ midpoint: true }); d.clips[0].segments[0].tracks[1].widths = [4, 31, 8]; d.clips[0].segments[0].tracks[1].knots = codes(5, [4, 32, 8], 2); return d; })],
   ['a shift on a raw slot', 'Shift', patch((b, l) => { b[l.clips[0].segments + 8] = 0x10; }, () => { const d = baseDesc({ midpoint: true }); d.clips[0].segments[0].tracks[1].widths = [4, 31, 8]; d.clips[0].segments[0].tracks[1].knots = codes(5, [4, 32, 8], 2); return d; })],
   // segment table (several segments)
   ['segment table entry 0', 'Segment_table', patch((b, l) => u32At(b, l.clips[0].segments, u32(b, l.clips[0].segments) + 4), multiSegment)],
