@@ -11,14 +11,24 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 SINEW = $(BUILD)/sinew
 FUZZ_SECONDS ?= 30
 
-.PHONY: all run test sanitize fuzz fuzz-regression bench clean
+.PHONY: all quiet-build run test sanitize fuzz fuzz-regression bench clean
 
 all:
 	@$(CMAKE) -S . -B $(BUILD) $(CMAKE_FLAGS) > /dev/null
 	@$(CMAKE) --build $(BUILD) -j $(JOBS)
 
+# The build for `run` and `test`, quiet unless it fails (then its whole log); VERBOSE=1 shows it.
+quiet-build:
+ifeq ($(VERBOSE),1)
+	@$(MAKE) --no-print-directory all
+else
+	@log=$$(mktemp); if { $(CMAKE) -S . -B $(BUILD) $(CMAKE_FLAGS) && $(CMAKE) --build $(BUILD) -j $(JOBS); } > $$log 2>&1; \
+	  then rm -f $$log; echo "built $(BUILD)/ (make VERBOSE=1 shows the build)"; \
+	  else cat $$log; rm -f $$log; echo "build failed"; exit 1; fi
+endif
+
 # The main job: CMU mocap 01_01 (120 Hz, 2752 frames; CMU units, 1 unit = 5.644 cm).
-run: all
+run: quiet-build
 	@mkdir -p $(OUT)
 	$(SINEW) info data/cmu_01_01.bvh --unit-cm 5.644
 	$(SINEW) compress data/cmu_01_01.bvh --unit-cm 5.644 -o $(OUT)/cmu_01_01.sinew
@@ -28,7 +38,7 @@ run: all
 	$(SINEW) decompress $(OUT)/platformer_player.sinew --source data/godot_platformer_player.glb -o $(OUT)/platformer_player.glb
 	@echo "round-trip glTF written: $(OUT)/cmu_01_01.glb $(OUT)/platformer_player.glb"
 
-test: all
+test: quiet-build
 	$(BUILD)/sinew_tests
 
 sanitize:

@@ -240,6 +240,18 @@ static void test_cli_batch_compress(void) {
 	CHECK(strstr(err, "unknown option '-qj2'"));
 	snprintf(b, sizeof b, "%s/never.sinew", out3);
 	CHECK(!exists(b));
+	// each blob is named after its file with the extension replaced (.acl.sjson counting as one), whatever the case
+	char named[600], upper[700], sjson[700];
+	test_tmp_path("batch_named", named, sizeof named);
+	mkdir(named, 0777);
+	snprintf(upper, sizeof upper, "%s/Walk.Take2.BVH", named);
+	snprintf(sjson, sizeof sjson, "%s/Jump.ACL.SJSON", named);
+	snprintf(args, sizeof args, "cp '%s' '%s' && cp '%s' '%s'", bvh, upper, acl, sjson);
+	CHECK_EQ(system(args), 0);
+	snprintf(args, sizeof args, "compress '%s' '%s' -o '%s/out' -q", upper, sjson, named);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(a, sizeof a, "%s/out/Walk.Take2.sinew", named), snprintf(b, sizeof b, "%s/out/Jump.sinew", named);
+	CHECK_MSG(exists(a) && exists(b), "%s, %s", a, b);
 	// two inputs that would write the same output are refused up front
 	snprintf(args, sizeof args, "compress '%s' '%s' -o '%s'", glb, dir, out3);
 	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 2);

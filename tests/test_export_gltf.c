@@ -1095,7 +1095,7 @@ static void corpus_roundtrip(const char *relative, const char *out_name, bool wi
 	sinew_clip_set_free(back);
 	CHECK_MSG(clips == back_clips, "%s: %u clips re-imported, expected %u", relative, back_clips, clips);
 	CHECK_MSG(ok, "%s clip %u: %s", relative, bad, why);
-	printf("     %s: %u clips, %llu frames round-tripped via %s (largest error %.2g of the clip size)\n", relative, clips,
+	printf("     %s: %u clips, %llu frames round-tripped via %s (within %.2g of the clip size)\n", relative, clips,
 	       (unsigned long long)frames, out, worst_relative);
 }
 

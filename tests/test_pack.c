@@ -285,7 +285,7 @@ static bool try_edit(const char *text, const char *from, const char *to, sinew_r
 		return false;
 	}
 	if (test_file_exists(out)) return test_fail(__FILE__, __LINE__, "%s: output written on failure", name), false;
-	printf("     %s: %s: %s\n", name, sinew_result_name(r), err.message);
+	printf("     %s refused, as expected: %s: %s\n", name, sinew_result_name(r), err.message);
 	return ok;
 }
 

@@ -55,18 +55,22 @@ static char *join(const char *a, const char *b) {
 	return s;
 }
 
-// OUTDIR/relative with the animation extension replaced by .sinew.
+// OUTDIR/relative with the file's extension replaced by .sinew (.acl.sjson counts as one): walk.bvh and Walk.X
+// give walk.sinew and Walk.sinew, as sinew_add_animations names them.
 static char *output_path(const char *outdir, const char *relative) {
 	char *path = join(outdir, relative);
 	if (!path) return NULL;
-	const char *exts[] = {".acl.sjson", ".gltf", ".glb", ".bvh", ".amc"};
-	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; ++i)
-		if (ends_with(path, exts[i])) {
-			path[strlen(path) - strlen(exts[i])] = 0;
-			break;
-		}
-	size_t n = strlen(path) + 7;
-	char *out = (char *)realloc(path, n);
+	char *name = strrchr(path, '/');
+	name = name ? name + 1 : path;
+	char *dot = strrchr(name, '.');
+	size_t n = strlen(path);
+	static const char acl[] = ".acl.sjson";
+	bool is_acl = n >= sizeof acl - 1;
+	for (size_t i = 0; is_acl && i < sizeof acl - 1; ++i) is_acl = (path[n - (sizeof acl - 1) + i] | 0x20) == acl[i];
+	if (is_acl && path + n - (sizeof acl - 1) > name) path[n - (sizeof acl - 1)] = 0;
+	else if (dot && dot > name) *dot = 0;
+	size_t total = strlen(path) + 7;
+	char *out = (char *)realloc(path, total);
 	if (out) strcat(out, ".sinew");
 	return out ? out : path;
 }

@@ -49,6 +49,7 @@ int cli_bench(const cli_options *o) {
 	cli_json j = {0, {true}};
 	if (o->json) cli_json_begin(&j, '{'), cli_json_string(&j, "file", o->positional[0]), cli_json_key(&j, "clips"),
 	    cli_json_begin(&j, '[');
+	int legend = 0; // the line that says what the figures are, once
 	for (uint32_t c = 0; c < clips; ++c) {
 		if (o->clip && c != o->clip) continue;
 		sinew_clip_info info;
@@ -133,11 +134,15 @@ int cli_bench(const cli_options *o) {
 			cli_json_end(&j, '}');
 			cli_json_end(&j, '}');
 		} else {
-			printf("%-24s %4u joints  %-6s pose %6llu ns (min %llu)  fwd/bwd/rnd %llu/%llu/%llu ns  joint %llu ns  |  raw copy "
-			       "%llu ns\n",
+			if (!legend++)
+				printf("time per sampling call, median of %d runs (the fastest run in brackets); raw copy: copying an "
+				       "uncompressed pose instead, for scale\n",
+				       reps);
+			printf("%s: %u joints, %s kernel: whole pose %llu ns (%llu) forward, %llu backward, %llu in random order; one joint "
+			       "%llu ns; raw copy %llu ns\n",
 			       info.name ? info.name : "clip", info.joint_count, sinew_context_kernel(ctx), (unsigned long long)fwd,
-			       (unsigned long long)pose_min, (unsigned long long)fwd, (unsigned long long)bwd, (unsigned long long)rnd,
-			       (unsigned long long)joint, (unsigned long long)bfwd);
+			       (unsigned long long)pose_min, (unsigned long long)bwd, (unsigned long long)rnd, (unsigned long long)joint,
+			       (unsigned long long)bfwd);
 		}
 		for (int k = 0; k < 3; ++k) free(pose_s[k].v), free(base_s[k].v), free(times[k]);
 		free(joint_s.v);

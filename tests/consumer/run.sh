@@ -23,14 +23,18 @@ cmake --build "$work/find_package" > /dev/null
 LD_LIBRARY_PATH="$(dirname "$(ls "$prefix"/lib*/libsinew.so | head -1)")" "$work/find_package/consumer_shared" "$clip"
 "$work/find_package/consumer_static" "$clip"
 [ -f "$work/find_package/animations/acl_09_02.sinew" ] || { echo "sinew_add_animations wrote nothing"; exit 1; }
+[ -f "$work/find_package/animations/Walk.Take2.sinew" ] || { echo "sinew_add_animations: Walk.Take2.BVH not named Walk.Take2.sinew"; exit 1; }
 "$prefix/bin/sinew" validate "$work/find_package/animations/acl_09_02.sinew"
 stamp=$(stat -c %y "$work/find_package/animations/acl_09_02.sinew")
 cmake --build "$work/find_package" > /dev/null # nothing changed: not compressed again
 [ "$(stat -c %y "$work/find_package/animations/acl_09_02.sinew")" = "$stamp" ] || { echo "sinew_add_animations is not incremental"; exit 1; }
 # 2. pkg-config
 pc=$(dirname "$(ls "$prefix"/lib*/pkgconfig/sinew.pc | head -1)")
-cc -std=c11 "$repo/tests/consumer/main.c" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs sinew) -lm -o "$work/pkg_config_consumer"
-LD_LIBRARY_PATH="$(dirname "$(ls "$prefix"/lib*/libsinew.so | head -1)")" "$work/pkg_config_consumer" "$clip"
+# the README's line: the rpath finds libsinew.so.0 at run time (no LD_LIBRARY_PATH)
+libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir sinew)
+cc -std=c11 "$repo/tests/consumer/main.c" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs sinew) -Wl,-rpath,"$libdir" -lm \
+  -o "$work/pkg_config_consumer"
+env -u LD_LIBRARY_PATH "$work/pkg_config_consumer" "$clip"
 # 3. add_subdirectory (no tools, tests or benchmarks are built for the parent project)
 cmake -S "$repo/tests/consumer" -B "$work/subdirectory" -DSINEW_SOURCE="$repo" > /dev/null
 cmake --build "$work/subdirectory" > /dev/null
