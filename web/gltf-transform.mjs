@@ -9,13 +9,15 @@
 //   await document.transform(sinew({ errorCm: 0.01 }));   // the animations become one compressed blob
 //   await io.write('hero.packed.glb', document);
 //
-// sinew() writes the document to a GLB, packs it with the wasm compressor (web/compress.mjs, the bytes
-// `sinew pack` writes), takes the blob and the clip list from the packed file, removes the animations (and
+// sinew() writes the document to a GLB (a .gltf and its buffers when it has several), packs it with the wasm
+// compressor (web/compress.mjs, the bytes `sinew pack` writes), takes the blob and the clip list from the packed file, removes the animations (and
 // the accessors only they used) and attaches the blob to the root as a CompressedAnimation. The blob's
 // metadata names glTF nodes (and, for pointer tracks, materials, meshes and cameras) by index; the property
 // keeps references to those objects, and writing refuses a document in which one of them has moved to
 // another index or is gone (run sinew() after transforms that remove or reorder nodes, such as prune()).
-import { Extension, ExtensionProperty, PropertyType, RefList, WebIO } from '@gltf-transform/core';
+// The blob goes into the document's first buffer; a document of several buffers is written as a .gltf, or
+// merged into one (unpartition() of @gltf-transform/functions) before it is written as a GLB, as for any GLB.
+import { Extension, ExtensionProperty, Format, PropertyType, RefList, WebIO } from '@gltf-transform/core';
 
 import { pack } from './compress.mjs';
 import { readMetadata } from './sinew.mjs';
@@ -202,8 +204,16 @@ export function sinew(options = {}) {
 			const used = root.listExtensionsUsed().map((e) => e.constructor);
 			if (used.length) io.registerExtensions(used);
 		}
-		const glb = await io.writeBinary(document);
-		const { glb: packed, report } = await pack(glb, { ...options, name: 'document.glb' });
+		// a GLB holds one buffer: a document with several (a .gltf read as it is, assimp's simple_skin has four) goes
+		// to the compressor as a .gltf and its buffers as resources, the user's buffers left as they are
+		let input;
+		if (root.listBuffers().length > 1) {
+			const { json, resources } = await io.writeJSON(document, { format: Format.GLTF, basename: 'document' });
+			input = [new TextEncoder().encode(JSON.stringify(json)), { name: 'document.gltf', resources }];
+		} else {
+			input = [await io.writeBinary(document), { name: 'document.glb' }];
+		}
+		const { glb: packed, report } = await pack(input[0], { ...options, ...input[1] });
 		options.onReport?.(report);
 		const { json, bin } = glbParts(packed);
 		const def = json.extensions[EXTENSION_NAME];

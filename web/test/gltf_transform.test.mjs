@@ -163,3 +163,31 @@ test('writing refuses a document whose animated nodes moved or went; sinew() nee
 	await empty.transform(tooling.sinew());
 	assert.equal(empty.getRoot().getExtension(tooling.EXTENSION_NAME), null);
 });
+
+// A document of several buffers (a .gltf read as it is): sinew() compresses it (it threw glTF-Transform's own 'GLB
+// must have 0-1 buffers'), leaves its buffers as they were, and the blob is the one the document gives in one buffer.
+test('sinew() on a document of several buffers: the same blob as in one buffer', { skip: missing }, async () => {
+	const whole = await io().read(GODOT);
+	await whole.transform(tooling.sinew({ errorCm: 0.02 }));
+	const split = await io().read(GODOT);
+	const second = split.createBuffer('animation');
+	for (const a of split.getRoot().listAnimations())
+		for (const s of a.listSamplers()) s.getInput().setBuffer(second), s.getOutput().setBuffer(second);
+	assert.equal(split.getRoot().listBuffers().length, 2);
+	await split.transform(tooling.sinew({ errorCm: 0.02 }));
+	assert.equal(split.getRoot().listBuffers().length, 2);
+	const blob = (d) => Buffer.from(d.getRoot().getExtension(tooling.EXTENSION_NAME).getBlob());
+	assert.ok(blob(split).equals(blob(whole)), 'the blob of the split document differs');
+});
+
+const SKIN = join(process.env.SINEW_ASSIMP_MODELS || '/usr/share/assimp/models', 'glTF2/simple_skin/simple_skin.gltf');
+test('sinew() on assimp\'s simple_skin.gltf (four data: buffers)',
+	{ skip: missing || (!existsSync(SKIN) && `assimp-testmodels absent: ${SKIN} (apt-get install assimp-testmodels)`) }, async () => {
+	const doc = await io().read(SKIN);
+	assert.ok(doc.getRoot().listBuffers().length > 1);
+	let report = null;
+	await doc.transform(tooling.sinew({ onReport: (r) => { report = r; } }));
+	assert.equal(doc.getRoot().getExtension(tooling.EXTENSION_NAME).getClips().length, 1);
+	assert.equal(report.animation_bytes_before, 240);
+	assert.equal(doc.getRoot().listAnimations().length, 0);
+});
