@@ -8,9 +8,11 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 
 #include "cli_pool.h"
+#if CLI_THREADS
+#include <pthread.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,7 +35,9 @@ typedef struct batch {
 	size_t count, capacity;
 	size_t *order;     // the items largest input first (the reports keep the inputs' order)
 	size_t next, done; // guarded by lock
+#if CLI_THREADS
 	pthread_mutex_t lock;
+#endif
 	bool progress;
 } batch;
 
@@ -213,16 +217,32 @@ static void run_item(const cli_options *o, batch_item *it) {
 	sinew_clip_set_free(set);
 }
 
+static void batch_lock(batch *b) {
+#if CLI_THREADS
+	pthread_mutex_lock(&b->lock);
+#else
+	(void)b;
+#endif
+}
+
+static void batch_unlock(batch *b) {
+#if CLI_THREADS
+	pthread_mutex_unlock(&b->lock);
+#else
+	(void)b;
+#endif
+}
+
 static void *worker(void *arg) {
 	batch *b = (batch *)arg;
 	for (;;) {
-		pthread_mutex_lock(&b->lock);
+		batch_lock(b);
 		size_t i = b->next < b->count ? (b->order ? b->order[b->next] : b->next) : b->count;
 		if (b->next < b->count) b->next++;
-		pthread_mutex_unlock(&b->lock);
+		batch_unlock(b);
 		if (i >= b->count) return NULL;
 		run_item(b->o, &b->items[i]);
-		pthread_mutex_lock(&b->lock);
+		batch_lock(b);
 		b->done++;
 		if (b->progress) {
 			int width = 30, filled = (int)(width * b->done / b->count);
@@ -231,7 +251,7 @@ static void *worker(void *arg) {
 			if (b->done == b->count) fputc('\n', stderr);
 			fflush(stderr);
 		}
-		pthread_mutex_unlock(&b->lock);
+		batch_unlock(b);
 	}
 }
 
@@ -343,8 +363,9 @@ int cli_compress_batch(const cli_options *o) {
 		if (sized) qsort(sized, b.count, sizeof *sized, compare_sizes);
 		for (size_t i = 0; b.order && i < b.count; ++i) b.order[i] = sized ? sized[i].index : i;
 		free(sized); // (without memory for the order: input order)
-		pthread_mutex_init(&b.lock, NULL);
 		b.progress = !o->quiet && !o->json && isatty(2);
+#if CLI_THREADS
+		pthread_mutex_init(&b.lock, NULL);
 		unsigned n = o->jobs > 0 ? o->jobs : cli_pool_default_threads();
 		if (n > b.count) n = (unsigned)b.count;
 		pthread_t *threads = (pthread_t *)calloc(n, sizeof *threads);
@@ -355,6 +376,9 @@ int cli_compress_batch(const cli_options *o) {
 			if (started[t]) pthread_join(threads[t], NULL);
 		free(threads), free(started);
 		pthread_mutex_destroy(&b.lock);
+#else
+		worker(&b);
+#endif
 		size_t failed = 0;
 		for (size_t i = 0; i < b.count; ++i)
 			if (!b.items[i].ok) {

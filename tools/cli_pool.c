@@ -3,10 +3,34 @@
 // calling thread takes tasks too, and run() returns when the batch is done. One batch at a time.
 #include "cli_pool.h"
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#if !CLI_THREADS
+struct cli_pool {
+	unsigned unused;
+};
+
+static void run(void *user, void (*task)(void *arg, uint32_t index), void *arg, uint32_t count) {
+	(void)user;
+	for (uint32_t i = 0; i < count; ++i) task(arg, i);
+}
+
+unsigned cli_pool_default_threads(void) {
+	return 1;
+}
+
+cli_pool *cli_pool_create(unsigned threads) {
+	(void)threads;
+	return (cli_pool *)calloc(1, sizeof(cli_pool));
+}
+
+void cli_pool_destroy(cli_pool *p) {
+	free(p);
+}
+#else
+#include <pthread.h>
 
 struct cli_pool {
 	pthread_mutex_t lock;
@@ -90,6 +114,7 @@ void cli_pool_destroy(cli_pool *p) {
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
+#endif
 
 sinew_jobs cli_pool_jobs(cli_pool *p) {
 	sinew_jobs j = {run, p};

@@ -7,8 +7,9 @@
 #                        blobs and players in one instance, blending; same decoder sources)
 # from the same sources, checks that none imports anything and that each is under its budget
 # (decoder 32 KB, world 40 KB); and
-#   web/sinew-compress.wasm  the compressor: the CLI (tools/) and the whole library over the freestanding
-#                        libc of web/compress/, imports exactly env.memory and env.now (the clock), 512 KB budget
+#   web/sinew-compress.wasm  the compressor: the CLI (tools/) and the whole library for wasm32-wasi over
+#                        Debian's wasi-libc, a WASI command importing its memory and WASI preview 1 only, 512 KB
+#                        budget
 #   web/lossless/lossless.wasm, lossless_simd.wasm  the lossless glTF sampler (web/lossless/build.sh, 4 KB budget)
 # and writes their sizes into web/README.md (§Module sizes). `--check` rebuilds into a temporary directory and
 # fails unless the result matches the committed .wasm files byte for byte and web/README.md gives their sizes;
@@ -125,29 +126,34 @@ check_imports() { # target, allowed
 	fi
 }
 
-# The compressor (web/compress/): every library source but the native kernels, and the CLI's own files
-# (tools/, with its main() renamed), so `sinew compress`/`pack` run unchanged over an in-memory file
-# table. Import and export code at -Os, the compressor, decoder, metric and resampler at -O2 (measured: as
-# fast as all at -O2, which is 10 % larger; -Os throughout is 20 % slower). -mbulk-memory: memcpy
-# becomes memory.copy. Baseline otherwise (SIMD128 made compression 3 % faster: not worth a second module).
+# The compressor: a WASI command (wasm32-wasi, Debian's wasi-libc, compiler-rt's builtins from
+# libclang-rt-14-dev-wasm32) holding every library source but the native kernels and the CLI's own files
+# (tools/, its main renamed) under web/compress/compress_wasm.c's main, so `sinew compress`/`pack` run
+# unchanged on the folders the host preopens (node:wasi, or a WASI shim in browsers: web/compress.mjs).
+# Import and export code at -Os, the compressor, decoder, metric and resampler at -O2 (measured: as fast as all
+# at -O2, which is 10 % larger; -Os throughout is 20 % slower). Baseline features, as wasi-libc is built: with
+# -mbulk-memory clang 14 addresses wasi-libc's errno as a thread-local (relative to __tls_base), which the
+# libc's own plain errno is not (SIMD128 made compression 3 % faster: not worth a second module). -nostdlibinc: the
+# headers of wasi-libc and clang only (never the host's). The memory is imported, so the host bounds it.
 # The sinewi_fail wrap records each failure's result code for the JS side (web/compress/compress_wasm.c).
+WASI_INCLUDE=${WASI_INCLUDE:-/usr/include/wasm32-wasi}
+WASI_LIB=${WASI_LIB:-/usr/lib/wasm32-wasi}
 COMPRESS_LIMIT=524288
-COMPRESS_EXPORTS="sinew_wc_alloc sinew_wc_release sinew_wc_put_file sinew_wc_get_file sinew_wc_file_count
-  sinew_wc_file_name sinew_wc_console_text sinew_wc_run sinew_wc_failure sinew_wc_warning sinew_wc_heap_bytes sinew_wc_errors"
 build_compress() { # output
-	local target=$1 objs f opt extra LDFLAGS e
+	local target=$1 objs f opt extra LDFLAGS
+	for f in "$WASI_INCLUDE/stdio.h" "$WASI_LIB/libc.a" "$("$CLANG" --target=wasm32-wasi -print-libgcc-file-name)"; do
+		[ -e "$f" ] || { echo "build_wasm: $f missing (apt-get install wasi-libc libclang-rt-14-dev-wasm32)" >&2; exit 1; }
+	done
 	objs=$(mktemp -d)
-	local flags="--target=wasm32 -std=c11 -nostdlib -ffreestanding -fno-exceptions -DNDEBUG -ffp-contract=off -mbulk-memory
-	  -isystem web/compress/include -Iinclude -ffile-prefix-map=$PWD/= $WARN -Wno-float-conversion -Wno-shorten-64-to-32"
+	local flags="--target=wasm32-wasi -std=c11 -nostdlibinc -isystem $WASI_INCLUDE -fno-exceptions -DNDEBUG -ffp-contract=off
+	  -D_WASI_EMULATED_GETPID -Iinclude -ffile-prefix-map=$PWD/= $WARN -Wno-float-conversion -Wno-shorten-64-to-32"
 	local sources
 	sources=$(ls src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c \
 	  tools/*.c | grep -v -e kernel_avx2 -e kernel_sse2 -e kernel_neon)
-	sources="$sources web/compress/compress_wasm.c web/compress/heap.c web/compress/format.c web/compress/libc.c
-	  web/compress/libm.c web/compress/sort.c"
+	sources="$sources web/compress/compress_wasm.c"
 	for f in $sources; do
 		case $f in
-		src/compress/* | src/core/* | src/decompress/* | src/clip/* | src/import/gltf_resample.c | src/import/gltf_checks.c | \
-		  web/compress/heap.c | web/compress/libm.c) opt=-O2 ;;
+		src/compress/* | src/core/* | src/decompress/* | src/clip/* | src/import/gltf_resample.c | src/import/gltf_checks.c) opt=-O2 ;;
 		*) opt=-Os ;;
 		esac
 		extra=""
@@ -155,16 +161,20 @@ build_compress() { # output
 		# shellcheck disable=SC2086
 		"$CLANG" $flags $opt $extra -c "$f" -o "$objs/$(echo "$f" | tr / _).o"
 	done
-	LDFLAGS="-Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,--stack-first -Wl,-z,stack-size=1048576
-	  -Wl,--import-memory -Wl,--initial-memory=2097152 -Wl,--wrap=sinewi_fail -Wl,--wrap=sinewi_import_warn"
-	for e in $COMPRESS_EXPORTS; do LDFLAGS="$LDFLAGS -Wl,--export=$e"; done
+	LDFLAGS="-Wl,--strip-all -Wl,--gc-sections -Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--import-memory
+	  -Wl,--initial-memory=2097152 -Wl,--wrap=sinewi_fail -Wl,--wrap=sinewi_import_warn -L$WASI_LIB -lwasi-emulated-getpid"
 	# shellcheck disable=SC2086
-	"$CLANG" --target=wasm32 -nostdlib $LDFLAGS "$objs"/*.o -o "$objs/out.wasm" # a failed link leaves $target as it was
+	"$CLANG" --target=wasm32-wasi $LDFLAGS "$objs"/*.o -o "$objs/out.wasm" # a failed link leaves $target as it was
 	mv "$objs/out.wasm" "$target"
 	rm -rf "$objs"
 	local size; size=$(wc -c < "$target")
 	if [ "$size" -gt "$COMPRESS_LIMIT" ]; then echo "build_wasm: $target is $size bytes, over the $COMPRESS_LIMIT-byte budget" >&2; exit 1; fi
-	check_imports "$target" "env.memory:memory env.now:function"
+	# its memory and WASI preview 1 only (web/test/compress.test.mjs: every one the browser shim provides)
+	node -e '
+		const m = new WebAssembly.Module(require("fs").readFileSync(process.argv[1]));
+		const bad = WebAssembly.Module.imports(m).filter((i) => !(i.module === "env" && i.name === "memory" && i.kind === "memory") &&
+		  !(i.module === "wasi_snapshot_preview1" && i.kind === "function")).map((i) => `${i.module}.${i.name}`);
+		if (bad.length) { console.error(`build_wasm: ${process.argv[1]} imports ${bad.join(" ")}`); process.exit(1); }' "$target"
 	echo "$target: $size bytes"
 }
 

@@ -1,16 +1,20 @@
 // sinew — see include/sinew.h for version and licence
-// The sinew compressor in WebAssembly (sinew-compress.wasm: the CLI and the whole library, built with clang
-// alone over the freestanding libc of compress/), for node and browsers. It writes the bytes the native CLI
+// The sinew compressor in WebAssembly (sinew-compress.wasm: the CLI and the whole library built with clang for
+// wasm32-wasi over wasi-libc, a WASI command), for node and browsers. It writes the bytes the native CLI
 // writes for the same input and options (web/test/compress.test.mjs checks it on the corpus).
 //
 //   import { compress, pack } from 'sinew-anim/compress';
 //   const { blob, report } = await compress(glbBytes, { errorCm: 0.01 });   // report: `sinew compress --json`
 //   const { glb } = await pack(glbBytes, { errorCm: 0.01 });               // SINEW_compressed_animation
 //
-// Each call runs in a fresh instance whose memory grows as the input needs (maxMemoryBytes bounds it; then
-// OUT_OF_MEMORY). A rejected input throws SinewError with the library's result code (TRUNCATED, PARSE,
-// CORRUPT, ...) and the CLI's one-line message; a wasm trap would be reported the same way (code UNKNOWN)
-// and never escapes as a RuntimeError.
+// Each call runs the CLI in a fresh instance on an in-memory folder (preopened as "/") holding the input and its
+// resources, through the WASI shim @bjorn3/browser_wasi_shim, in browsers and in node alike (node's own
+// node:wasi crashes the process now and then when run many times in one process: its fast API calls let V8
+// collect garbage inside a call, nodejs/node#46777; `npx sinew-anim` runs the CLI on the machine's files
+// through node:wasi with those calls turned off, bin/sinew-anim.mjs). Its memory grows as the input needs
+// (maxMemoryBytes bounds it; then OUT_OF_MEMORY). A rejected input throws SinewError with the library's result
+// code (TRUNCATED, PARSE, CORRUPT, ...) and the CLI's one-line message; a wasm trap would be reported the same
+// way (code UNKNOWN) and never escapes as a RuntimeError.
 import { SinewError } from './sinew.mjs';
 
 export { SinewError };
@@ -41,8 +45,6 @@ export function compressorModule(wasm) {
 	return modulePromise;
 }
 
-const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
-
 function toBytes(data, what) {
 	if (data instanceof Uint8Array) return data;
 	if (data instanceof ArrayBuffer) return new Uint8Array(data);
@@ -63,127 +65,115 @@ function inputName(bytes) {
 	return 'input';
 }
 
-/** One run of the sinew CLI in a fresh instance over an in-memory file table. */
-class Run {
-	constructor(instance, memory) {
-		this.x = instance.exports;
-		this.memory = memory;
-	}
-
-	bytes() { return new Uint8Array(this.memory.buffer); }
-
-	alloc(n) {
-		const p = this.x.sinew_wc_alloc(n);
-		if (!p) throw new SinewError(60, 'out of memory (input files)');
-		return p;
-	}
-
-	string(s) {
-		const b = new TextEncoder().encode(`${s}\0`);
-		const p = this.alloc(b.length);
-		this.bytes().set(b, p);
-		return p;
-	}
-
-	cString(p) {
-		if (!p) return null;
-		const m = this.bytes();
-		let end = p;
-		while (m[end]) end++;
-		return new TextDecoder().decode(m.subarray(p, end));
-	}
-
-	put(name, data) {
-		const p = this.alloc(data.length || 1);
-		this.bytes().set(data, p);
-		if (this.x.sinew_wc_put_file(this.string(name), p, data.length) !== 0) throw new SinewError(60, 'out of memory (input files)');
-	}
-
-	get(name) {
-		const size = this.alloc(4);
-		const p = this.x.sinew_wc_get_file(this.string(name), size);
-		const n = new Uint32Array(this.memory.buffer, size, 1)[0];
-		return p ? this.bytes().slice(p, p + n) : null;
-	}
-
-	console(which) {
-		const size = this.alloc(4);
-		const p = this.x.sinew_wc_console_text(which, size);
-		const n = new Uint32Array(this.memory.buffer, size, 1)[0];
-		return new TextDecoder().decode(this.bytes().subarray(p, p + n));
-	}
-
-	files() {
-		const out = {};
-		for (let i = 0, n = this.x.sinew_wc_file_count(); i < n; i++) {
-			const name = this.cString(this.x.sinew_wc_file_name(i));
-			out[name] = this.get(name);
-		}
-		return out;
-	}
-
-	warnings() {
-		const out = [];
-		for (let i = 0; ; i++) {
-			const p = this.x.sinew_wc_warning(i);
-			if (!p) return out;
-			out.push(this.cString(p));
-		}
-	}
-
-	// The result code of the failure the CLI printed (its message ends with the library's message).
-	failureCode(line, exitCode) {
-		const slot = this.alloc(4);
-		for (let back = 0; back < 16; back++) {
-			const code = this.x.sinew_wc_failure(back, slot);
-			if (code < 0) break;
-			const message = this.cString(new Uint32Array(this.memory.buffer, slot, 1)[0]);
-			if (message && line.endsWith(message)) return code;
-		}
-		return exitCode === 2 ? 40 : -1; // usage errors of the command line: INVALID_ARGUMENT
-	}
-
-	exec(entry, args) {
-		const argv = ['sinew', ...args].map((a) => this.string(a));
-		const p = this.alloc(4 * argv.length);
-		new Uint32Array(this.memory.buffer, p, argv.length).set(argv);
-		return this.x[entry](argv.length, p);
-	}
+// A file name of the run's folder as its parts ('a/b.bin' -> ['a', 'b.bin']); a name that leaves the folder
+// (absolute, '..') is refused.
+function nameParts(name) {
+	const parts = String(name).split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+	if (!parts.length || parts.includes('..') || /^[\\/]/.test(name) || /^[A-Za-z]:/.test(name))
+		throw new TypeError(`sinew: file name ${JSON.stringify(name)} is not inside the run's folder`);
+	return parts;
 }
 
-/**
- * Runs the sinew CLI (`args` as on the command line, without "sinew") over `files` ({ name: bytes }).
- * Returns { code, stdout, stderr, files, warnings, memoryBytes }: the exit code, what it printed, every file
- * afterwards (inputs included) and the importer's warnings.
- */
-export async function run(args, files = {}, options = {}) {
-	return execute('sinew_wc_run', args, files, options);
+/* ---- the WASI host ---- */
+
+function newMemory(options) {
+	const max = options.maxMemoryBytes ? Math.max(INITIAL_PAGES, Math.floor(options.maxMemoryBytes / PAGE)) : 65536;
+	return new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: max });
+}
+
+// One run of `argv` (argv[0] names the entry: "sinew", or "sinew-errors") on `files` in an in-memory folder
+// preopened as "/": the exit code, what was printed, every file afterwards, and the instance's exports and
+// memory for what the run recorded. The module imports its memory; the shim finds it on the instance given.
+async function start(module, argv, files, options) {
+	const { WASI, File, Directory, OpenFile, ConsoleStdout, PreopenDirectory } = await import('@bjorn3/browser_wasi_shim');
+	const top = new Map();
+	for (const [name, data] of Object.entries(files)) {
+		const parts = nameParts(name);
+		let dir = top;
+		for (const part of parts.slice(0, -1)) {
+			if (!dir.has(part)) dir.set(part, new Directory(new Map()));
+			const d = dir.get(part);
+			if (!(d instanceof Directory)) throw new TypeError(`sinew: file name ${JSON.stringify(name)} is inside a file`);
+			dir = d.contents;
+		}
+		dir.set(parts[parts.length - 1], new File(data));
+	}
+	const sink = (chunks) => new ConsoleStdout((bytes) => chunks.push(bytes.slice()));
+	const stdout = [], stderr = [];
+	const root = new PreopenDirectory('/', top);
+	// (debug: false, or the shim logs to the console: it reads an absent option as true)
+	const wasi = new WASI(argv, [], [new OpenFile(new File([])), sink(stdout), sink(stderr), root], { debug: false });
+	const memory = newMemory(options);
+	const instance = await WebAssembly.instantiate(module, { env: { memory }, wasi_snapshot_preview1: wasi.wasiImport });
+	const exports = { ...instance.exports, memory };
+	const code = wasi.start({ exports });
+	const text = (chunks) => {
+		const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+		let at = 0;
+		for (const c of chunks) all.set(c, at), at += c.length;
+		return new TextDecoder().decode(all);
+	};
+	const result = { code, exports, memory, stdout: text(stdout), stderr: text(stderr), files: {} };
+	const walk = (contents, prefix) => {
+		for (const [name, inode] of contents) {
+			if (inode instanceof Directory) walk(inode.contents, `${prefix}${name}/`);
+			else if (inode instanceof File) result.files[`${prefix}${name}`] = inode.data.slice();
+		}
+	};
+	walk(root.dir.contents, '');
+	return result;
+}
+
+function cString(memory, p) {
+	if (!p) return null;
+	const m = new Uint8Array(memory.buffer);
+	let end = p;
+	while (m[end]) end++;
+	return new TextDecoder().decode(m.subarray(p, end));
+}
+
+// The result code of the failure the CLI printed (its message ends with the library's message).
+function failureCode(run, line) {
+	for (let back = 0; back < 16; back++) {
+		const code = run.exports.sinew_wc_failure_code(back);
+		if (code < 0) break;
+		const message = cString(run.memory, run.exports.sinew_wc_failure_message(back));
+		if (message && line.endsWith(message)) return code;
+	}
+	return run.code === 2 ? 40 : -1; // usage errors of the command line: INVALID_ARGUMENT
 }
 
 async function execute(entry, args, files, options) {
 	const module = await compressorModule(options.wasm);
-	const max = options.maxMemoryBytes ? Math.max(INITIAL_PAGES, Math.floor(options.maxMemoryBytes / PAGE)) : 65536;
-	const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: max });
-	const instance = await WebAssembly.instantiate(module, { env: { memory, now } });
-	const r = new Run(instance, memory);
-	let code;
+	const inputs = {};
+	for (const [name, data] of Object.entries(files)) inputs[name] = toBytes(data, `file ${name}`);
+	let r;
 	try {
-		for (const [name, data] of Object.entries(files)) r.put(name, toBytes(data, `file ${name}`));
-		code = r.exec(entry, args.map(String));
+		r = await start(module, [entry, ...args.map(String)], inputs, options);
 	} catch (e) {
-		if (e instanceof SinewError) throw e;
 		if (e instanceof WebAssembly.RuntimeError || e instanceof RangeError)
 			throw new SinewError(-1, `internal error in the compressor (${e.message}); please report the input`);
 		throw e;
 	}
-	const stdout = r.console(1), stderr = r.console(2);
-	const result = { code, stdout, stderr, files: r.files(), warnings: r.warnings(), memoryBytes: memory.buffer.byteLength };
-	if (code !== 0) {
-		const line = stderr.split('\n').filter((l) => l.startsWith('sinew: error: ')).pop()?.slice(14) ?? stderr.trim();
-		result.errorCode = r.failureCode(line, code);
+	const warnings = [];
+	for (let i = 0, p; (p = r.exports.sinew_wc_warning(i)); i++) warnings.push(cString(r.memory, p));
+	const result = { code: r.code, stdout: r.stdout, stderr: r.stderr, files: r.files, warnings, memoryBytes: r.memory.buffer.byteLength };
+	if (r.code !== 0) {
+		const line = r.stderr.split('\n').filter((l) => l.startsWith('sinew: error: ')).pop()?.slice(14) ?? r.stderr.trim();
+		result.errorCode = failureCode(r, line);
 		result.errorMessage = line;
 	}
 	return result;
+}
+
+/**
+ * Runs the sinew CLI (`args` as on the command line, without "sinew") over `files` ({ name: bytes }, names
+ * relative to the run's folder, subfolders included). Returns { code, stdout, stderr, files, warnings,
+ * memoryBytes }: the exit code, what it printed, every file afterwards (inputs included) and the importer's
+ * warnings.
+ */
+export async function run(args, files = {}, options = {}) {
+	return execute('sinew', args, files, options);
 }
 
 function fail(result) {
@@ -231,7 +221,7 @@ function inputFiles(input, options) {
 export async function compress(input, options = {}) {
 	const { name, files } = inputFiles(input, options);
 	const out = outputName(name, '.sinew');
-	const r = await execute('sinew_wc_run', ['compress', name, '-o', out, '--json', ...cliOptions(options)], files, options);
+	const r = await execute('sinew', ['compress', name, '-o', out, '--json', ...cliOptions(options)], files, options);
 	if (r.code !== 0) fail(r);
 	return { blob: r.files[out], report: JSON.parse(r.stdout), warnings: r.warnings, memoryBytes: r.memoryBytes };
 }
@@ -244,7 +234,7 @@ export async function compress(input, options = {}) {
 export async function pack(input, options = {}) {
 	const { name, files } = inputFiles(input, options);
 	const out = outputName(name, options.gltf ? '.packed.gltf' : '.packed.glb');
-	const r = await execute('sinew_wc_run', ['pack', name, '-o', out, '--json', ...cliOptions(options)], files, options);
+	const r = await execute('sinew', ['pack', name, '-o', out, '--json', ...cliOptions(options)], files, options);
 	if (r.code !== 0) fail(r);
 	return { glb: r.files[out], report: JSON.parse(r.stdout), warnings: r.warnings, memoryBytes: r.memoryBytes };
 }
@@ -253,7 +243,7 @@ export async function pack(input, options = {}) {
 export async function info(blob, options = {}) {
 	const args = ['info', 'input.sinew', '--json'];
 	if (options.sizes) args.push('--sizes');
-	const r = await execute('sinew_wc_run', args, { 'input.sinew': blob }, options);
+	const r = await execute('sinew', args, { 'input.sinew': blob }, options);
 	if (r.code !== 0) fail(r);
 	return JSON.parse(r.stdout);
 }
@@ -269,7 +259,7 @@ export async function errors(input, blob, options = {}) {
 	files['input.sinew'] = blob;
 	const out = outputName(name, '.errors');
 	const args = [name, 'input.sinew', '-o', out, '--clip', String(options.clip ?? 0), ...cliOptions(options)];
-	const r = await execute('sinew_wc_errors', args, files, options);
+	const r = await execute('sinew-errors', args, files, options);
 	if (r.code !== 0) fail(r);
 	const bytes = r.files[out];
 	const head = new Uint32Array(bytes.buffer, bytes.byteOffset, 4);

@@ -1,79 +1,133 @@
 #!/usr/bin/env node
 // sinew — see include/sinew.h for version and licence
-// The wasm compressor (web/compress.mjs) against the native CLI on every animated glTF of the corpus and
-// data/: `compress` and `pack` at the default bound, each file once per side after one warm-up run, in one
-// process per native call (as a build step runs it) and one fresh wasm instance per call (as compress.mjs
-// does). Prints per file the wall time of both and the compress_ns both report (sinew_compress alone, the
-// CLI's own clock), then totals, and checks the bytes are the same.
-// usage: node bench/web/compress_speed.mjs [--cli build/sinew]
-import { execFileSync } from 'node:child_process';
+// The wasm compressor (web/compress.mjs) against the native CLI on every animation file of the corpus and data/
+// (glTF compressed and packed; BVH, AMC beside its .asf, ACL compressed) at the default bound: per file, the
+// native CLI in one process per call (as a build step runs it, -j 1: the module has one thread) and the
+// module in a fresh instance per call (as compress.mjs runs it), one warm-up run each, then the two measured
+// back to back (--repeat N: N times in turn, the fastest of each counts); with --baseline OTHER/compress.mjs,
+// another build of the module (an earlier checkout) is run the same way between them, so the three are timed
+// in the same minutes. Prints per format the wall times and the compress_ns each reports (sinew_compress
+// alone, the CLI's own clock; `compress` only: pack reports none), the totals and the ratios, and
+// checks that every output is the native CLI's byte for byte (exit 1 otherwise). Files the native CLI refuses
+// are left out and named.
+// usage: node bench/web/compress_speed.mjs [--cli build/sinew] [--baseline PATH/web/compress.mjs] [--repeat N]
+//        [--formats gltf,bvh,amc,acl]
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { compress, pack } from '../../web/compress.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
-const cli = resolve(repo, args.includes('--cli') ? args[args.indexOf('--cli') + 1] : process.env.SINEW_CLI ?? 'build/sinew');
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const cli = resolve(repo, option('--cli', process.env.SINEW_CLI ?? 'build/sinew'));
 const corpus = resolve(process.env.SINEW_CORPUS ?? join(repo, '../shared/corpus'));
+const formats = option('--formats', 'gltf,bvh,amc,acl').split(',');
+const baselinePath = option('--baseline', null);
+const repeat = Number(option('--repeat', '1')); // runs of each side per file, interleaved; the fastest counts
 
-function walk(dir, out = []) {
-	try {
-		for (const n of readdirSync(dir).sort()) {
-			const p = join(dir, n);
-			if (statSync(p).isDirectory()) walk(p, out);
-			else if (/\.(gltf|glb)$/.test(n)) out.push(p);
-		}
-	} catch { /* absent */ }
+const current = await import('../../web/compress.mjs');
+const baseline = baselinePath ? await import(pathToFileURL(resolve(baselinePath)).href) : null;
+
+function walk(dir, keep, out = []) {
+	let names;
+	try { names = readdirSync(dir).sort(); } catch { return out; }
+	for (const n of names) {
+		const p = join(dir, n);
+		if (statSync(p).isDirectory()) walk(p, keep, out);
+		else if (keep(p)) out.push(p);
+	}
 	return out;
 }
-const animated = (p) => {
+const animatedGltf = (p) => {
+	if (!/\.(gltf|glb)$/.test(p)) return false;
 	const b = readFileSync(p);
 	const text = b.readUInt32LE(0) === 0x46546c67 ? b.subarray(20, 20 + b.readUInt32LE(12)).toString() : b.toString();
 	try { return (JSON.parse(text).animations ?? []).length > 0; } catch { return false; }
 };
-const files = [...walk(join(repo, 'data')), ...walk(join(corpus, 'gltf'))].filter(animated);
-if (!files.some((f) => f.startsWith(corpus))) console.log(`(corpus ${corpus} absent: data/ only)`);
+const KINDS = {
+	gltf: { keep: animatedGltf, dir: 'gltf', commands: ['compress', 'pack'] },
+	bvh: { keep: (p) => /\.bvh$/.test(p), dir: 'bvh', commands: ['compress'] },
+	amc: { keep: (p) => /\.amc$/.test(p), dir: 'amc', commands: ['compress'] },
+	acl: { keep: (p) => /\.acl\.sjson$/.test(p), dir: 'acl', commands: ['compress'] },
+};
 
+// a glTF's folder (buffers, images) and an AMC's (.asf) go with it; BVH and ACL files read nothing else
 const resources = (file) => {
 	const out = {};
-	for (const n of readdirSync(dirname(file))) if (join(dirname(file), n) !== file && statSync(join(dirname(file), n)).isFile()) out[n] = readFileSync(join(dirname(file), n));
+	if (/\.(bvh|acl\.sjson)$/.test(file)) return out;
+	for (const p of walk(dirname(file), () => true)) if (p !== file) out[relative(dirname(file), p)] = readFileSync(p);
 	return out;
 };
+const corpusPresent = statSync(corpus, { throwIfNoEntry: false })?.isDirectory();
+if (!corpusPresent) console.log(`(corpus ${corpus} absent: data/ only)`);
 const tmp = mkdtempSync(join(tmpdir(), 'sinew-compress-speed-'));
-const total = { native: 0, wasm: 0, nativeNs: 0, wasmNs: 0 };
+const sides = baseline ? ['native', 'baseline', 'wasm'] : ['native', 'wasm'];
+const rows = [], refused = [];
 let differ = 0;
 try {
-	console.log('| file | compress native / wasm ms | pack native / wasm ms | compress_ns native / wasm ms |');
-	console.log('| --- | --- | --- | --- |');
-	for (const file of files) {
-		const name = basename(file), res = resources(file), input = readFileSync(file), cwd = dirname(file);
-		const row = {};
-		for (const cmd of ['compress', 'pack']) {
-			const out = join(tmp, cmd === 'pack' ? 'o.glb' : 'o.sinew');
-			// one thread on both sides (the wasm module has one)
-			const nativeRun = () => execFileSync(cli, [cmd, name, '-o', out, '--json', '-j', '1'], { cwd, encoding: 'utf8' });
-			const wasmRun = () => (cmd === 'pack' ? pack : compress)(input, { name, resources: res });
-			nativeRun(), await wasmRun(); // warm-up: file cache, module compilation
-			let t = performance.now();
-			const nReport = JSON.parse(nativeRun());
-			const nMs = performance.now() - t;
-			t = performance.now();
-			const w = await wasmRun();
-			const wMs = performance.now() - t;
-			if (!Buffer.from(cmd === 'pack' ? w.glb : w.blob).equals(readFileSync(out))) differ++;
-			total.native += nMs, total.wasm += wMs;
-			row[cmd] = `${nMs.toFixed(0)} / ${wMs.toFixed(0)}`;
-			if (cmd === 'compress') total.nativeNs += nReport.compress_ns, total.wasmNs += w.report.compress_ns, row.ns = `${(nReport.compress_ns / 1e6).toFixed(1)} / ${(w.report.compress_ns / 1e6).toFixed(1)}`;
+	for (const kind of formats) {
+		const k = KINDS[kind];
+		if (!k) throw new Error(`unknown format ${kind} (gltf, bvh, amc, acl)`);
+		const files = [...walk(join(repo, 'data'), k.keep), ...(corpusPresent ? walk(join(corpus, k.dir), k.keep) : [])];
+		const total = { files: 0, runs: 0 };
+		for (const s of sides) total[s] = 0, total[`${s}Ns`] = 0;
+		for (const file of files) {
+			const name = basename(file), res = resources(file), input = readFileSync(file), cwd = dirname(file);
+			const key = `${relative(file.startsWith(corpus) ? corpus : repo, file)}`;
+			for (const cmd of k.commands) {
+				const out = join(tmp, cmd === 'pack' ? 'o.glb' : 'o.sinew');
+				const probe = spawnSync(cli, [cmd, name, '-o', out, '-q', '-j', '1'], { cwd, encoding: 'utf8' });
+				if (probe.status !== 0) { refused.push(`${cmd} ${key}: ${probe.stderr.trim()}`); continue; }
+				const run = {
+					native: () => JSON.parse(execFileSync(cli, [cmd, name, '-o', out, '--json', '-j', '1'], { cwd, encoding: 'utf8' })),
+					baseline: () => (cmd === 'pack' ? baseline.pack : baseline.compress)(input, { name, resources: res }),
+					wasm: () => (cmd === 'pack' ? current.pack : current.compress)(input, { name, resources: res }),
+				};
+				for (const s of sides) await run[s](); // warm-up: file cache, module compilation
+				const best = {};
+				for (let k = 0; k < repeat; k++) {
+					for (const s of sides) {
+						const t = performance.now();
+						const r = await run[s]();
+						const wall = performance.now() - t;
+						const report = s === 'native' ? r : r.report;
+						if (!(best[s]?.wall <= wall)) best[s] = { wall, ns: report.compress_ns ?? 0 }; // (pack reports no compress_ns)
+						if (s !== 'native' && k === 0 && !Buffer.from(cmd === 'pack' ? r.glb : r.blob).equals(readFileSync(out)))
+							differ++, console.log(`  ${s}: ${cmd} ${key} differs from the native CLI`);
+					}
+				}
+				for (const s of sides) total[s] += best[s].wall, total[`${s}Ns`] += best[s].ns;
+				total.runs++;
+			}
+			total.files++;
 		}
-		console.log(`| ${relative(repo, file).replace(/^\.\.\/shared\/corpus\//, '')} | ${row.compress} | ${row.pack} | ${row.ns} |`);
+		rows.push({ kind, ...total });
 	}
 } finally {
 	rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`\n${files.length} files, compress + pack: native ${(total.native / 1000).toFixed(2)} s, wasm ${(total.wasm / 1000).toFixed(2)} s ` +
-	`(${(total.wasm / total.native).toFixed(2)}x); sinew_compress alone (compress_ns): native ${(total.nativeNs / 1e9).toFixed(2)} s, ` +
-	`wasm ${(total.wasmNs / 1e9).toFixed(2)} s (${(total.wasmNs / total.nativeNs).toFixed(2)}x); ${differ ? `${differ} outputs DIFFER` : 'every output byte-identical'}`);
+const empty = rows.filter((r) => r.runs === 0).map((r) => r.kind);
+if (empty.length) {
+	console.error(`compress_speed: no ${empty.join(', ')} file to measure (corpus ${corpus}; --formats to choose)`);
+	process.exit(1);
+}
+const ms = (x) => `${(x / 1000).toFixed(2)} s`;
+const head = sides.map((s) => `${s} wall`).concat(sides.map((s) => `${s} compress_ns`));
+console.log(`| format | files (runs) | ${head.join(' | ')} | wasm/native wall | wasm/native compress_ns |${baseline ? ' baseline/native wall | baseline/native compress_ns |' : ''}`);
+console.log(`|${' --- |'.repeat(head.length + (baseline ? 6 : 4))}`);
+const sum = { files: 0, runs: 0 };
+for (const s of sides) sum[s] = 0, sum[`${s}Ns`] = 0;
+for (const r of [...rows, null]) {
+	const x = r ?? { kind: 'all', ...sum };
+	if (r) for (const f of Object.keys(sum)) sum[f] += r[f];
+	const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
+	const cells = [...sides.map((s) => ms(x[s])), ...sides.map((s) => ms(x[`${s}Ns`] / 1e6))];
+	let line = `| ${x.kind} | ${x.files} (${x.runs}) | ${cells.join(' | ')} | ${ratio(x.wasm, x.native)} | ${ratio(x.wasmNs, x.nativeNs)} |`;
+	if (baseline) line += ` ${ratio(x.baseline, x.native)} | ${ratio(x.baselineNs, x.nativeNs)} |`;
+	console.log(line);
+}
+if (refused.length) console.log(`\nrefused by the native CLI, left out: ${refused.length}\n${refused.map((r) => `  ${r}`).join('\n')}`);
+console.log(`\n${differ ? `${differ} outputs DIFFER` : 'every output byte-identical'}`);
 if (differ) process.exit(1);

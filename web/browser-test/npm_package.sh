@@ -4,8 +4,8 @@
 # fresh temporary project, import it by package name from node, then bundle a page with esbuild
 # (from npm) and run it in headless Chromium (web/browser-test/npm_page.mjs; needs web/browser-test's
 # node_modules for playwright-core); the compressor (sinew-anim/compress) and the glTF-Transform step
-# (sinew-anim/gltf-transform, with @gltf-transform/core from npm) by package name, and the inspector
-# (npx sinew-anim inspect) serving its page. `npm pack` builds the inspector (web/node_modules: npm ci
+# (sinew-anim/gltf-transform, with @gltf-transform/core from npm) by package name, the CLI in wasm
+# (sinew-anim compress) on an absolute path, and the inspector (npx sinew-anim inspect) serving its page. `npm pack` builds the inspector (web/node_modules: npm ci
 # --prefix web). Usage: web/browser-test/npm_package.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -63,13 +63,14 @@ JS
 node node_check.mjs
 # the compressor and the glTF-Transform step, by package name
 cat > tooling_check.mjs <<'JS'
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import Sinew from 'sinew-anim';
 import { compress, pack, SinewError } from 'sinew-anim/compress';
 import { NodeIO } from '@gltf-transform/core';
 import { SinewAnimationCompression, sinew, EXTENSION_NAME } from 'sinew-anim/gltf-transform';
 const glb = readFileSync('hero.glb');
 const { blob, report } = await compress(glb, { errorCm: 0.01 });
+writeFileSync('api.sinew', blob);
 const anim = await Sinew.load(blob);
 const packed = await pack(glb);
 const loaded = await Sinew.loadPacked(packed.glb);
@@ -89,6 +90,12 @@ console.log(`compress by package name: ${glb.length} -> ${blob.length} bytes (ma
 if (!ok) process.exit(1);
 JS
 node tooling_check.mjs
+# the CLI in wasm from the installed package (node:wasi, the machine's files): an absolute path from another
+# folder writes the blob compress() gave (the WASI shim, in memory)
+mkdir elsewhere
+(cd elsewhere && ../node_modules/.bin/sinew-anim compress "$tmp/app/hero.glb" -o "$tmp/app/cli.sinew" -q)
+cmp cli.sinew api.sinew || { echo "sinew-anim compress wrote another blob than compress()"; exit 1; }
+echo "npx sinew-anim compress $tmp/app/hero.glb from another folder: $(wc -c < cli.sinew) bytes, compress()'s blob"
 # the inspector from the installed package: `npx sinew-anim inspect FILE` serves the page and the model
 npx --no-install sinew-anim inspect hero.glb --no-open --port 0 > inspect.log 2>&1 &
 inspector=$!

@@ -1,68 +1,42 @@
 // sinew — see include/sinew.h for version and licence
-// Exports of the wasm compressor (web/sinew-compress.wasm, driven by web/compress.mjs): the sinew CLI itself
-// (tools/*.c, unchanged) runs over an in-memory file table, so `compress`, `pack`, `info --sizes` and the
-// rest write the bytes and print the JSON the native CLI does. The host puts the input files in, runs a
-// command line, reads stdout, stderr and the output files, and drops the instance.
+// The main of the wasm compressor (web/sinew-compress.wasm, a WASI command over wasi-libc, driven by
+// web/compress.mjs): the sinew CLI itself (tools/*.c, unchanged but for its main's name) on the files of the
+// folders the host preopens, so `compress`, `pack`, `info --sizes` and the rest write the bytes and print the
+// JSON the native CLI does. Relative paths start at $PWD when the host gives one (wasi-libc's current
+// folder starts at "/"). Run as "sinew-errors" (argv[0]), it writes the inspector's table of per-joint errors
+// over time instead (sinew_wc_errors below).
 //
 // Named errors: the CLI prints a failure's message, not its result code; calls to sinewi_fail are wrapped
 // at link time (-Wl,--wrap=sinewi_fail) to record each (code, message) as well, so the host can name the
-// code of the message the CLI printed (sinew_wc_failure). Importer warnings (skipped channels), which the
-// CLI does not print with --json, are recorded the same way (sinewi_import_warn, sinew_wc_warning).
+// code of the message the CLI printed (sinew_wc_failure_code/_message, called after the run). Importer
+// warnings (skipped channels), which the CLI does not print with --json, are recorded the same way
+// (sinewi_import_warn, sinew_wc_warning).
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../src/import/import_internal.h"
 #include "../../tools/cli.h"
 #include "sinew.h"
-#include "wc_internal.h"
 
 int sinew_cli_main(int argc, char **argv); // tools/sinew_cli.c's main (-Dmain=sinew_cli_main)
+static int sinew_wc_errors(int argc, char **argv);
 
-void *sinew_wc_alloc(size_t size);
-void sinew_wc_release(void *ptr);
-int sinew_wc_put_file(const char *name, unsigned char *data, size_t size);
-const unsigned char *sinew_wc_get_file(const char *name, size_t *size);
-size_t sinew_wc_file_count(void);
-const char *sinew_wc_file_name(size_t i);
-const char *sinew_wc_console_text(int which, size_t *size);
-int sinew_wc_run(int argc, char **argv);
-int sinew_wc_failure(uint32_t back, const char **message);
-const char *sinew_wc_warning(uint32_t i);
-size_t sinew_wc_heap_bytes(void);
-int sinew_wc_errors(int argc, char **argv);
+__attribute__((export_name("sinew_wc_failure_code"))) int sinew_wc_failure_code(uint32_t back);
+__attribute__((export_name("sinew_wc_failure_message"))) const char *sinew_wc_failure_message(uint32_t back);
+__attribute__((export_name("sinew_wc_warning"))) const char *sinew_wc_warning(uint32_t i);
 
-void *sinew_wc_alloc(size_t size) {
-	return malloc(size ? size : 1);
-}
-
-void sinew_wc_release(void *ptr) {
-	free(ptr);
-}
-
-// Adds file `name` holding `data` (from sinew_wc_alloc; the table owns it). 0, or -1 when out of memory.
-int sinew_wc_put_file(const char *name, unsigned char *data, size_t size) {
-	return sinew_wc_put(name, data, size) ? 0 : -1;
-}
-
-const unsigned char *sinew_wc_get_file(const char *name, size_t *size) {
-	const sinew_wc_entry *e = sinew_wc_find(name);
-	*size = e ? e->size : 0;
-	return e ? e->data : NULL;
-}
-
-size_t sinew_wc_file_count(void) {
-	return sinew_wc_entry_count();
-}
-
-const char *sinew_wc_file_name(size_t i) {
-	const sinew_wc_entry *e = sinew_wc_entry_at(i);
-	return e ? e->name : NULL;
-}
-
-const char *sinew_wc_console_text(int which, size_t *size) {
-	return sinew_wc_console(which, size);
+int main(int argc, char **argv) {
+	const char *pwd = getenv("PWD");
+	if (pwd && *pwd == '/' && chdir(pwd) != 0) {
+		fprintf(stderr, "sinew: error: cannot enter the working folder %s\n", pwd);
+		return 1;
+	}
+	const char *name = argc > 0 ? strrchr(argv[0], '/') : NULL;
+	name = name ? name + 1 : argc > 0 ? argv[0] : "";
+	return strcmp(name, "sinew-errors") == 0 ? sinew_wc_errors(argc, argv) : sinew_cli_main(argc, argv);
 }
 
 /* ---- failures ---- */
@@ -93,23 +67,24 @@ sinew_result __wrap_sinewi_fail(sinew_error *error, sinew_result code, const cha
 	return code;
 }
 
-// The failure recorded `back` calls before the last (0: the last): its code, and its message in *message;
-// -1 when there is none.
-int sinew_wc_failure(uint32_t back, const char **message) {
-	if (back >= failure_count || back >= FAILURES) return -1;
-	uint32_t at = (failure_count - 1 - back) % FAILURES;
-	*message = failures[at].message;
-	return (int)failures[at].code;
+// The failure recorded `back` calls before the last (0: the last): its code, or -1 when there is none; and
+// its message.
+int sinew_wc_failure_code(uint32_t back) {
+	return back < failure_count && back < FAILURES ? (int)failures[(failure_count - 1 - back) % FAILURES].code : -1;
+}
+
+const char *sinew_wc_failure_message(uint32_t back) {
+	return back < failure_count && back < FAILURES ? failures[(failure_count - 1 - back) % FAILURES].message : NULL;
 }
 
 /* ---- warnings ---- */
 
 #define WARNINGS 64
-static char warnings[WARNINGS][512];
+static char *warnings[WARNINGS]; // on the heap: the memory is imported, so a static array would be data bytes
 static uint32_t warning_count;
 
 // sinewi_import_warn as src/import/import.c has it (the same 512-byte message to options->warning), and a
-// record of the first WARNINGS.
+// record of the first WARNINGS (those memory allows).
 void __wrap_sinewi_import_warn(const sinewi_import_ctx *ctx, const char *fmt, ...);
 void __wrap_sinewi_import_warn(const sinewi_import_ctx *ctx, const char *fmt, ...) {
 	char message[512];
@@ -117,23 +92,13 @@ void __wrap_sinewi_import_warn(const sinewi_import_ctx *ctx, const char *fmt, ..
 	va_start(args, fmt);
 	vsnprintf(message, sizeof message, fmt, args);
 	va_end(args);
-	if (warning_count < WARNINGS) memcpy(warnings[warning_count], message, sizeof message);
-	warning_count++;
+	if (warning_count < WARNINGS && (warnings[warning_count] = strdup(message)) != NULL) warning_count++;
 	if (ctx->options->warning) ctx->options->warning(ctx->options->warning_user, message);
 }
 
-// Warning `i` of the last run, or NULL.
+// Warning `i` of the run, or NULL.
 const char *sinew_wc_warning(uint32_t i) {
-	return i < warning_count && i < WARNINGS ? warnings[i] : NULL;
-}
-
-int sinew_wc_run(int argc, char **argv) {
-	failure_count = warning_count = 0;
-	return sinew_cli_main(argc, argv);
-}
-
-size_t sinew_wc_heap_bytes(void) {
-	return sinew_wc_heap_used();
+	return i < warning_count ? warnings[i] : NULL;
 }
 
 /* ---- per-joint errors over time, for the inspector ---- */
@@ -173,13 +138,12 @@ static int errors_fail(const char *message, sinew_result code) {
 	return 1;
 }
 
-// errors SOURCE BLOB -o OUT [--clip K] [import and shell options as the CLI takes them]: OUT receives, for
+// sinew-errors SOURCE BLOB -o OUT [--clip K] [import and shell options as the CLI takes them]: OUT receives, for
 // every sample time, sample midpoint (when the source checks them) and source check time of clip K, the
 // shell error of every joint through the decoder, in cm (sinew_pose_error: shells at the rest pose as in
 // sinew_measure_error). Layout: u32 rows, u32 joints, u32 clip samples, u32 0, then per row
 // f64 time, f64 kind (0 sample, 1 midpoint, 2 check time), f64[joints] errors.
-int sinew_wc_errors(int argc, char **argv) {
-	failure_count = warning_count = 0;
+static int sinew_wc_errors(int argc, char **argv) {
 	cli_options o;
 	memset(&o, 0, sizeof o);
 	if (!cli_parse(argc, argv, 1, &o)) return 2;

@@ -1,9 +1,11 @@
 // sinew — see include/sinew.h for version and licence
 // The wasm compressor (web/compress.mjs, sinew-compress.wasm) against the native CLI built from the same
 // tree ($SINEW_CLI): the same blob, packed file and JSON report (every field but the timings and the file
-// names) for every animated glTF of the corpus and data/, with options and with the other importers; hostile
-// input (the corpus's malformed files, truncations and byte flips of a real GLB, memory limits) gives the
-// native CLI's message with a named result code, never a wasm trap; memory grows on demand.
+// names) for every file of every format of the corpus (glTF compressed and packed, BVH, AMC beside its .asf,
+// ACL) and of data/, and with options; a native refusal fails unless the file is listed
+// below with its message, and the number of files compared is asserted; hostile input (the corpus's
+// malformed files, truncations and byte flips of a real GLB, memory limits) gives the native CLI's message
+// with a named result code, never a wasm trap; memory grows on demand.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,6 +18,22 @@ import { CLI, CORPUS, NO_CLI, NO_CORPUS, REPO } from './corpus.mjs';
 const GODOT = join(REPO, 'data/godot_platformer_player.glb');
 const MAX_FOLDER_BYTES = 256 << 20; // "fits in memory": the input and its folder's files
 
+// Every animation file of the corpus by format (MANIFEST.md lists them): how many, and the commands compared on each.
+const FORMATS = [
+	{ name: 'glTF', dir: 'gltf', files: 19, keep: (p) => isAnimatedGltf(p), commands: ['compress', 'pack'] },
+	{ name: 'BVH', dir: 'bvh', files: 99, keep: (p) => /\.bvh$/i.test(p), commands: ['compress'] },
+	{ name: 'AMC', dir: 'amc', files: 13, keep: (p) => /\.amc$/i.test(p), commands: ['compress'] },
+	{ name: 'ACL', dir: 'acl', files: 27, keep: (p) => /\.acl\.sjson$/i.test(p), commands: ['compress'] },
+];
+
+// The only files the native CLI refuses at defaults ("COMMAND path in the corpus" or in the repository), with its
+// message: the wasm module must refuse them with the same one. Any other refusal fails the comparison.
+const EXPECTED_REFUSALS = {
+	'compress acl/format_reference.acl.sjson': 'format_reference.acl.sjson:177: the file holds both a clip (line 22) and a track_list; ACL files hold one',
+	'compress acl/no_output_scalar_tracks.acl.sjson': 'no_output_scalar_tracks.acl.sjson:11: no tracks: all 1 tracks are stripped (output_index 4294967295, ACL\'s invalid index)',
+	'compress acl/no_output_transform_tracks.acl.sjson': 'no_output_transform_tracks.acl.sjson:12: no tracks: the clip has no bones (0 track entries)',
+};
+
 function walk(dir, keep, out = []) {
 	for (const name of readdirSync(dir).sort()) {
 		const p = join(dir, name);
@@ -26,16 +44,18 @@ function walk(dir, keep, out = []) {
 }
 
 // The files next to an input (and below its folder), by their path relative to it: what the native CLI
-// can open when it reads the input.
+// can open when it reads the input (a .gltf's buffers and images, an .amc's .asf). BVH and ACL files read
+// nothing else.
 function resources(file) {
 	const dir = dirname(file), out = {};
-	let total = 0;
+	let total = statSync(file).size;
+	if (/\.(bvh|acl\.sjson)$/i.test(file)) return { resources: out, bytes: total };
 	for (const p of walk(dir, () => true)) {
 		if (p === file) continue;
 		total += statSync(p).size;
 		out[relative(dir, p)] = readFileSync(p);
 	}
-	return { resources: out, bytes: total + statSync(file).size };
+	return { resources: out, bytes: total };
 }
 
 function native(args, cwd) {
@@ -68,53 +88,92 @@ function isAnimatedGltf(p) {
 	}
 }
 
+// What the comparison of `file` is listed under: "COMMAND path" relative to the corpus or the repository.
+function refusalKey(file, cmd) {
+	const root = CORPUS && file.startsWith(`${CORPUS}/`) ? CORPUS : REPO;
+	return `${cmd} ${relative(root, file)}`;
+}
+
 // One input through both: `sinew CMD name -o out ARGS --json` in the input's folder, and the wasm module.
-async function same(t, file, cmd, options = {}) {
+// Returns 'compared' (the same bytes and report) or 'refused' (by both, with the same message, as listed in
+// EXPECTED_REFUSALS); anything else fails.
+async function same(file, cmd, options = {}) {
 	const name = basename(file);
+	const what = `${cmd} ${name} ${cliOptions(options).join(' ')}`.trim();
 	const { resources: res, bytes } = resources(file);
-	if (bytes > MAX_FOLDER_BYTES) return t.skip(`${name}: ${bytes} bytes with its folder, more than ${MAX_FOLDER_BYTES}`);
+	assert.ok(bytes <= MAX_FOLDER_BYTES, `${name}: ${bytes} bytes with its folder, more than ${MAX_FOLDER_BYTES}`);
 	const input = readFileSync(file);
 	const ext = cmd === 'pack' ? (options.gltf ? '.gltf' : '.glb') : '.sinew';
 	const dir = dirname(file);
 	const tmp = join(process.env.TMPDIR || '/tmp', `sinew-compress-test-${process.pid}-${Math.random().toString(36).slice(2)}${ext}`);
 	const n = native([cmd, name, '-o', tmp, '--json', ...cliOptions(options)], dir);
 	const wasm = await (cmd === 'pack' ? pack : compress)(input, { ...options, name, resources: res }).catch((e) => e);
-	if (n.code !== 0) {
-		assert.ok(wasm instanceof SinewError, `${name}: native failed (${nativeError(n)}), wasm did not`);
-		assert.equal(wasm.message.replace(/^sinew: [A-Z_]+: /, ''), nativeError(n));
-		return;
-	}
 	try {
-		assert.ok(!(wasm instanceof Error), `${name}: ${wasm.message}`);
+		if (n.code !== 0) {
+			const key = refusalKey(file, cmd), expected = Object.keys(options).length ? undefined : EXPECTED_REFUSALS[key];
+			assert.ok(expected !== undefined, `${what}: the native CLI refuses it (${nativeError(n)}), and it is not an expected refusal`);
+			assert.equal(nativeError(n), expected, `${what}: the native CLI's message`);
+			assert.ok(wasm instanceof SinewError, `${what}: native failed (${nativeError(n)}), wasm did not`);
+			assert.equal(wasm.message.replace(/^sinew: [A-Z_]+: /, ''), nativeError(n));
+			return 'refused';
+		}
+		assert.ok(!(wasm instanceof Error), `${what}: ${wasm.message}`);
 		const bytesOut = cmd === 'pack' ? wasm.glb : wasm.blob;
 		const want = readFileSync(tmp);
-		assert.equal(bytesOut.length, want.length, `${name} ${cmd} ${cliOptions(options).join(' ')}: size`);
-		assert.ok(Buffer.from(bytesOut).equals(want), `${name} ${cmd} ${cliOptions(options).join(' ')}: bytes differ`);
-		assert.deepEqual(comparable(wasm.report), comparable(JSON.parse(n.stdout)));
+		assert.equal(bytesOut.length, want.length, `${what}: size`);
+		assert.ok(Buffer.from(bytesOut).equals(want), `${what}: bytes differ`);
+		assert.deepEqual(comparable(wasm.report), comparable(JSON.parse(n.stdout)), `${what}: the report`);
+		return 'compared';
 	} finally {
 		spawnSync('rm', ['-f', tmp]);
 	}
 }
 
-const gltfs = CORPUS ? walk(join(CORPUS, 'gltf'), isAnimatedGltf) : [];
+// Every file of `files` through every command: each compared or refused as listed; returns the counts.
+async function sweep(t, files, commands, root) {
+	const counts = { compared: 0, refused: 0 };
+	for (const file of files)
+		for (const cmd of commands) await t.test(`${cmd} ${relative(root, file)}`, async () => { counts[await same(file, cmd)]++; });
+	return counts;
+}
 
-test('the wasm compressor imports only its memory and the clock, and its exports are the documented ones', async () => {
+function expectedRefusals(files, commands) {
+	let n = 0;
+	for (const file of files) for (const cmd of commands) if (EXPECTED_REFUSALS[refusalKey(file, cmd)] !== undefined) n++;
+	return n;
+}
+
+test('the wasm compressor imports its memory and WASI preview1 only, every import the browser shim provides', async () => {
 	const m = await compressorModule();
-	assert.deepEqual(WebAssembly.Module.imports(m).map((i) => `${i.module}.${i.name}:${i.kind}`).sort(), ['env.memory:memory', 'env.now:function']);
-	assert.ok(WebAssembly.Module.exports(m).some((e) => e.name === 'sinew_wc_run'));
+	const imports = WebAssembly.Module.imports(m);
+	assert.deepEqual(imports.filter((i) => i.module !== 'wasi_snapshot_preview1').map((i) => `${i.module}.${i.name}:${i.kind}`), ['env.memory:memory']);
+	const { WASI } = await import('@bjorn3/browser_wasi_shim');
+	const shim = new WASI([], [], []).wasiImport;
+	for (const i of imports.filter((x) => x.module === 'wasi_snapshot_preview1')) assert.equal(typeof shim[i.name], 'function', `the shim lacks ${i.name}`);
+	const exports = WebAssembly.Module.exports(m).map((e) => e.name).sort();
+	assert.deepEqual(exports, ['_start', 'sinew_wc_failure_code', 'sinew_wc_failure_message', 'sinew_wc_warning']);
 	assert.ok(readFileSync(join(REPO, 'web/sinew-compress.wasm')).length < 524288);
 });
 
-test('data/: compress and pack are byte-identical to the native CLI, the report field by field', { skip: !CLI && NO_CLI }, async (t) => {
-	for (const file of walk(join(REPO, 'data'), isAnimatedGltf))
-		for (const cmd of ['compress', 'pack']) await t.test(`${cmd} ${basename(file)}`, (s) => same(s, file, cmd));
+test('data/: every file byte-identical to the native CLI (glTF compressed and packed, BVH, ACL), the report field by field', { skip: !CLI && NO_CLI }, async (t) => {
+	const files = walk(join(REPO, 'data'), (p) => isAnimatedGltf(p) || /\.(bvh|acl\.sjson)$/.test(p));
+	assert.equal(files.length, 3, files.join(' '));
+	const commands = (f) => (/\.(gltf|glb)$/.test(f) ? ['compress', 'pack'] : ['compress']);
+	let compared = 0;
+	for (const f of files) compared += (await sweep(t, [f], commands(f), REPO)).compared;
+	assert.equal(compared, 4);
 });
 
-test('every animated glTF of the corpus: compress and pack byte-identical to the native CLI', { skip: (!CLI && NO_CLI) || (!CORPUS && NO_CORPUS) }, async (t) => {
-	assert.ok(gltfs.length >= 15, `only ${gltfs.length} animated glTF files in the corpus`);
-	for (const file of gltfs)
-		for (const cmd of ['compress', 'pack']) await t.test(`${cmd} ${relative(CORPUS, file)}`, (s) => same(s, file, cmd));
-});
+for (const format of FORMATS) {
+	test(`every ${format.name} file of the corpus: ${format.commands.join(' and ')} byte-identical to the native CLI`, { skip: (!CLI && NO_CLI) || (!CORPUS && NO_CORPUS) }, async (t) => {
+		const files = walk(join(CORPUS, format.dir), format.keep);
+		assert.equal(files.length, format.files, `${format.name} files in the corpus (MANIFEST.md)`);
+		const { compared, refused } = await sweep(t, files, format.commands, CORPUS);
+		const expected = expectedRefusals(files, format.commands);
+		assert.equal(refused, expected, 'files refused as listed');
+		assert.equal(compared, files.length * format.commands.length - expected, 'files compared');
+	});
+}
 
 test('options and the other importers give the native CLI\'s bytes too', { skip: !CLI && NO_CLI }, async (t) => {
 	const cases = [
@@ -131,13 +190,16 @@ test('options and the other importers give the native CLI\'s bytes too', { skip:
 		cases.push([join(CORPUS, 'gltf/khronos/Fox/Fox.glb'), 'compress', { rate: 120, plainKnots: true }]);
 		cases.push([join(CORPUS, 'gltf/khronos/CesiumMan/CesiumMan.gltf'), 'pack', { gltf: true, level: 3 }]);
 		cases.push([join(CORPUS, 'bvh/assimp/Boxing_Toes.bvh'), 'compress', { noEndSites: true }]);
-		cases.push([join(CORPUS, 'acl/104_30.acl.sjson'), 'compress', {}]);
+		cases.push([join(CORPUS, 'bvh/cmu_cgspeed/01_01.bvh'), 'compress', { unitCm: 5.644, pageBytes: 4096, tiers: [0.1, 0.01] }]);
+		cases.push([join(CORPUS, 'acl/104_30.acl.sjson'), 'compress', { level: 3 }]);
 		cases.push([join(CORPUS, 'amc/cmu/01/01_01.amc'), 'compress', { noEndSites: true }]); // its .asf from the folder
 	} else {
 		t.diagnostic(`corpus cases skipped: ${NO_CORPUS}`);
 	}
+	let compared = 0;
 	for (const [file, cmd, options] of cases)
-		await t.test(`${cmd} ${basename(file)} ${cliOptions(options).join(' ')}`, (s) => same(s, file, cmd, options));
+		await t.test(`${cmd} ${basename(file)} ${cliOptions(options).join(' ')}`, async () => { compared += (await same(file, cmd, options)) === 'compared'; });
+	assert.equal(compared, cases.length);
 });
 
 test('the corpus\'s malformed glTF files: the native CLI\'s message and a named code, never a trap', { skip: (!CLI && NO_CLI) || (!CORPUS && NO_CORPUS) }, async () => {
