@@ -641,28 +641,36 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
         for (let k = 0; k < t.components; ++k, ++slot) st.ranges.push(lone ? [0, 255] : [u8(rangesAt + 2 * slot), u8(rangesAt + 2 * slot + 1)]);
         seg.tracks.push(st);
       });
-      // Where each track's knots lie: in rows (version 3, §Bit stream) or track after track (versions 1, 2).
+      // Where each knot of each track lies (st.plainPos(i) for a plain knot, st.predictedPos(i) for a
+      // predicted one): in rows (version 3, §Bit stream) or track after track (versions 1, 2).
       let bits = 0;
       if (v3) {
+        // per decimation level: K rows in knot order, row i holding knot i of every level track; with
+        // Midpoint_knots the odd rows before the last are residual rows (Wr bits), the others plain (Wp)
         for (let level = 0; level < 4; ++level) {
           const levelTracks = seg.tracks.filter((st) => st.decimation === level);
           if (!levelTracks.length) continue;
-          const K = levelTracks[0].knots, P = midpoint ? Math.floor((K - 1) / 2) : 0;
+          const K = levelTracks[0].knots, P = midpoint ? Math.floor((K - 1) / 2) : 0, L = bits;
           let Wp = 0, Wr = 0;
-          for (const st of levelTracks) { st.plainAt = bits + Wp; Wp += st.knotBits; st.residualAt = Wr; Wr += st.residualBits; }
+          for (const st of levelTracks) { st.plainColumn = Wp; Wp += st.knotBits; st.residualColumn = Wr; Wr += st.residualBits; }
+          if (!midpoint) Wr = Wp;
+          const row = (i) => L + Math.ceil(i / 2) * Wp + Math.floor(i / 2) * Wr;
           for (const st of levelTracks) {
-            Object.assign(st, { predicted: P, plainStride: Wp, residualStride: Wr });
-            st.residualAt += bits + (K - P) * Wp;
+            st.predicted = P;
+            st.plainPos = (i) => row(i) + st.plainColumn;
+            st.predictedPos = (i) => row(i) + st.residualColumn;
           }
           bits += (K - P) * Wp + P * Wr;
         }
       } else {
         seg.tracks.forEach((st, i) => {
           if (i % 8 === 0 && u32(groupsAt + 4 * (i / 8)) !== bits) fail('Group_offset', `segment ${s} group ${i / 8}`);
-          // version 2: a track with some Shift_k > 0 stores its odd knots but the last as residuals
-          const P = st.shifts.some((x) => x > 0) ? Math.floor((st.knots - 1) / 2) : 0;
-          Object.assign(st, { predicted: P, plainAt: bits, plainStride: st.knotBits,
-                              residualAt: bits + (st.knots - P) * st.knotBits, residualStride: st.residualBits });
+          // version 2: a track with some Shift_k > 0 stores its plain knots (the even ones and the last),
+          // then the residuals of its odd knots but the last
+          const P = st.shifts.some((x) => x > 0) ? Math.floor((st.knots - 1) / 2) : 0, at = bits;
+          st.predicted = P;
+          st.plainPos = (k) => at + (P ? (k + 1) >> 1 : k) * st.knotBits;
+          st.predictedPos = (k) => at + (st.knots - P) * st.knotBits + ((k - 1) / 2) * st.residualBits;
           bits += (st.knots - P) * st.knotBits + P * st.residualBits;
         });
       }
@@ -723,18 +731,15 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
       return bits.map((b) => { const v = readBits(seg, pos, b); pos += b; return v; });
     }
 
-    // §Midpoint knots: knot i of a track as stored integers. Plain knots (the even ones and the last)
-    // sit in plain slot (i + 1) >> 1; predicted knot 2g + 1 sits in residual row g: whole when the track
-    // has no Shift (version 3), else the rounded-up midpoint of plain slots g and g + 1 plus its biased
-    // residual, modulo 2^Width_bits (versions 2 and 3 alike).
+    // §Midpoint knots: knot i of a track as stored integers. A predicted knot (an odd one before the
+    // last, with Midpoint_knots) is stored whole when the track has no Shift (version 3), else as the
+    // rounded-up midpoint of plain knots i - 1 and i + 1 plus its biased residual, modulo 2^Width_bits
+    // (versions 2 and 3 alike).
     function knotCodes(seg, st, i) {
-      if (st.predicted === 0) return readSlots(seg, st.plainAt + i * st.plainStride, st.slotBits);
-      if (i % 2 === 0 || i === st.knots - 1) return readSlots(seg, st.plainAt + ((i + 1) >> 1) * st.plainStride, st.slotBits);
-      const g = (i - 1) / 2;
-      const r = readSlots(seg, st.residualAt + g * st.residualStride, st.rwidths);
+      if (!(st.predicted > 0 && i % 2 === 1 && i < st.knots - 1)) return readSlots(seg, st.plainPos(i), st.slotBits);
+      const r = readSlots(seg, st.predictedPos(i), st.rwidths);
       if (!st.shifts.some((x) => x > 0)) return r; // stored whole
-      const a = readSlots(seg, st.plainAt + g * st.plainStride, st.slotBits);
-      const b = readSlots(seg, st.plainAt + (g + 1) * st.plainStride, st.slotBits);
+      const a = readSlots(seg, st.plainPos(i - 1), st.slotBits), b = readSlots(seg, st.plainPos(i + 1), st.slotBits);
       return st.slotBits.map((bits, k) => {
         const rw = st.rwidths[k], modulus = 2 ** bits;
         const value = Math.floor((a[k] + b[k] + 1) / 2) + r[k] - (rw > 0 ? 2 ** (rw - 1) : 0);

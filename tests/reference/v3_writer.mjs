@@ -57,7 +57,8 @@ function writeSegment(rig, clip, seg, length, lone) {
     if (midpoint) { const s = st.shifts ?? [0, 0, 0, 0]; out.u16(s[0] | (s[1] << 4) | (s[2] << 8) | (s[3] << 12)); }
   });
   if (!lone) seg.tracks.forEach((st, i) => { for (let k = 0; k < tracks[i].components; ++k) out.u8(st.ranges[k][0]).u8(st.ranges[k][1]); });
-  // §Bit stream: rows per decimation level
+  // §Bit stream: per decimation level, K rows in knot order (with Midpoint_knots the odd knots before the
+  // last are predicted: residual rows)
   const bits = new Bits();
   for (let level = 0; level < 4; ++level) {
     const level_ = seg.tracks.map((st, i) => ({ st, t: tracks[i] })).filter(({ st }) => (st.decimation ?? 0) === level);
@@ -66,9 +67,11 @@ function writeSegment(rig, clip, seg, length, lone) {
     for (const { st } of level_) {
       if (st.plain.length !== K - P || (st.residuals ?? []).length !== P) throw new Error(`writer: level ${level} needs ${K - P} plain knots and ${P} residuals`);
     }
-    for (let j = 0; j < K - P; ++j) for (const { st, t } of level_) slotBits(t, st).forEach((b, k) => bits.put(st.plain[j][k], b));
-    for (let g = 0; g < P; ++g) for (const { st, t } of level_) {
-      slotBits(t, st).forEach((b, k) => bits.put(st.residuals[g][k], b - (st.shifts ?? [0, 0, 0, 0])[k]));
+    for (let i = 0; i < K; ++i) {
+      for (const { st, t } of level_) {
+        if (P && i % 2 === 1 && i < K - 1) slotBits(t, st).forEach((b, k) => bits.put(st.residuals[(i - 1) / 2][k], b - (st.shifts ?? [0, 0, 0, 0])[k]));
+        else slotBits(t, st).forEach((b, k) => bits.put(st.plain[P ? (i + 1) >> 1 : i][k], b));
+      }
     }
   }
   out.append(bits.bytes());
