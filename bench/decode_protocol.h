@@ -30,9 +30,11 @@
 // Scene (scene_run): N characters, each a copy of one clip (spread evenly over the clips, every clip
 // in turn when N is larger), packed one after another (64-byte aligned, as a game's heap holds
 // them), each at its own phase; a frame samples every character once at its time, and each then
-// moves on by 1/fps seconds (wrapping at the clip's end). Per character-frame: the frame's time / N;
-// median and p90 over the frames, after `warm_frames` untimed ones. With `flush_bytes`, the flush
-// runs between frames (a game's other work has evicted everything), else frames follow each other.
+// moves on by 1/fps seconds (wrapping at the clip's end). Per character-frame: the time of 32
+// consecutive characters of a frame / 32 (a time slice lost to another process spoils one window,
+// not a frame); median and p90 over the windows of the frames after `warm_frames` untimed ones.
+// With `flush_bytes`, the flush runs between frames (a game's other work has evicted everything),
+// else frames follow each other.
 #ifndef SINEW_BENCH_DECODE_PROTOCOL_H
 #define SINEW_BENCH_DECODE_PROTOCOL_H
 
@@ -334,7 +336,8 @@ static inline int scene_run(const bench_codec *codecs, uint32_t nclips, const be
 	}
 	void **handle = (void **)calloc(n, sizeof(void *));
 	double *clock = (double *)calloc(n, sizeof(double));
-	uint64_t *ns = (uint64_t *)malloc((size_t)frames * sizeof(uint64_t));
+	const uint32_t w = BENCH_WARM_WINDOW, windows = (n + w - 1) / w; // characters timed together
+	uint64_t *ns = (uint64_t *)malloc((size_t)frames * windows * sizeof(uint64_t));
 	int ok = handle && clock && ns;
 	size_t at = 0;
 	for (uint32_t i = 0; ok && i < n; ++i) {
@@ -344,15 +347,19 @@ static inline int scene_run(const bench_codec *codecs, uint32_t nclips, const be
 		double duration = c->samples > 1 ? (c->samples - 1) / c->rate : 0.0;
 		clock[i] = duration * ((i * 0.6180339887) - (double)(uint64_t)(i * 0.6180339887)); // its own phase
 	}
+	uint32_t count = 0;
 	for (uint32_t f = 0; ok && f < warm + frames; ++f) {
 		if (flush.bytes) bench_flush_run(&flush);
-		uint64_t t0 = bench_now_ns();
-		for (uint32_t i = 0; i < n; ++i) {
-			const bench_codec *c = &codecs[bench_scene_clip(i, n, nclips)];
-			c->sample(c, handle[i], clock[i]);
+		for (uint32_t i0 = 0; i0 < n; i0 += w) {
+			const uint32_t i1 = i0 + w < n ? i0 + w : n;
+			uint64_t t0 = bench_now_ns();
+			for (uint32_t i = i0; i < i1; ++i) {
+				const bench_codec *c = &codecs[bench_scene_clip(i, n, nclips)];
+				c->sample(c, handle[i], clock[i]);
+			}
+			uint64_t t1 = bench_now_ns();
+			if (f >= warm) ns[count++] = (t1 - t0) * w / (i1 - i0); // (a short last window scaled to w characters)
 		}
-		uint64_t t1 = bench_now_ns();
-		if (f >= warm) ns[f - warm] = t1 - t0;
 		for (uint32_t i = 0; i < n; ++i) {
 			const bench_codec *c = &codecs[bench_scene_clip(i, n, nclips)];
 			double duration = c->samples > 1 ? (c->samples - 1) / c->rate : 0.0;
@@ -360,7 +367,7 @@ static inline int scene_run(const bench_codec *codecs, uint32_t nclips, const be
 			if (clock[i] > duration) clock[i] = 0.0;
 		}
 	}
-	if (ok) *out = bench_stats_of(ns, frames, (double)n);
+	if (ok) *out = bench_stats_of(ns, count, (double)w);
 	free(handle), free(clock), free(ns);
 	bench_flush_free(&flush);
 	munmap(heap, total);
