@@ -2,36 +2,42 @@
 // Types of web/adapters/babylon.mjs. Babylon.js objects are typed structurally (no dependency on
 // @babylonjs/core's types).
 import type { ClipInfo, SinewAnimation } from '../sinew.mjs';
+import { BabylonGroupPlayback } from './babylon_clock.mjs';
+import type { SinewBabylonAnimationScene } from './babylon_clock.mjs';
+
+export { SinewUnsupportedError, Observable, BabylonGroupPlayback } from './babylon_clock.mjs';
+export type { SinewTargetedAnimation, AnimationGroupMaskLike, SinewBabylonAnimationScene } from './babylon_clock.mjs';
 
 export interface SinewBabylonNode {
-	position: { set(x: number, y: number, z: number): unknown };
-	scaling: { set(x: number, y: number, z: number): unknown };
-	rotationQuaternion: { set(x: number, y: number, z: number, w: number): unknown } | null;
+	name?: string;
+	position: { x: number; y: number; z: number; set(x: number, y: number, z: number): unknown };
+	scaling: { x: number; y: number; z: number; set(x: number, y: number, z: number): unknown };
+	rotationQuaternion: { x: number; y: number; z: number; w: number; set(x: number, y: number, z: number, w: number): unknown } | null;
 	rotation?: { toQuaternion(): unknown };
 	_internalMetadata?: unknown;
 	metadata?: unknown;
 }
-export interface SinewBabylonScene {
-	onBeforeAnimationsObservable: { add(callback: () => void): unknown; remove(observer: unknown): unknown };
-	animationsEnabled: boolean;
-	useConstantAnimationDeltaTime: boolean;
-	animationTimeScale?: number;
-	getEngine(): { getDeltaTime(): number };
-}
+/** A Babylon scene as the adapters use it (advanced on onAfterAnimationsObservable by scene.deltaTime). */
+export type SinewBabylonScene = SinewBabylonAnimationScene;
 
 export interface SinewAnimationGroupOptions {
 	clip?: number;
-	/** Advance with this scene (onBeforeAnimationsObservable); without it call update(dt) yourself. */
+	/** Advance with this scene; without it call update(dt) yourself. */
 	scene?: SinewBabylonScene;
 	/** Frames per second of goToFrame/from/to (default 60, the glTF loader's targetFps). */
 	fps?: number;
+	/** The last frame (default: the clip's last key time times fps, as the loader's group.to). */
+	to?: number;
 	name?: string;
+	/** The glTF JSON: targetedAnimations are then exactly its channels, and `to` its last key. */
+	json?: any;
 }
 
 /** glTF node index -> Babylon node, from the loader's `/nodes/<i>` pointers. */
 export declare function gltfNodeMap(nodes: Iterable<object>): Map<number, SinewBabylonNode>;
 
-export declare class SinewAnimationGroup {
+/** A Babylon AnimationGroup playing a sinew clip on the loader's nodes, frame for frame as Babylon's own. */
+export declare class SinewAnimationGroup extends BabylonGroupPlayback {
 	/** nodes: the loaded nodes (scanned for pointers), or a Map / function from glTF node index to node. */
 	constructor(anim: SinewAnimation,
 		nodes: Iterable<object> | ReadonlyMap<number, SinewBabylonNode> | ((gltfNodeIndex: number) => SinewBabylonNode | null | undefined),
@@ -39,32 +45,31 @@ export declare class SinewAnimationGroup {
 	readonly anim: SinewAnimation;
 	readonly clipIndex: number;
 	readonly info: ClipInfo;
-	name: string | null;
-	fps: number;
-	speedRatio: number;
-	/** 0 leaves the nodes alone, 1 (or -1) drives them; anything else throws RangeError. */
-	weight: number;
-	loopAnimation: boolean;
-	isPlaying: boolean;
-	isStarted: boolean;
-	/** Seconds. */
-	time: number;
+	readonly fps: number;
+	readonly scene: SinewBabylonScene | null;
+	/** The shown frame in seconds. */
+	readonly time: number;
+	/** Per joint of the clip: the node it drives, or null. */
 	readonly targets: ReadonlyArray<SinewBabylonNode | null>;
+	/** glTF node indices of the clip that were not found. */
 	readonly missing: readonly number[];
-	readonly from: number;
-	readonly to: number;
-	getCurrentFrame(): number;
-	play(loop?: boolean): this;
-	start(loop?: boolean, speedRatio?: number): this;
-	pause(): this;
-	/** Back to frame 0, written once, then idle. */
-	stop(): this;
-	goToFrame(frame: number): this;
-	/** Advances by dt * speedRatio seconds when playing; writes the pose when the time moved (one wasm call). */
+	getScene(): SinewBabylonScene | null;
+	/** Advances by dt seconds of animation time (without a scene). */
 	update(dt: number): this;
-	apply(): void;
 	/** The next write sets every mapped output again (after other code changed the nodes). */
 	invalidate(): this;
-	dispose(): void;
+	/** A group on the same animation and (converted) nodes; cloneAnimations throws SinewUnsupportedError. */
+	clone(newName?: string, targetConverter?: (node: SinewBabylonNode) => SinewBabylonNode, cloneAnimations?: boolean): SinewAnimationGroup;
+	/** Curve editing: SinewUnsupportedError. */
+	addTargetedAnimation(animation: unknown, target: unknown): never;
+	removeTargetedAnimation(animation: unknown): never;
+	normalize(beginFrame?: number | null, endFrame?: number | null): never;
+	serialize(): never;
+	syncAllAnimationsWith(root: unknown): never;
+	startWithVirtualTimeline(loop?: boolean, speedRatio?: number, from?: number, to?: number): never;
+	getVirtualCurrentFrame(): never;
+	isVirtualFrameReached(frame: number): never;
+	isValidVirtualStopFrame(frame: number): never;
+	setVirtualCurrentFrame(frame: number): never;
 }
 export default SinewAnimationGroup;

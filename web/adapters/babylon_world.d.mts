@@ -2,37 +2,33 @@
 // Types of web/adapters/babylon_world.mjs. Babylon.js objects are typed structurally.
 import type { SinewWorld, WorldBlob, WorldClip, WorldOptions, WorldPlayer, LoadWorldBlobOptions } from '../world.mjs';
 import type { SinewBabylonNode, SinewBabylonScene } from './babylon.mjs';
-import { Observable } from './world_binding.mjs';
+import { BabylonGroupPlayback } from './babylon_clock.mjs';
 
-export declare class SinewWorldAnimationGroup {
+export { SinewUnsupportedError, Observable } from './babylon_clock.mjs';
+
+/**
+ * One clip of one character, controlled like a Babylon AnimationGroup, frame for frame as Babylon's own
+ * (BabylonGroupPlayback); owns one world layer.
+ */
+export declare class SinewWorldAnimationGroup extends BabylonGroupPlayback {
 	readonly character: SinewWorldCharacter;
 	readonly clip: WorldClip;
-	name: string | null;
-	fps: number;
-	/** 0..1, or -1 (not blended: counts as 1). */
-	weight: number;
-	enableBlending: boolean;
-	/** Weight per frame of the enableBlending ramp (default 0.01). */
-	blendingSpeed: number;
-	speedRatio: number;
-	/** Frames of the played range. */
-	from: number;
-	to: number;
-	loopAnimation: boolean;
-	isStarted: boolean;
-	readonly isPlaying: boolean;
-	readonly onAnimationGroupLoopObservable: Observable<SinewWorldAnimationGroup>;
-	readonly onAnimationGroupEndObservable: Observable<SinewWorldAnimationGroup>;
-	readonly onAnimationGroupPlayObservable: Observable<SinewWorldAnimationGroup>;
-	readonly onAnimationGroupPauseObservable: Observable<SinewWorldAnimationGroup>;
-	setWeightForAllAnimatables(weight: number): this;
-	getCurrentFrame(): number;
-	start(loop?: boolean, speedRatio?: number, from?: number, to?: number): this;
-	play(loop?: boolean): this;
-	pause(): this;
-	stop(skipOnAnimationEnd?: boolean): this;
-	reset(): this;
-	goToFrame(frame: number): this;
+	readonly fps: number;
+	/** The shown frame in seconds. */
+	readonly time: number;
+	getScene(): SinewBabylonScene | null;
+	/** Curve editing and the rest Babylon has that a world layer cannot do: SinewUnsupportedError. */
+	addTargetedAnimation(animation: unknown, target: unknown): never;
+	removeTargetedAnimation(animation: unknown): never;
+	normalize(beginFrame?: number | null, endFrame?: number | null): never;
+	serialize(): never;
+	clone(newName?: string): never;
+	syncAllAnimationsWith(root: unknown): never;
+	startWithVirtualTimeline(loop?: boolean, speedRatio?: number, from?: number, to?: number): never;
+	getVirtualCurrentFrame(): never;
+	isVirtualFrameReached(frame: number): never;
+	isValidVirtualStopFrame(frame: number): never;
+	setVirtualCurrentFrame(frame: number): never;
 }
 
 export interface SinewWorldCharacterOptions {
@@ -61,7 +57,7 @@ export declare class SinewWorldScene {
 	load(bytes: ArrayBuffer | ArrayBufferView, options?: LoadWorldBlobOptions): WorldBlob;
 	add(nodes: Iterable<object> | ReadonlyMap<number, SinewBabylonNode> | ((gltfNodeIndex: number) => SinewBabylonNode | null | undefined),
 		blobs: WorldBlob | readonly WorldBlob[], options?: SinewWorldCharacterOptions): SinewWorldCharacter;
-	/** One wasm call for the whole scene (the scene calls it on onBeforeAnimationsObservable). */
+	/** Advances every character by dt seconds of animation time (without a scene; with one, every animation step of the scene does this): every group's frame, ONE wasm call, the node writes. */
 	update(dt: number): this;
 	dispose(): void;
 }

@@ -1,12 +1,14 @@
 // sinew — see include/sinew.h for version and licence
 // Babylon.js adapter over the world runtime (web/world.mjs): many characters loaded by
-// @babylonjs/loaders' glTF loader in ONE world, each clip an AnimationGroup-like handle with
-// weight (0..1; -1, Babylon's "no blending", counts as 1), enableBlending + blendingSpeed (a weight
-// ramp from 0 at blendingSpeed per frame, done inside the world's frame call), speedRatio,
-// from / to (frames), loopAnimation, start / play / pause / stop / reset / goToFrame, and the
-// onAnimationGroupLoopObservable / onAnimationGroupEndObservable events. The scene advances it:
-// on onBeforeAnimationsObservable ONE wasm call (world.update) moves every character, then the
-// nodes (position / rotationQuaternion / scaling, morph target influences) are written.
+// @babylonjs/loaders' glTF loader in ONE world, each clip an AnimationGroup-like handle that keeps
+// time frame for frame as Babylon's AnimationGroup does (adapters/babylon_clock.mjs: start(loop,
+// speedRatio, from, to), play, pause, restart, reset, stop, goToFrame, speedRatio, loopAnimation,
+// from / to, the loop and end observables ...), with weight (0..1; -1, Babylon's "no blending", counts
+// as 1), enableBlending + blendingSpeed (a weight ramp from 0 at blendingSpeed per frame, done inside
+// the world's frame call), isAdditive and mask. The scene advances it: on onAfterAnimationsObservable,
+// by Babylon's own step, every group's frame is set, ONE wasm call (world.update) blends every
+// character, then the nodes (position / rotationQuaternion / scaling, morph target influences) are
+// written.
 //
 //   const worldScene = await SinewWorldScene.create(scene);
 //   const blob = worldScene.load(bytes);
@@ -16,9 +18,13 @@
 //
 // Handedness: as adapters/babylon.mjs, the glTF-space local values go unchanged into the nodes
 // carrying `/nodes/<i>` pointers (the loader's __root__ converts).
-import { createWorld, LayerEvent } from '../world.mjs';
+import { createWorld } from '../world.mjs';
 import { gltfNodeMap, morphMeshes } from './babylon.mjs';
-import { applyGltfParticipation, bindCharacter, writePose, Observable } from './world_binding.mjs';
+import { applyGltfParticipation, bindCharacter, writePose } from './world_binding.mjs';
+import { BabylonGroupPlayback, SinewUnsupportedError, babylonSceneClock } from './babylon_clock.mjs';
+import { engineDuration } from './gltf_clips.mjs';
+
+export { SinewUnsupportedError, Observable } from './babylon_clock.mjs';
 
 const SET = {
 	rotation: (n, v, i) => n.rotationQuaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
@@ -31,128 +37,117 @@ const getLocal = (n) => {
 	return [q.x, q.y, q.z, q.w, p.x, p.y, p.z, s.x, s.y, s.z];
 };
 
-/** One clip of one character, controlled like a Babylon AnimationGroup; owns one world layer. */
-export class SinewWorldAnimationGroup {
-	constructor(character, clip, layer, fps) {
+/**
+ * One clip of one character, controlled like a Babylon AnimationGroup (adapters/babylon_clock.mjs: the
+ * same members and frame for frame the same time keeping); owns one world layer, whose time it sets
+ * before each frame call (the layer's own speed is 0).
+ */
+export class SinewWorldAnimationGroup extends BabylonGroupPlayback {
+	constructor(character, clip, layer, fps, json) {
+		super(clip.name, fps, engineDuration(json, clip, clip.index, clip.blob.clipCount) * fps); // Babylon's group.to: the last key (float32) times fps
 		this.character = character;
 		this.clip = clip;
-		this.name = clip.name;
 		this.fps = fps;
 		this._layer = layer;
-		this._weight = -1;
-		this.enableBlending = false;
-		this.blendingSpeed = 0.01;
-		this._speedRatio = 1;
-		this._from = 0;
-		this._to = clip.duration * fps;
-		this.loopAnimation = false;
-		this.isStarted = false;
-		this._playing = false;
 		this._blendTarget = null;
-		this.onAnimationGroupLoopObservable = new Observable();
-		this.onAnimationGroupEndObservable = new Observable();
-		this.onAnimationGroupPlayObservable = new Observable();
-		this.onAnimationGroupPauseObservable = new Observable();
+		this._dt = 0;
 		layer.setClip(clip, { scalarMap: character._binding.scalarMap(clip) });
+		layer.loop = 'once'; // (the time is set every frame: 'once' keeps the end frame where 'repeat' would wrap it to 0)
+		layer.speed = 0;
 		layer.enabled = false;
+		this._targeted = null;
 	}
-	get isPlaying() { return this._playing; }
-	/** Frames (fps per second) of the played range. */
-	get from() { return this._from; }
-	set from(f) { this._from = +f; this._syncRange(); }
-	get to() { return this._to; }
-	set to(f) { this._to = +f; this._syncRange(); }
-	get speedRatio() { return this._speedRatio; }
-	set speedRatio(s) { this._speedRatio = +s; this._layer.speed = this._speedRatio; }
-	/** 0..1, or -1 (Babylon's default: not blended, counts as 1). Cancels a blending ramp. */
+	get scene() { return this.character.worldScene.scene; }
+	getScene() { return this.scene; }
+	/** The shown frame's time in seconds (the retained frame once stopped or ended). */
+	get time() { return (this._isStarted ? this.getCurrentFrame() : this.getRetainedCurrentFrame()) / this.fps; }
+	/** 0..1 (others clamped, as Babylon's animatables do), or -1 (Babylon's default: not blended, counts as 1). Cancels a blending ramp. */
 	get weight() { return this._weight; }
 	set weight(w) {
-		if (!(w === -1 || (w >= 0 && w <= 1))) throw new RangeError(`sinew Babylon: weight ${w} (0..1 or -1)`);
-		this._weight = w;
+		super.weight = w;
 		this._blendTarget = null;
-		this._layer.weight = w === -1 ? 1 : w;
+		if (this._isStarted) this._layer.weight = w === -1 ? 1 : Math.min(Math.max(w, 0), 1);
 	}
-	setWeightForAllAnimatables(w) { this.weight = w; return this; }
-	getCurrentFrame() { return this._layer.time * this.fps; }
-
-	_syncRange() {
-		const d = this.clip.duration;
-		const a = Math.max(0, this._from / this.fps), b = Math.min(d, this._to / this.fps);
-		this._layer.range = b > a && (a > 0 || b < d) ? [a, b] : null;
+	get enableBlending() { return this._enableBlending ?? false; }
+	set enableBlending(on) { this._enableBlending = on; }
+	get blendingSpeed() { return this._blendingSpeed ?? 0.01; }
+	set blendingSpeed(s) { this._blendingSpeed = s; }
+	/** Additive as Babylon plays a group made additive with AnimationGroup.MakeAnimationAdditive (reference frame 0). */
+	get isAdditive() { return this._isAdditive; }
+	set isAdditive(on) { this._isAdditive = !!on; this._layer.additive = on ? 'first' : false; }
+	get mask() { return this._mask; }
+	set mask(value) {
+		this._mask = value;
+		const targets = this.character._binding.targets;
+		this._layer.mask = value && !value.disabled ? Float32Array.from(targets, (t) => (value.retainsTarget(t.name) ? 1 : 0)) : null;
 	}
-	/** Starts from `from` (Babylon's start): loop, speedRatio, from, to as AnimationGroup.start. */
-	start(loop = false, speedRatio = 1, from, to) {
-		if (from !== undefined) this._from = from;
-		if (to !== undefined) this._to = to;
-		this._syncRange();
-		this.loopAnimation = loop;
-		this.speedRatio = speedRatio;
-		this._layer.loop = loop ? 'repeat' : 'once';
-		this._layer.time = this._from / this.fps;
-		this._begin();
-		return this;
-	}
-	/** Resumes (or starts) playing; loop sets loopAnimation. */
-	play(loop) {
-		if (loop !== undefined) this.loopAnimation = !!loop;
-		this._layer.loop = this.loopAnimation ? 'repeat' : 'once';
-		if (!this.isStarted) { this._layer.time = this._from / this.fps; this._begin(); return this; }
-		this._layer.paused = false;
-		this._playing = true;
-		this.onAnimationGroupPlayObservable.notifyObservers(this);
-		return this;
-	}
-	_begin() {
-		const w = this._weight === -1 ? 1 : this._weight;
+	start(loop, speedRatio, from, to, isAdditive) {
+		if (this._isStarted) return this;
+		super.start(loop, speedRatio, from, to);
+		this._layer.additive = (isAdditive ?? this._isAdditive) ? 'first' : false;
+		const w = this._weight === -1 ? 1 : Math.min(Math.max(this._weight, 0), 1);
 		if (this.enableBlending && this.blendingSpeed > 0) { this._layer.weight = 0; this._blendTarget = w; }
 		else { this._layer.weight = w; this._blendTarget = null; }
-		this._layer.paused = false;
+		this._layer.time = (from ?? this._from) / this.fps;
 		this._layer.enabled = true;
-		this._firstFrame = true; // Babylon shows `from` on the first frame after start (its clock starts then)
-		this.isStarted = true;
-		this._playing = true;
-		this.onAnimationGroupPlayObservable.notifyObservers(this);
-	}
-	pause() { this._layer.paused = true; this._playing = false; this.onAnimationGroupPauseObservable.notifyObservers(this); return this; }
-	/**
-	 * Stops: the group no longer contributes (the other groups and the rest pose decide the nodes;
-	 * Babylon leaves nodes no group drives at their last values). As AnimationGroup.stop, notifies
-	 * onAnimationGroupEndObservable (unless skipOnAnimationEnd) and clears the loop observers.
-	 */
-	stop(skipOnAnimationEnd = false) {
-		if (!this.isStarted) return this;
-		this._layer.enabled = false;
-		this._playing = false;
-		this.isStarted = false;
-		this._blendTarget = null;
-		if (!skipOnAnimationEnd) this.onAnimationGroupEndObservable.notifyObservers(this);
-		this.onAnimationGroupLoopObservable.clear();
 		return this;
 	}
-	reset() { this._layer.time = this._from / this.fps; return this; }
-	goToFrame(frame) { this._layer.time = frame / this.fps; return this; }
-
-	// before the frame call: the enableBlending ramp as a world fade of blendingSpeed per frame
-	_before(dt) {
-		if (this._firstFrame) this._layer.paused = true;
-		if (this._blendTarget === null || !(dt > 0)) return;
-		const l = this._layer;
-		if (l.weight >= this._blendTarget) { this._blendTarget = null; return; }
-		l.fadeTo(this._blendTarget, (this._blendTarget - l.weight) / (this.blendingSpeed / dt));
+	/** As Babylon's stop: the end observables (unless skipOnAnimationEnd); the group stops contributing. */
+	stop(skipOnAnimationEnd = false) {
+		if (!this._isStarted) return this;
+		super.stop(skipOnAnimationEnd);
+		this._layer.enabled = false;
+		this._blendTarget = null;
+		return this;
 	}
-	_after() {
-		if (this._firstFrame) { this._firstFrame = false; if (this._playing) this._layer.paused = false; }
-		const ev = this._layer.events;
-		if (!ev) return;
-		if (ev & LayerEvent.LOOP) this.onAnimationGroupLoopObservable.notifyObservers(this);
-		if (ev & LayerEvent.FINISHED) {
-			this._playing = false;
-			this.isStarted = false;
-			this._layer.enabled = false; // Babylon drops a finished group from the blend
-			this.onAnimationGroupEndObservable.notifyObservers(this);
+	_targets() {
+		if (!this._targeted) {
+			// the sub-tracks the clip sets (its participation: from the glTF when the character was given it)
+			const b = this.character._binding, part = this.clip.participation, list = [];
+			const props = [[1, 'rotationQuaternion', 'rotation'], [2, 'position', 'translation'], [4, 'scaling', 'scale']];
+			const animation = (name, targetProperty) => ({ name, targetProperty, framePerSecond: this.fps,
+				getKeys() { throw new SinewUnsupportedError('Animation.getKeys', 'sinew keeps the keys compressed in the blob'); } });
+			this.clip.joints.forEach((j, i) => {
+				const k = j.node === null ? -1 : b.nodes.indexOf(j.node);
+				if (k < 0) return;
+				for (const [bit, prop, path] of props) if (part[i] & bit) list.push({ target: b.targets[k], animation: animation(`${b.targets[k].name}.${path}`, prop), parent: this });
+			});
+			const map = b.scalarMap(this.clip); // morph weights: one per morph target of each mesh, as the loader makes them
+			this.clip.scalars.forEach((sc, k) => {
+				const t = this.clip.scalarTracks[k], p = map ? map[t.offset] : 0xffffffff;
+				if (p === 0xffffffff || !part[this.clip.jointCount + t.offset]) return;
+				for (const m of b.morphs[p]) list.push({ target: m.target, animation: animation(`${m.target.name}.influence`, 'influence'), parent: this });
+			});
+			this._targeted = list;
 		}
-		if (ev & LayerEvent.FADE_DONE) this._blendTarget = null;
+		return this._targeted;
 	}
+	// the frame Babylon shows: the layer samples it in this frame's call (goToFrame: at the next call)
+	_evaluate(frame, jump, weight) {
+		const l = this._layer;
+		l.time = frame / this.fps;
+		if (this._blendTarget === null) l.weight = weight === -1 ? 1 : weight;
+		else if (!jump && this._dt > 0) { // the enableBlending ramp: blendingSpeed per frame, as a fade inside the frame call
+			if (l.weight >= this._blendTarget) this._blendTarget = null;
+			else l.fadeTo(this._blendTarget, (this._blendTarget - l.weight) / (this.blendingSpeed / this._dt));
+		}
+	}
+	_ended(a, skip) {
+		super._ended(a, skip);
+		// Babylon drops an ended group from the blend: after the frame that shows its end (stop(): at once)
+		if (!this._isStarted) { if (this._isStopping) this._layer.enabled = false; else this._dropNext = true; this._blendTarget = null; }
+	}
+	addTargetedAnimation() { throw new SinewUnsupportedError('AnimationGroup.addTargetedAnimation', 'a sinew group plays the clip compressed in the blob; its curves cannot be edited'); }
+	removeTargetedAnimation() { throw new SinewUnsupportedError('AnimationGroup.removeTargetedAnimation', 'a sinew group plays the clip compressed in the blob; its curves cannot be edited'); }
+	normalize() { throw new SinewUnsupportedError('AnimationGroup.normalize', 'a sinew clip already spans its whole range; its keys cannot be edited'); }
+	serialize() { throw new SinewUnsupportedError('AnimationGroup.serialize', 'the keys are in the sinew blob (serialize the blob, or the world with world.save())'); }
+	clone() { throw new SinewUnsupportedError('AnimationGroup.clone', 'add the character again (SinewWorldScene.add) for another copy'); }
+	syncAllAnimationsWith() { throw new SinewUnsupportedError('AnimationGroup.syncAllAnimationsWith', 'not implemented by the sinew adapter'); }
+	startWithVirtualTimeline() { throw new SinewUnsupportedError('AnimationGroup.startWithVirtualTimeline', 'not implemented by the sinew adapter'); }
+	getVirtualCurrentFrame() { throw new SinewUnsupportedError('AnimationGroup.getVirtualCurrentFrame', 'not implemented by the sinew adapter'); }
+	isVirtualFrameReached() { throw new SinewUnsupportedError('AnimationGroup.isVirtualFrameReached', 'not implemented by the sinew adapter'); }
+	isValidVirtualStopFrame() { throw new SinewUnsupportedError('AnimationGroup.isValidVirtualStopFrame', 'not implemented by the sinew adapter'); }
+	setVirtualCurrentFrame() { throw new SinewUnsupportedError('AnimationGroup.setVirtualCurrentFrame', 'not implemented by the sinew adapter'); }
 }
 
 /** One character: its AnimationGroup-like handles, one per clip of its blobs. */
@@ -167,11 +162,11 @@ export class SinewWorldCharacter {
 		this._binding = bindCharacter(worldScene.world, blobs, {
 			find, getLocal,
 			morphs: (node, target) => morphMeshes(node).map((m) => m.morphTargetManager.getTarget(target)).filter(Boolean)
-				.map((t) => ({ get: () => t.influence, set: (v) => { t.influence = v; } })),
+				.map((t) => ({ get: () => t.influence, set: (v) => { t.influence = v; }, target: t })),
 		}, { layers: options.layers ?? Math.max(1, clips.length) });
 		this.player = this._binding.player;
 		const fps = options.fps ?? 60;
-		this.animationGroups = clips.slice(0, this.player.layerCount).map((c, i) => new SinewWorldAnimationGroup(this, c, this.player.layer(i), fps));
+		this.animationGroups = clips.slice(0, this.player.layerCount).map((c, i) => new SinewWorldAnimationGroup(this, c, this.player.layer(i), fps, options.json));
 	}
 	/** The next frame writes every node again (after other code moved them). */
 	invalidate() { this._binding.invalidate(); return this; }
@@ -189,7 +184,10 @@ export class SinewWorldScene {
 		this.world = world;
 		this.scene = scene;
 		this.characters = [];
-		this._observer = scene ? scene.onBeforeAnimationsObservable.add(() => this._step()) : null;
+		this._time = 0; // own clock of update(dt) (ms)
+		this._last = 0;
+		// after Babylon's own animation step, by the step it took: every group's frame, then ONE wasm call
+		this._observer = scene ? babylonSceneClock(scene, (ms) => this._frame(ms)) : null;
 	}
 	static async create(scene, options = {}) { return new SinewWorldScene(await createWorld(options), scene); }
 	load(bytes, options) { return this.world.load(bytes, options); }
@@ -199,25 +197,23 @@ export class SinewWorldScene {
 		this.characters.push(c);
 		return c;
 	}
-	_step() {
-		const s = this.scene;
-		if (!s.animationsEnabled) return;
-		const ms = s.useConstantAnimationDeltaTime ? 16 : s.getEngine().getDeltaTime();
-		this.update((ms / 1000) * (s.animationTimeScale ?? 1));
-	}
-	/** Advances every character by dt seconds: ONE wasm call, then the node writes and events. */
-	update(dt) {
-		for (const c of this.characters) for (const g of c.animationGroups) g._before(dt);
-		this.world.update(dt);
-		for (const c of this.characters) {
-			if (!c.player.active) continue;
-			writePose(c._binding, SET);
-			for (const g of c.animationGroups) g._after();
+	/** Advances every character by dt seconds of animation time (without a scene): ONE wasm call, then the node writes. */
+	update(dt) { this._time += dt * 1000; return this._frame(this._time); }
+	// One step at accumulated animation time `ms`: every group's frame and events (Babylon's order), the
+	// world call, the node writes.
+	_frame(ms) {
+		const dt = (ms - this._last) / 1000;
+		this._last = ms;
+		for (const c of this.characters) for (const g of c.animationGroups) {
+			if (g._dropNext) { g._dropNext = false; if (!g._isStarted) g._layer.enabled = false; }
+			g._dt = dt; g._step(ms);
 		}
+		this.world.update(dt);
+		for (const c of this.characters) if (c.player.active) writePose(c._binding, SET);
 		return this;
 	}
 	dispose() {
-		if (this._observer) this.scene.onBeforeAnimationsObservable.remove(this._observer);
+		if (this._observer) this.scene.onAfterAnimationsObservable.remove(this._observer);
 		this._observer = null;
 	}
 }

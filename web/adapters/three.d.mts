@@ -2,9 +2,13 @@
 // Types of web/adapters/three.mjs. three.js objects are typed structurally (no dependency on
 // three's own types): anything with position/quaternion/scale `set` methods works.
 import type { ClipInfo, SinewAnimation } from '../sinew.mjs';
+import { SinewAction } from './three_action.mjs';
 
-export interface Settable3 { set(x: number, y: number, z: number): unknown }
-export interface Settable4 { set(x: number, y: number, z: number, w: number): unknown }
+export { SinewAction, LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode } from './three_action.mjs';
+export { SinewUnsupportedError } from './babylon_clock.mjs';
+
+export interface Settable3 { x: number; y: number; z: number; set(x: number, y: number, z: number): unknown }
+export interface Settable4 { x: number; y: number; z: number; w: number; set(x: number, y: number, z: number, w: number): unknown }
 /** An Object3D as far as the adapter is concerned. */
 export interface SinewTarget3 {
 	position: Settable3;
@@ -17,45 +21,47 @@ export type NodeLookup = ((gltfNodeIndex: number) => SinewTarget3 | null | undef
 	| ReadonlyArray<SinewTarget3 | null | undefined> | ReadonlyMap<number, SinewTarget3>;
 
 export interface SinewMixerOptions {
-	clip?: number;
-	/** Start time in seconds (default 0). */
-	time?: number;
-	timeScale?: number;
-	/** true (default): wrap at the end; false: clamp. */
-	loop?: boolean;
-	/** Start playing (default true). */
-	play?: boolean;
+	/** A clip (index or name) whose action plays at once. */
+	clip?: number | string;
 	/** glTF node index -> object; default: gltf.parser.associations. */
 	nodes?: NodeLookup;
 	associations?: Map<unknown, { nodes?: number }>;
+	/** The glTF JSON (default gltf.parser.json): each clip binds exactly its animation's channels, and loops at its last key. */
+	json?: any;
 }
 
+/** The clip an action plays: the blob's clip and its duration as three takes it (the last key time, float32). */
+export interface SinewClip { index: number; name: string | null; duration: number; info: ClipInfo }
+
+/** THREE.AnimationMixer for one root, playing the clips of one sinew animation. */
 export declare class SinewMixer {
 	/** root: the GLTFLoader result ({ scene, parser }) or a scene with options.nodes. */
 	constructor(root: object, anim: SinewAnimation, options?: SinewMixerOptions);
 	readonly anim: SinewAnimation;
-	readonly clipIndex: number;
-	readonly info: ClipInfo;
+	/** The mixer's clock (seconds). */
 	time: number;
 	timeScale: number;
-	loop: boolean;
-	playing: boolean;
-	/** 0 leaves the objects alone, 1 drives them; anything else throws RangeError. */
-	weight: number;
-	/** Per joint of the clip: the object it drives, or null. */
-	readonly targets: ReadonlyArray<SinewTarget3 | null>;
-	/** glTF node indices of the clip that were not found. */
-	readonly missing: readonly number[];
-	readonly duration: number;
-	play(): this;
-	pause(): this;
-	/** Time 0, written once, not playing. */
-	stop(): this;
-	setTime(t: number): this;
-	/** Advances by dt * timeScale when playing; writes the pose when the time moved (one wasm call). */
+	getRoot(): object;
+	/** The action of a clip (index or name), created on first use. */
+	clipAction(clip: number | string | SinewClip, optionalRoot?: object, blendMode?: number): SinewAction;
+	existingAction(clip: number | string | SinewClip): SinewAction | null;
+	stopAllAction(): this;
+	uncacheClip(clip: number | string | SinewClip): void;
+	uncacheAction(clip: number | string | SinewClip): void;
+	uncacheRoot(root?: object): void;
+	/** Advances every playing action by dt * timeScale seconds and writes the blended pose (one wasm call per contributing action). */
 	update(dt: number): this;
-	apply(): void;
-	/** The next write sets every mapped output again (after other code changed the nodes). */
+	/** three's setTime: the mixer and every action back to 0, then update(t). */
+	setTime(t: number): this;
+	/** The next update writes every bound property again (after other code changed the nodes). */
 	invalidate(): this;
+	/** Per joint of a clip: the object it drives, or null. */
+	targetsOf(clip: number | string): ReadonlyArray<SinewTarget3 | null>;
+	/** glTF node indices of a clip that were not found. */
+	missingOf(clip: number | string): number[];
+	addEventListener(type: 'loop' | 'finished', listener: (event: { type: string; action: SinewAction; loopDelta?: number; direction?: number }) => void): void;
+	removeEventListener(type: string, listener: (event: any) => void): void;
+	hasEventListener(type: string, listener: (event: any) => void): boolean;
+	dispatchEvent(event: { type: string; [key: string]: unknown }): void;
 }
 export default SinewMixer;

@@ -3,42 +3,16 @@
 import type { SinewWorld, WorldBlob, WorldClip, WorldOptions, WorldPlayer, LoadWorldBlobOptions } from '../world.mjs';
 import type { NodeLookup } from './three.mjs';
 import { Events } from './world_binding.mjs';
+import { SinewAction as ThreeAction } from './three_action.mjs';
 
-export declare const LoopOnce: 2200, LoopRepeat: 2201, LoopPingPong: 2202;
-export declare const NormalAnimationBlendMode: 2500, AdditiveAnimationBlendMode: 2501;
+export { LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode } from './three_action.mjs';
 
-export declare class SinewAction {
+/** One clip on one character, as THREE.AnimationAction (three's own time, weight and loop logic); owns a world layer. */
+export declare class SinewAction extends ThreeAction {
 	getClip(): WorldClip;
 	getMixer(): SinewCharacterMixer;
-	getRoot(): object;
-	play(): this;
-	stop(): this;
-	reset(): this;
-	isRunning(): boolean;
-	isScheduled(): boolean;
-	/** The action's own weight (fades multiply it). */
-	weight: number;
-	enabled: boolean;
-	paused: boolean;
-	time: number;
-	timeScale: number;
-	loop: number;
-	repetitions: number;
-	clampWhenFinished: boolean;
+	/** AdditiveAnimationBlendMode: additive against the clip's first sample (as a clip made by AnimationUtils.makeClipAdditive). */
 	blendMode: number;
-	setEffectiveTimeScale(timeScale: number): this;
-	getEffectiveTimeScale(): number;
-	setLoop(mode: number, repetitions?: number): this;
-	setEffectiveWeight(weight: number): this;
-	getEffectiveWeight(): number;
-	fadeIn(duration: number): this;
-	fadeOut(duration: number): this;
-	crossFadeFrom(fadeOutAction: SinewAction, duration: number, warp?: boolean): this;
-	crossFadeTo(fadeInAction: SinewAction, duration: number, warp?: boolean): this;
-	stopFading(): this;
-	/** Time scale ramp from startTimeScale to endTimeScale over `duration` seconds (three's warp). */
-	warp(startTimeScale: number, endTimeScale: number, duration: number): this;
-	stopWarping(): this;
 }
 
 export interface SinewCharacterOptions {
@@ -58,6 +32,8 @@ export interface SinewCharacterOptions {
 export declare class SinewCharacterMixer extends Events {
 	readonly blobs: readonly WorldBlob[];
 	readonly player: WorldPlayer;
+	/** The character's mixer clock (seconds) and time scale, as AnimationMixer.time / timeScale. */
+	time: number;
 	timeScale: number;
 	/** An action of a clip (WorldClip, name, or index over the character's blobs). */
 	clipAction(clip: WorldClip | string | number): SinewAction;

@@ -13,14 +13,13 @@
 //   mixer.clipAction('Idle').play();
 //   mixer.clipAction('Idle').crossFadeTo(mixer.clipAction('Run').play(), 0.5);
 //   renderer.setAnimationLoop(() => { scene.update(clock.getDelta()); renderer.render(...); });
-import { createWorld, LayerEvent } from '../world.mjs';
+import { createWorld } from '../world.mjs';
 import { nodeLookup, morphMeshes } from './three.mjs';
-import { applyGltfParticipation, bindCharacter, writePose, writeMorphs, Events } from './world_binding.mjs';
+import { engineDuration } from './gltf_clips.mjs';
+import { SinewAction as ThreeAction, LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode } from './three_action.mjs';
 
-// three.js constants (the same numbers as THREE.LoopOnce etc.; three is not imported here).
-export const LoopOnce = 2200, LoopRepeat = 2201, LoopPingPong = 2202;
-export const NormalAnimationBlendMode = 2500, AdditiveAnimationBlendMode = 2501;
-const LOOPS = { [LoopOnce]: 'once', [LoopRepeat]: 'repeat', [LoopPingPong]: 'pingpong' };
+export { LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode };
+import { applyGltfParticipation, bindCharacter, writePose, writeMorphs, Events } from './world_binding.mjs';
 
 const SET = {
 	rotation: (o, v, i) => o.quaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
@@ -39,124 +38,34 @@ const SET_NO_EULER = {
 const getLocal = (o) => [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w, o.position.x, o.position.y, o.position.z,
 	o.scale.x, o.scale.y, o.scale.z];
 
-/** One clip on one character (like THREE.AnimationAction); owns one layer of the character's player. */
-export class SinewAction {
+/**
+ * One clip on one character, as THREE.AnimationAction: its time, weights, fades, warps, loops and events are
+ * three's own (adapters/three_action.mjs); it owns one layer of the character's player, into which it writes
+ * the clip time and weight of each frame before the world's frame call blends every layer of the scene.
+ */
+export class SinewAction extends ThreeAction {
 	constructor(mixer, clip, layer) {
-		this._mixer = mixer;
-		this._clip = clip;
+		// three's clip duration: the last key time (float32), where its loops wrap
+		super(mixer, { index: clip.index, name: clip.name, duration: engineDuration(mixer._json, clip, clip.index, clip.blob.clipCount), clip });
 		this._layer = layer;
-		this.weight = 1;           // the action's own weight (fades multiply it, as in three)
-		this._timeScale = 1;
-		this.repetitions = Infinity;
-		this._clamp = false;
-		this._loop = LoopRepeat;
-		this._blendMode = NormalAnimationBlendMode;
-		this._active = false;
 		layer.setClip(clip, { scalarMap: mixer._binding.scalarMap(clip) });
-		layer.weight = 1;
-		layer.loop = 'repeat';
+		layer.loop = 'once'; // (the time is set every frame: 'once' keeps the end where 'repeat' would wrap it)
+		layer.speed = 0;
+		layer.weight = 0;
 		layer.enabled = false;
 	}
-	getClip() { return this._clip; }
-	getMixer() { return this._mixer; }
-	getRoot() { return this._mixer._root; }
-
-	/** Starts contributing (at the current time). */
-	play() { this._active = true; this._layer.enabled = this.enabled; this._sync(); return this; }
-	/** Stops contributing and resets (time 0, not paused, fades cancelled), like three's stop(). */
-	stop() { this._active = false; this._layer.enabled = false; return this.reset(); }
-	reset() {
-		this.stopWarping(); // first: unpausing must not apply a warp the reset discards
-		this.paused = false; this.enabled = true; this.time = 0;
-		this._layer.weight = this.weight;
-		this._layer.resetLoops();
-		if (this._active) this._layer.enabled = true;
-		return this;
-	}
-	isRunning() { return this._active && this.enabled && !this.paused && this._timeScale !== 0; }
-	isScheduled() { return this._active; }
-
-	get enabled() { return this._enabled ?? true; }
-	set enabled(on) { this._enabled = !!on; this._layer.enabled = this._active && this._enabled; }
-	get paused() { return this._layer.paused; }
-	set paused(p) {
-		this._layer.paused = !!p;
-		if (!p && this._warpHeld !== undefined) { this._warpEnd = this._warpHeld; this._warpHeld = undefined; this._warpDone(); }
-	}
-	get time() { return this._layer.time; }
-	set time(t) { this._layer.time = t; }
-	get timeScale() { return this._timeScale; }
-	set timeScale(s) { this._timeScale = +s; this._sync(); }
-	setEffectiveTimeScale(s) { this.timeScale = s; return this.stopWarping(); }
-	getEffectiveTimeScale() { return this._layer.speed; }
-	/**
-	 * As three's warp: the time scale ramps linearly from startTimeScale to endTimeScale over
-	 * `duration` seconds of mixer time (inside the world's frame call), then stays at the end value
-	 * (0 pauses the action). A timeScale set during a warp applies once it ends.
-	 */
-	warp(startTimeScale, endTimeScale, duration) {
-		const m = this._mixer.timeScale;
-		this._warpEnd = endTimeScale;
-		this._layer.warp(startTimeScale * m, endTimeScale * m, m === 0 ? 0 : duration / Math.abs(m));
-		if (!this._layer.warping) this._warpDone();
-		return this;
-	}
-	/** Ends a warp: back to the action's own timeScale (three's stopWarping). */
-	stopWarping() { this._warpEnd = this._warpHeld = undefined; this._layer.speed = this._timeScale * this._mixer.timeScale; return this; }
-	_warpDone() {
-		const end = this._warpEnd;
-		this._warpEnd = undefined;
-		if (end === undefined) return;
-		// three evaluates a warp only while the action runs: one that ends while paused (a clamped
-		// finish) takes effect when the action is unpaused, and a reset or stop discards it
-		if (this.paused) { this._warpHeld = end; return; }
-		if (end === 0) { this.paused = true; this._sync(); } else { this._timeScale = end; }
-	}
-	get loop() { return this._loop; }
-	set loop(mode) { if (!LOOPS[mode]) throw new RangeError(`sinew three: loop mode ${mode}`); this._loop = mode; this._sync(); }
-	/** LoopRepeat / LoopPingPong with `repetitions` loops (an integer >= 1, or Infinity), then 'finished' as three does. */
-	setLoop(mode, repetitions = Infinity) {
-		if (repetitions !== Infinity && !(Number.isInteger(repetitions) && repetitions >= 1)) throw new RangeError(`sinew three: repetitions ${repetitions} (an integer >= 1, or Infinity)`);
-		this.repetitions = repetitions;
-		this.loop = mode;
-		return this;
-	}
-	/** LoopOnce: hold the last pose when finished (else the action stops contributing, as in three). */
-	get clampWhenFinished() { return this._clamp; }
-	set clampWhenFinished(on) { this._clamp = !!on; this._sync(); }
+	/** The world clip (WorldClip) this action plays. */
+	getClip() { return this._clip.clip; }
 	get blendMode() { return this._blendMode; }
-	set blendMode(m) { this._blendMode = m; this._layer.additive = m === AdditiveAnimationBlendMode ? 'first' : false; }
-
-	/** Sets the weight and cancels a fade (three's setEffectiveWeight). */
-	setEffectiveWeight(w) { this.weight = w; this._layer.weight = w; return this; }
-	getEffectiveWeight() { return this._active && this.enabled ? this._layer.weight : 0; }
-	/** Weight 0 -> this.weight over `duration` seconds (ramped inside the world's frame call). */
-	fadeIn(duration) { this._layer.weight = 0; this._layer.fadeTo(this.weight, duration); return this; }
-	/** Weight this.weight -> 0 over `duration` seconds, then the action stops contributing. */
-	fadeOut(duration) { this._layer.weight = this.weight; this._layer.fadeTo(0, duration, { stop: true }); return this; }
-	crossFadeFrom(fadeOutAction, duration) { fadeOutAction.fadeOut(duration); this.fadeIn(duration); return this; }
-	crossFadeTo(fadeInAction, duration) { return fadeInAction.crossFadeFrom(this, duration); }
-	stopFading() { this._layer.weight = this._layer.weight; return this; }
-
-	_sync() {
+	/** AdditiveAnimationBlendMode: additive against the clip's first sample, as three plays a clip made with AnimationUtils.makeClipAdditive. */
+	set blendMode(m) { this._blendMode = m; if (this._layer) this._layer.additive = m === AdditiveAnimationBlendMode ? 'first' : false; }
+	// the frame's clip time and weight into the layer (inactive or weightless: left out of the blend)
+	_sync(weight) {
 		const l = this._layer;
-		if (!l.warping) l.speed = this._timeScale * this._mixer.timeScale;
-		l.loop = LOOPS[this._loop];
-		const finite = this._loop !== LoopOnce && this.repetitions !== Infinity;
-		l.repetitions = finite ? this.repetitions : Infinity;
-		l.stopAtEnd = (this._loop === LoopOnce || finite) && !this._clamp;
-	}
-	// after the frame call: events, and three's bookkeeping for a once action that ended
-	_after() {
-		const l = this._layer, ev = l.events;
-		if (!ev) return;
-		if (ev & LayerEvent.WARP_DONE) this._warpDone();
-		if (ev & LayerEvent.LOOP) this._mixer.dispatchEvent({ type: 'loop', action: this, loopDelta: l.loops });
-		if (ev & LayerEvent.FINISHED) {
-			if (!this._clamp) this._enabled = false; // as three: enabled = false (the world already dropped the layer)
-			this._mixer.dispatchEvent({ type: 'finished', action: this, direction: this._timeScale * this._mixer.timeScale < 0 ? -1 : 1 });
-		}
-		if (ev & LayerEvent.FADED_OUT) this._enabled = false;
+		if (!(weight > 0)) { if (l.enabled) l.enabled = false; return; }
+		l.time = this._clipTime;
+		l.weight = weight;
+		if (!l.enabled) l.enabled = true;
 	}
 }
 
@@ -169,7 +78,8 @@ export class SinewCharacterMixer extends Events {
 		this._matrices = !!(options.matrices ?? scene.matrices);
 		this.blobs = blobs;
 		// blend exactly the tracks three's own clips of this glTF have (options.gltfParticipation: false keeps the blob's)
-		if (options.gltfParticipation !== false && (root.parser?.json ?? options.json)) applyGltfParticipation(root.parser?.json ?? options.json, blobs);
+		this._json = root.parser?.json ?? options.json ?? null;
+		if (options.gltfParticipation !== false && this._json) applyGltfParticipation(this._json, blobs);
 		const find = nodeLookup(root, options);
 		const associations = root.parser?.associations ?? options.associations;
 		this._binding = bindCharacter(scene.world, blobs, {
@@ -181,11 +91,36 @@ export class SinewCharacterMixer extends Events {
 		this.player = this._binding.player;
 		if (this._matrices) this._bindMatrices();
 		this._actions = new Map();
-		this._timeScale = 1;
+		this._active = [];   // the playing actions, in three's order (activation, swapped on stop)
+		this.time = 0;       // the mixer's clock (fades and warps are scheduled on it)
+		this.timeScale = 1;
 		this._nextLayer = 0;
 	}
-	get timeScale() { return this._timeScale; }
-	set timeScale(s) { this._timeScale = +s; for (const a of this._actions.values()) a._sync(); }
+	// three's AnimationMixer._activateAction / _deactivateAction, without bindings: the layer plays from the
+	// next frame on; a stopped action's layer leaves the blend (three puts the nodes' original values back)
+	_activateAction(action) {
+		if (action._active) return;
+		action._active = true;
+		this._active.push(action);
+	}
+	_deactivateAction(action) {
+		if (!action._active) return;
+		action._active = false;
+		const i = this._active.indexOf(action), last = this._active.length - 1;
+		this._active[i] = this._active[last];
+		this._active.pop();
+		action._layer.enabled = false;
+	}
+	// the frame's step of three's AnimationMixer.update for this character: every playing action's time,
+	// weight and events (before the world's one call blends them)
+	_advance(deltaTime) {
+		deltaTime *= this.timeScale;
+		const time = this.time += deltaTime, timeDirection = Math.sign(deltaTime), actions = this._active;
+		for (let i = 0; i !== actions.length; ++i) {
+			const a = actions[i];
+			a._sync(a._update(time, deltaTime, timeDirection));
+		}
+	}
 	/** The clip by WorldClip, name or index over the character's blobs. */
 	_clipOf(clip) {
 		if (typeof clip === 'object' && clip !== null) return clip;
@@ -207,7 +142,7 @@ export class SinewCharacterMixer extends Events {
 	/** The next frame writes every node again (after other code moved them). */
 	invalidate() { this._binding.invalidate(); return this; }
 	existingAction(clip) { return this._actions.get(this._clipOf(clip)) ?? null; }
-	stopAllAction() { for (const a of this._actions.values()) a.stop(); return this; }
+	stopAllAction() { for (let i = this._active.length - 1; i >= 0; --i) this._active[i].stop(); return this; }
 	/** Per-character update is not a thing here: the scene's update() advances everyone in one call. */
 	update() { throw new Error('sinew three: call SinewSceneMixer.update(dt) once per frame for the whole scene'); }
 	_write() {
@@ -376,13 +311,12 @@ export class SinewSceneMixer {
 	}
 	update(dt) {
 		this.time += dt;
-		for (const c of this.characters) if (c._matrices && c.player.active) c._anchorsIn();
-		this.world.update(dt); // the one wasm call
 		for (const c of this.characters) {
-			if (!c.player.active) continue;
-			c._write();
-			for (const a of c._actions.values()) a._after();
+			c._advance(dt); // three's action logic: times, weights, events
+			if (c._matrices && c.player.active) c._anchorsIn();
 		}
+		this.world.update(dt); // the one wasm call
+		for (const c of this.characters) if (c.player.active) c._write();
 		return this;
 	}
 }

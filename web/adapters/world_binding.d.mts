@@ -31,10 +31,3 @@ export declare class Events {
 	hasEventListener(type: string, fn: (event: any) => void): boolean;
 	dispatchEvent(event: { type: string; [key: string]: unknown }): void;
 }
-export declare class Observable<T> {
-	add(fn: (value: T) => void): { callback: (value: T) => void };
-	remove(observer: { callback: (value: T) => void }): boolean;
-	clear(): void;
-	notifyObservers(value: T): void;
-	hasObservers(): boolean;
-}

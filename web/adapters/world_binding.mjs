@@ -140,20 +140,11 @@ export function writeMorphs(binding, last = binding._last) {
 	}
 }
 
-// A minimal event dispatcher (three's EventDispatcher / Babylon's Observable shapes).
+// A minimal event dispatcher (three's EventDispatcher shape; Babylon's Observable is in babylon_clock.mjs).
 export class Events {
 	constructor() { this._l = new Map(); }
 	addEventListener(type, fn) { if (!this._l.has(type)) this._l.set(type, new Set()); this._l.get(type).add(fn); }
 	removeEventListener(type, fn) { this._l.get(type)?.delete(fn); }
 	hasEventListener(type, fn) { return this._l.get(type)?.has(fn) ?? false; }
 	dispatchEvent(event) { for (const fn of this._l.get(event.type) ?? []) fn.call(this, event); }
-}
-
-export class Observable {
-	constructor() { this._o = new Set(); }
-	add(fn) { const o = { callback: fn }; this._o.add(o); return o; }
-	remove(o) { return this._o.delete(o); }
-	clear() { this._o.clear(); }
-	notifyObservers(value) { for (const o of [...this._o]) o.callback(value); }
-	hasObservers() { return this._o.size > 0; }
 }

@@ -131,7 +131,11 @@ class CompressedView extends View {
 
 	setClip(c) {
 		this.resetPose();
-		this.mixer = new SinewMixer(this.gltf, this.animation, { clip: c, loop: false });
+		if (this.mixer) this.mixer.stopAllAction();
+		this.mixer = new SinewMixer(this.gltf, this.animation); // three's AnimationMixer API, as the source view
+		this.action = this.mixer.clipAction(c).setLoop(THREE.LoopOnce, 1);
+		this.action.clampWhenFinished = true;
+		this.action.play();
 		this.joints = this.animation.clip(c).joints;
 		const n = this.joints.length;
 		this.markers.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * n), 3));
@@ -139,7 +143,8 @@ class CompressedView extends View {
 	}
 
 	setTime(t, errorsNow, bound) {
-		this.mixer.invalidate().setTime(t);
+		this.action.time = t;
+		this.mixer.invalidate().update(0);
 		this.gltf.scene.updateMatrixWorld(true);
 		const pos = this.markers.geometry.attributes.position, col = this.markers.geometry.attributes.color;
 		const v = new THREE.Vector3();

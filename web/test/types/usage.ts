@@ -31,8 +31,8 @@ export async function usage(bytes: Uint8Array, glb: Uint8Array): Promise<number>
 
 // The lossless runtime and the adapters, driven through their declared types only.
 import { createRuntime, createRuntimeSync, restoreRuntime, restoreRuntimeSync, build } from '../../lossless/lossless.mjs';
-import { SinewMixer } from '../../adapters/three.mjs';
-import { SinewAnimationGroup, gltfNodeMap } from '../../adapters/babylon.mjs';
+import { SinewMixer, LoopOnce as ThreeLoopOnce } from '../../adapters/three.mjs';
+import { SinewAnimationGroup, SinewUnsupportedError, gltfNodeMap } from '../../adapters/babylon.mjs';
 
 type V3 = { x: number; y: number; z: number; set(x: number, y: number, z: number): void };
 type Q = { x: number; y: number; z: number; w: number; set(x: number, y: number, z: number, w: number): void };
@@ -54,17 +54,26 @@ export async function adapters(anim: SinewAnimation, gltfJson: object, bin: Uint
 	const restored = restoreRuntimeSync(image, { wasm: bin });
 	second.unload();
 	const groups = again.groups.filter((g) => g !== null).length + sync.groups.length + restored.heapBytes + second.outputs.length;
-	const mixer = new SinewMixer({ scene: {} }, anim, { clip: 0, loop: false, nodes: objects });
+	const mixer = new SinewMixer({ scene: {} }, anim, { nodes: objects, json: gltfJson });
 	mixer.timeScale = 2;
-	mixer.weight = 0;
-	mixer.update(1 / 60).pause().setTime(0.5).stop().invalidate();
-	const group = new SinewAnimationGroup(anim, gltfNodeMap(babylonNodes), { clip: 0, fps: 30 });
-	group.start(true, 1.5).goToFrame(12).pause();
+	const walk = mixer.clipAction(0).setLoop(ThreeLoopOnce, 1), run = mixer.clipAction('run');
+	walk.clampWhenFinished = true;
+	walk.play().crossFadeTo(run.play(), 0.3, true);
+	mixer.addEventListener('finished', (e) => void e.action.getEffectiveWeight());
+	mixer.update(1 / 60).setTime(0.5).invalidate().stopAllAction();
+	run.fadeOut(0.2).halt(0.1).startAt(1).setEffectiveTimeScale(2).warp(1, 2, 0.5);
+	const group = new SinewAnimationGroup(anim, gltfNodeMap(babylonNodes), { clip: 0, fps: 30, json: gltfJson });
+	group.start(true, 1.5, 0, 20).goToFrame(12).pause();
 	group.speedRatio = 0.5;
-	group.weight = 1;
-	group.invalidate().update(0.016);
+	group.weight = 0.5;
+	group.mask = { retainsTarget: (name: string) => name !== 'Head' };
+	group.onAnimationGroupLoopObservable.add((g) => void g.getCurrentFrame());
+	group.onAnimationEndObservable.add((t) => void t.animation.targetProperty);
+	group.invalidate().update(0.016).restart().reset();
+	try { group.normalize(); } catch (e) { if (e instanceof SinewUnsupportedError) void e.member; }
+	const length = group.getLength() + group.targetedAnimations.length + (group.isPlaying ? 1 : 0);
 	group.dispose();
-	return groups + out.outputs.length + mixer.time + group.getCurrentFrame() + mixer.targets.length + group.missing.length;
+	return groups + out.outputs.length + mixer.time + group.getCurrentFrame() + mixer.targetsOf(0).length + group.missing.length + length + walk.time;
 }
 
 // The world runtime and its adapters.
