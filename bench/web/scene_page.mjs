@@ -103,20 +103,22 @@ window.setupScene = async (spec) => {
 			a.time = (i * 0.173) % clipA.duration; b.time = (i * 0.291) % clipB.duration;
 			return { a, b, on: 0 };
 		});
-		const step = (f) => {
+		const flip = (f) => {
 			for (let i = 0; i < N; i++) if (flips(f, i)) {
 				const x = actions[i], [from, to] = x.on ? [x.b, x.a] : [x.a, x.b];
 				to.enabled = true; to.setEffectiveWeight(1); from.crossFadeTo(to, FADE); x.on ^= 1;
 			}
-			scene.update(DT);
 		};
-		return { scene, step };
+		const step = (f) => { flip(f); scene.update(DT); };
+		// the same frame without the node writes: the actions' JS step and the one wasm call (scene.advance)
+		const stepNoWrites = (f) => { flip(f); scene.advance(DT); };
+		return { scene, step, stepNoWrites };
 	};
 	if (want('sinew')) {
 		const h0 = heap();
-		const { scene, step } = await sinewScene(clones, {});
+		const { scene, step, stepNoWrites } = await sinewScene(clones, {});
 		setups.sinew = { step, frames: spec.frames };
-		setups.sinew_wasm = { step: () => scene.world.update(DT), frames: spec.frames };
+		setups.sinew_wasm = { step: stepNoWrites, frames: spec.frames };
 		setups.sinew_nodes_to_skinning = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.frames };
 		result.sinew_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
 		result.layers = () => scene.world.layersSampled;
@@ -125,9 +127,9 @@ window.setupScene = async (spec) => {
 	// the one wasm call, three's bone matrixWorld / boneMatrices are views of wasm memory
 	if (want('matrices')) {
 		const h0 = heap();
-		const { scene, step } = await sinewScene(matrixClones, { matrices: true });
+		const { scene, step, stepNoWrites } = await sinewScene(matrixClones, { matrices: true });
 		setups.sinew_matrices = { step, frames: spec.frames };
-		setups.sinew_matrices_wasm = { step: () => scene.world.update(DT), frames: spec.frames }; // its wasm call alone
+		setups.sinew_matrices_wasm = { step: stepNoWrites, frames: spec.frames }; // without the JS after the call
 		setups.sinew_matrices_to_skinning = { step: (f) => { step(f); toSkinning(sceneMatrices, skeletonsMatrices); }, frames: spec.frames };
 		// the renderer's part alone (no animation step): what every setup pays on top of its step
 		setups.renderer_part_matrix_scene = { step: () => toSkinning(sceneMatrices, skeletonsMatrices), frames: spec.frames };
@@ -135,6 +137,12 @@ window.setupScene = async (spec) => {
 		result.matrices_skins = scene.characters.reduce((s, c) => s + c.player.skinCount, 0);
 	}
 	// --- the same world adapter with syncRotation: false (no quaternion -> Euler conversion per write)
+	// --- the same adapter with syncRotation: true (Object3D.rotation computed at every write, as three's
+	// quaternion.set does; the default computes it when read)
+	if (want('eager')) {
+		const { step } = await sinewScene(clones, { syncRotation: true });
+		setups.sinew_eager = { step, frames: spec.frames };
+	}
 	if (want('no_euler')) {
 		const scene = await SinewSceneMixer.create({ simd: spec.simd, syncRotation: false });
 		const blob = scene.load(bytes);

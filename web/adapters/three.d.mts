@@ -28,6 +28,8 @@ export interface SinewMixerOptions {
 	associations?: Map<unknown, { nodes?: number }>;
 	/** The glTF JSON (default gltf.parser.json): each clip binds exactly its animation's channels, and loops at its last key. */
 	json?: any;
+	/** Default true: Object3D.rotation of the written nodes is computed when read (exactly as three would have stored it); false: at each write. */
+	lazyRotation?: boolean;
 }
 
 /** The clip an action plays: the blob's clip and its duration as three takes it (the last key time, float32). */

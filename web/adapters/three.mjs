@@ -29,6 +29,7 @@
 import { PoseWriter } from './pose_writer.mjs';
 import { SinewUnsupportedError } from './babylon_clock.mjs';
 import { engineDuration, gltfAnimationIndex, gltfChannels } from './gltf_clips.mjs';
+import { setQuaternionLazy, lazyRotation } from './three_write.mjs';
 import { SinewAction, LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode } from './three_action.mjs';
 
 export { SinewUnsupportedError, SinewAction, LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode };
@@ -163,7 +164,7 @@ class Binding {
 }
 
 const THREE_SETTERS = {
-	rotation: (o, v, i) => o.quaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
+	rotation: (o, v, i) => setQuaternionLazy(o, v[i], v[i + 1], v[i + 2], v[i + 3]), // (quaternion.set's result; the Euler angles when read: three_write.mjs)
 	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
 	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
 	get: (o) => [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w, o.position.x, o.position.y, o.position.z, o.scale.x, o.scale.y, o.scale.z],
@@ -194,6 +195,8 @@ export class SinewMixer {
 		this._byClip = new Map();        // clip index -> SinewAction
 		this._fast = null;               // the action written through the changed-bitset path last frame
 		this._objectKeys = new Map();
+		// Object3D.rotation of the written nodes: computed when read (default), or false: at each write
+		this._lazy = options.lazyRotation ?? true;
 		if (options.clip !== undefined) this.clipAction(options.clip).play();
 	}
 	getRoot() { return this._root; }
@@ -224,6 +227,7 @@ export class SinewMixer {
 		if (!info.joints) throw new Error('sinew three adapter: the blob has no metadata (compressed with --strip)');
 		const channels = this._channels(info, index);
 		const targets = info.joints.map((j) => (j.node === null ? null : this._find(j.node)));
+		if (this._lazy) for (const t of targets) if (t) lazyRotation(t);
 		const morphs = info.scalars.map((s, k) => {
 			const node = s.node === null ? null : this._find(s.node);
 			if (!node || s.target === null || info.scalarTracks[k].components !== 1) return [];
@@ -241,7 +245,7 @@ export class SinewMixer {
 				if (!b) {
 					const v = o[prop];
 					b = n === 4
-						? new Binding(true, 4, (buf, at) => { buf[at] = v.x; buf[at + 1] = v.y; buf[at + 2] = v.z; buf[at + 3] = v.w; }, (buf, at) => v.set(buf[at], buf[at + 1], buf[at + 2], buf[at + 3]))
+						? new Binding(true, 4, (buf, at) => { buf[at] = v.x; buf[at + 1] = v.y; buf[at + 2] = v.z; buf[at + 3] = v.w; }, (buf, at) => setQuaternionLazy(o, buf[at], buf[at + 1], buf[at + 2], buf[at + 3]))
 						: new Binding(false, 3, (buf, at) => { buf[at] = v.x; buf[at + 1] = v.y; buf[at + 2] = v.z; }, (buf, at) => v.set(buf[at], buf[at + 1], buf[at + 2]));
 					this._bindingByKey.set(key, b);
 				}

@@ -44,8 +44,11 @@ export declare class SinewCharacterMixer extends Events {
 }
 
 export interface SinewSceneMixerOptions {
-	/** Default true; false writes quaternions without updating Object3D.rotation (faster, Euler angles stale). */
-	syncRotation?: boolean;
+	/**
+	 * How Object3D.rotation follows the written quaternions: 'lazy' (default) computed when read, exactly as
+	 * three would have stored it at the write; true at each write, as quaternion.set does; false never (stale).
+	 */
+	syncRotation?: boolean | 'lazy';
 	/** Default false: every character in matrix mode (see SinewCharacterOptions.matrices). */
 	matrices?: boolean;
 }
@@ -60,7 +63,9 @@ export declare class SinewSceneMixer {
 	load(bytes: ArrayBuffer | ArrayBufferView, options?: LoadWorldBlobOptions): WorldBlob;
 	/** root: a GLTFLoader result, or an Object3D with options.nodes. */
 	add(root: object, blobs: WorldBlob | readonly WorldBlob[], options?: SinewCharacterOptions): SinewCharacterMixer;
-	/** One wasm call for the whole scene, then every character's nodes and events. */
+	/** One frame: advance(dt), then every character's nodes. */
 	update(dt: number): this;
+	/** Every character's actions advanced (times, weights, events), then the one wasm call that blends them; no node writes. */
+	advance(dt: number): this;
 }
 export default SinewSceneMixer;

@@ -16,13 +16,22 @@
 import { createWorld } from '../world.mjs';
 import { nodeLookup, morphMeshes } from './three.mjs';
 import { engineDuration } from './gltf_clips.mjs';
+import { setQuaternion, setQuaternionLazy, lazyRotation } from './three_write.mjs';
 import { SinewAction as ThreeAction, LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode } from './three_action.mjs';
 
 export { LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode };
 import { applyGltfParticipation, bindCharacter, writePose, writeMorphs, Events } from './world_binding.mjs';
 
+// The rotation writes by syncRotation (three_write.mjs): 'lazy' (default) the quaternion now and
+// Object3D.rotation (three's Euler angles for it) when something reads it; true the rotation at once, as
+// quaternion.set does; false (below) the quaternion alone.
+const SET_LAZY = {
+	rotation: (o, v, i) => setQuaternionLazy(o, v[i], v[i + 1], v[i + 2], v[i + 3]),
+	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
+	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
+};
 const SET = {
-	rotation: (o, v, i) => o.quaternion.set(v[i], v[i + 1], v[i + 2], v[i + 3]),
+	rotation: (o, v, i) => setQuaternion(o, v[i], v[i + 1], v[i + 2], v[i + 3]),
 	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
 	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
 };
@@ -89,6 +98,7 @@ export class SinewCharacterMixer extends Events {
 		}, { layers: options.layers ?? Math.max(2, blobs.reduce((s, b) => s + b.clipCount, 0)),
 			extra: this._matrices ? (targets) => matrixJoints(this._root, targets) : null });
 		this.player = this._binding.player;
+		if (scene.syncRotation === 'lazy' && !this._matrices) for (const t of this._binding.targets) lazyRotation(t);
 		if (this._matrices) this._bindMatrices();
 		this._actions = new Map();
 		this._active = [];   // the playing actions, in three's order (activation, swapped on stop)
@@ -147,7 +157,8 @@ export class SinewCharacterMixer extends Events {
 	update() { throw new Error('sinew three: call SinewSceneMixer.update(dt) once per frame for the whole scene'); }
 	_write() {
 		if (this._matrices) { this._matrixViews(); writeMorphs(this._binding); return; }
-		writePose(this._binding, this._scene.syncRotation ? SET : SET_NO_EULER);
+		const sync = this._scene.syncRotation;
+		writePose(this._binding, sync === 'lazy' ? SET_LAZY : sync ? SET : SET_NO_EULER);
 	}
 
 	// Matrix mode: the world computes every joint's matrixWorld and every skin's bone matrices in
@@ -289,8 +300,9 @@ function matrixJoints(root, targets) {
 
 /** The whole scene: one world, one update() = one wasm call per frame for every character. */
 export class SinewSceneMixer {
-	// options.syncRotation (default true): false skips updating Object3D.rotation from the written
-	// quaternions (faster; the quaternion, matrices and skinning are right, the Euler angles stale).
+	// options.syncRotation: how Object3D.rotation follows the written quaternions (three_write.mjs):
+	// 'lazy' (default) computed when read, as three would have stored it; true at each write, as
+	// quaternion.set does; false never (the quaternion, matrices and skinning are right, the Euler angles stale).
 	// options.matrices (default false): characters get matrix outputs (SinewCharacterMixer matrix
 	// mode: joints' matrixWorld and skinning matrices computed in the frame call; position /
 	// quaternion / scale of the joints are then not written).
@@ -298,7 +310,7 @@ export class SinewSceneMixer {
 		this.world = world;
 		this.characters = [];
 		this.time = 0;
-		this.syncRotation = options.syncRotation ?? true;
+		this.syncRotation = options.syncRotation ?? 'lazy';
 		this.matrices = options.matrices ?? false;
 	}
 	static async create(options = {}) { return new SinewSceneMixer(await createWorld(options), options); }
@@ -309,14 +321,24 @@ export class SinewSceneMixer {
 		this.characters.push(c);
 		return c;
 	}
+	/** One frame: advance(dt), then every active character's nodes (or, in matrix mode, morph weights) written. */
 	update(dt) {
+		this.advance(dt);
+		for (const c of this.characters) if (c.player.active) c._write();
+		return this;
+	}
+	/**
+	 * The frame without the node writes: every character's actions advanced (three's logic: times,
+	 * weights, events), then the one wasm call that blends every player (and its matrices). The poses
+	 * are then in each character's player.pose.
+	 */
+	advance(dt) {
 		this.time += dt;
 		for (const c of this.characters) {
-			c._advance(dt); // three's action logic: times, weights, events
+			c._advance(dt);
 			if (c._matrices && c.player.active) c._anchorsIn();
 		}
 		this.world.update(dt); // the one wasm call
-		for (const c of this.characters) if (c.player.active) c._write();
 		return this;
 	}
 }

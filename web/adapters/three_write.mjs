@@ -1,0 +1,77 @@
+// sinew — see include/sinew.h for version and licence
+// Writing rotations into three.js Object3Ds with the result `object.quaternion.set(x, y, z, w)` has: the
+// quaternion, and the Euler angles three keeps in step with it (Object3D's onQuaternionChange:
+// Euler.setFromQuaternion, through Matrix4.makeRotationFromQuaternion and setFromRotationMatrix), which
+// cost most of a node write (an asin and two atan2 per node per frame).
+//
+// - setQuaternion: three's arithmetic inline for the default 'XYZ' order (the same doubles, without the
+//   two callbacks and the 16-element matrix).
+// - setQuaternionLazy (after lazyRotation(o) once per object): the quaternion now, the Euler angles when
+//   something reads them: the object's rotation gets accessors for _x, _y and _z that compute, on the
+//   first read after a write, what setFromQuaternion would have stored at the write (the same
+//   arithmetic, from the quaternion as written), so every read of `rotation` (x / y / z, toArray, clone,
+//   copy, equals, Quaternion.setFromEuler, order changes ...) gives three's value while frames nobody
+//   reads it cost nothing. A write by other code (rotation.set, quaternion.set, ...) resolves first, then
+//   stores, as three would.
+// Objects whose rotation order is not 'XYZ' or whose quaternion callback is not three's own go through
+// quaternion.set.
+const clamp = (value, min, max) => Math.max(min, Math.min(max, value)); // three's MathUtils.clamp
+
+// three's Euler.setFromQuaternion(q) for order 'XYZ', into out[0..2] (x, y, z)
+function eulerXYZ(x, y, z, w, out) {
+	// Matrix4.compose(zero, q, one): the elements setFromRotationMatrix reads (times a scale of 1: exact)
+	const x2 = x + x, y2 = y + y, z2 = z + z;
+	const xx = x * x2, xy = x * y2, xz = x * z2;
+	const yy = y * y2, yz = y * z2, zz = z * z2;
+	const wx = w * x2, wy = w * y2, wz = w * z2;
+	const m11 = 1 - (yy + zz), m12 = xy - wz, m13 = xz + wy;
+	const m22 = 1 - (xx + zz), m23 = yz - wx;
+	const m32 = yz + wx, m33 = 1 - (xx + yy);
+	out[1] = Math.asin(clamp(m13, -1, 1));
+	if (Math.abs(m13) < 0.9999999) {
+		out[0] = Math.atan2(-m23, m33);
+		out[2] = Math.atan2(-m12, m11);
+	} else {
+		out[0] = Math.atan2(m32, m22);
+		out[2] = 0;
+	}
+}
+
+const own = (q) => q._onChangeCallback?.name === 'onQuaternionChange';
+const scratch = [0, 0, 0];
+
+/** object.quaternion.set(x, y, z, w)'s result, computed inline. */
+export function setQuaternion(o, x, y, z, w) {
+	const q = o.quaternion, r = o.rotation;
+	if (!r || r._order !== 'XYZ' || !own(q)) { q.set(x, y, z, w); return; }
+	q._x = x; q._y = y; q._z = z; q._w = w;
+	eulerXYZ(x, y, z, w, scratch);
+	r._x = scratch[0]; r._y = scratch[1]; r._z = scratch[2];
+}
+
+const LAZY = Symbol('sinew: deferred Euler angles');
+
+/** Gives o.rotation the deferring accessors (once); false when o cannot have them (then setQuaternionLazy writes eagerly). */
+export function lazyRotation(o) {
+	if (o[LAZY]) return true;
+	const q = o.quaternion, r = o.rotation;
+	if (!q || !r || !own(q) || !Object.getOwnPropertyDescriptor(r, '_x')?.writable) return false;
+	const st = { pending: false, x: 0, y: 0, z: 0, w: 1, callback: q._onChangeCallback, e: [r._x, r._y, r._z] };
+	const resolve = () => { st.pending = false; eulerXYZ(st.x, st.y, st.z, st.w, st.e); };
+	const field = (i) => ({
+		get() { if (st.pending) resolve(); return st.e[i]; },
+		set(v) { if (st.pending) resolve(); st.e[i] = v; },
+		configurable: true, enumerable: true,
+	});
+	Object.defineProperties(r, { _x: field(0), _y: field(1), _z: field(2) });
+	o[LAZY] = st;
+	return true;
+}
+
+/** The quaternion now; three's Euler angles for it when read (see above). */
+export function setQuaternionLazy(o, x, y, z, w) {
+	const st = o[LAZY], q = o.quaternion;
+	if (st === undefined || q._onChangeCallback !== st.callback || o.rotation._order !== 'XYZ') { setQuaternion(o, x, y, z, w); return; }
+	q._x = x; q._y = y; q._z = z; q._w = w;
+	st.pending = true; st.x = x; st.y = y; st.z = z; st.w = w;
+}
