@@ -431,6 +431,7 @@ static void print_clip_json(cli_json *j, const sinew_clip *c, const clip_result 
 	cli_json_bool(j, "over_bound", r->over);
 	cli_json_uint(j, "time_marks", c->time_mark_count);
 	cli_json_uint(j, "measured", r->st.measured);
+	cli_json_uint(j, "worst_joint", r->st.worst_joint);
 	cli_json_string(j, "worst_joint_name", r->st.worst_joint < c->joint_count ? c->joints[r->st.worst_joint].name : NULL);
 	cli_json_number(j, "worst_time", r->st.worst_time);
 	cli_json_number(j, "resample_error_cm", units_to_cm(c->resample_error, c->unit_scale));

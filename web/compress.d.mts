@@ -69,6 +69,8 @@ export interface ClipReport {
 	p99_error: number;
 	samples_over_threshold: number;
 	measured: number;
+	/** The clip's joint (index) where max_error_cm is; worst_joint_name its name, null when it has none. */
+	worst_joint: number;
 	worst_joint_name: string | null;
 	worst_time: number;
 	resample_error_cm: number;

@@ -12,7 +12,7 @@ if (command === 'inspect') {
 	const { main } = await import('../inspector/serve.mjs');
 	await main(args).catch((e) => { console.error(`sinew-anim inspect: ${e.message}`); process.exit(1); });
 } else if (!command || command === '-h' || command === '--help') {
-	console.log('usage: sinew-anim inspect [FILE.glb|.gltf] [--port N] [--error-cm E] [--no-open]\n' +
+	console.log('usage: sinew-anim inspect [FILE.glb|.gltf|.bvh|.amc|.acl.sjson] [--port N] [--error-cm E] [--no-open]\n' +
 		'       sinew-anim COMMAND ARGS...   the sinew CLI in WebAssembly (compress, pack, unpack, info, error, ...; sinew-anim --help-cli)');
 } else {
 	// node:wasi's calls into node are V8 "fast API calls", inside which an allocation can start a garbage

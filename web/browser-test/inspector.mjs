@@ -1,6 +1,10 @@
 // sinew — see include/sinew.h for version and licence
-// The inspector page (web/inspector) in headless Chromium: served by web/inspector/serve.mjs with a corpus
-// character (Fox, a GLB; CesiumMan, a .gltf; data/godot_platformer_player.glb without the corpus), it must
+// The inspector page (web/inspector) in headless Chromium: served by web/inspector/serve.mjs with a skeleton
+// without a mesh (a BVH of the corpus, or data/cmu_01_01.bvh, converted to glTF in the page), a character (data/godot_platformer_player.glb;
+// Fox, a GLB, and CesiumMan, a .gltf, from the corpus) and assimp's simple_skin.gltf, it must
+//   - set <html data-state="ready"> only once both views are drawn and the status says the result;
+//   - frame the model (the camera outside its bounds over the clips, every joint in the picture) and draw the
+//     skeleton in both views (pixels at each joint's projection);
 //   - compress it in the browser and report the sizes and errors the native CLI reports for that file
 //     (`sinew compress --json` field by field, `sinew pack --json` in the size table), at 0.01 and 0.1 cm;
 //   - render both views (non-blank frames);
@@ -31,9 +35,16 @@ let passed = 0, failed = 0, skipped = 0;
 const check = (ok, what) => { if (ok) passed++; else failed++, console.log(`FAIL ${what}`); return ok; };
 const skip = (what) => { skipped++; console.log(`skip ${what}`); };
 
-const models = [join(repo, 'data/godot_platformer_player.glb')];
+// a skeleton without a mesh (a BVH, converted to glTF in the page), a character, and assimp's simple_skin (the
+// camera once started inside its mesh)
+// (the skeleton: a short Bandai Namco BVH from the corpus, 90 frames; else data/'s 2752-frame CMU clip)
+const bandai = corpus && join(corpus, 'bvh/bandai/dataset-1/dataset-1_bow_angry_001.bvh');
+const models = [bandai && existsSync(bandai) ? bandai : join(repo, 'data/cmu_01_01.bvh'), join(repo, 'data/godot_platformer_player.glb')];
 if (corpus) models.push(join(corpus, 'gltf/khronos/Fox/Fox.glb'), join(corpus, 'gltf/khronos/CesiumMan/CesiumMan.gltf'));
 else skip(`corpus characters (Fox, CesiumMan): corpus absent (../shared/corpus beside the repository, or $SINEW_CORPUS)`);
+const simpleSkin = join(process.env.SINEW_ASSIMP_MODELS || '/usr/share/assimp/models', 'glTF2/simple_skin/simple_skin.gltf');
+if (existsSync(simpleSkin)) models.push(simpleSkin);
+else skip(`assimp's simple_skin: assimp-testmodels absent (${simpleSkin}; apt-get install assimp-testmodels)`);
 
 function native(args, cwd) {
 	return execFileSync(cli, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -44,6 +55,14 @@ function comparable(report) {
 	delete copy.compress_ns, delete copy.input, delete copy.output, delete copy.peak_memory_bytes; // (the native process's)
 	for (const c of copy.clips ?? []) delete c.compress_ns;
 	return copy;
+}
+
+// the glTF the page shows: the file, or for a BVH the GLB `sinew convert` writes (as the page converts it)
+function shownGltf(file, dir) {
+	if (/\.(glb|gltf)$/i.test(file)) return file;
+	const out = join(dir, `${basename(file).replace(/\.[^.]*$/, '')}.glb`);
+	native(['convert', file, '-o', out, '-q']);
+	return out;
 }
 
 // the reference figures: sinew compress/pack --json in the model's folder, the packed bytes
@@ -127,6 +146,34 @@ function comparePoses({ clip, limit }) {
 	return { worst, at, times: list.length, compared };
 }
 
+// in the page: whether the camera is outside the bounds it framed, how many joints project into the frame, and in
+// how many a view has pixels off the background within 3 pixels of the joint (points and bones are drawn on top)
+function jointsInView() {
+	const app = window.sinewInspector, camera = app.camera();
+	const out = { joints: 0, inFrame: 0, outside: !app.bounds.containsPoint(camera.position), drawn: {} };
+	for (const view of ['source', 'compressed']) {
+		const v = app.views[view], canvas = v.canvas;
+		v.render(camera);
+		const c = document.createElement('canvas');
+		c.width = canvas.width, c.height = canvas.height;
+		const g = c.getContext('2d');
+		g.drawImage(canvas, 0, 0);
+		const pos = v.points.geometry.attributes.position, p = camera.position.clone();
+		let drawn = 0, inFrame = 0;
+		for (let j = 0; j < pos.count; j++) {
+			p.set(pos.getX(j), pos.getY(j), pos.getZ(j)).project(camera);
+			const x = Math.round((p.x + 1) / 2 * c.width), y = Math.round((1 - p.y) / 2 * c.height);
+			if (Math.abs(p.x) > 1 || Math.abs(p.y) > 1 || p.z > 1) continue;
+			inFrame++;
+			const d = g.getImageData(Math.max(0, x - 3), Math.max(0, y - 3), 7, 7).data;
+			for (let i = 0; i < d.length; i += 4)
+				if (Math.abs(d[i] - 0x1e) + Math.abs(d[i + 1] - 0x21) + Math.abs(d[i + 2] - 0x27) > 24) { drawn++; break; }
+		}
+		out.joints = pos.count, out.inFrame = inFrame, out.drawn[view] = drawn;
+	}
+	return out;
+}
+
 // in the page: share of a canvas's pixels that are not its background, and how many colours it has
 function canvasContent(id) {
 	const src = document.getElementById(id);
@@ -170,13 +217,30 @@ try {
 		try {
 			const started = Date.now();
 			await page.goto(server.url);
-			await page.waitForFunction(() => ['ready', 'error'].includes(window.sinewInspector?.state), null, { timeout: 180000 });
+			await page.waitForSelector('html[data-state="ready"], html[data-state="error"]', { timeout: 180000 });
 			const state = await page.evaluate(() => [window.sinewInspector.state, window.sinewInspector.lastError?.message]);
 			if (!check(state[0] === 'ready', `${name}: the page compressed the file (${state[1] ?? ''})`)) continue;
 			console.log(`${name}: loaded and compressed in the page in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+			// data-state="ready": both views drawn and the status filled, so a screenshot now shows them
+			for (const id of ['source-view', 'compressed-view']) {
+				const c = await page.evaluate(canvasContent, id);
+				check(c.share > 0.002 && c.colours > 3, `${name}: ${id} is drawn when data-state says ready (${(100 * c.share).toFixed(2)} % of pixels)`);
+			}
+			check(!/Compressing|Converting/.test(await page.textContent('#status')), `${name}: the status is the result when data-state says ready`);
+			await page.screenshot({ path: join(repo, `web/browser-test/artifacts/inspector-ready-${name.replace(/\W+/g, '_')}.png`) }).catch(() => {});
+			// the camera frames the model: outside its bounds over the clips, every joint in the picture, and both
+			// views draw the skeleton (pixels off the background at each joint's projection)
+			const framing = await page.evaluate(jointsInView);
+			check(framing.outside && framing.inFrame === framing.joints && framing.joints > 0,
+				`${name}: the camera is outside the model's bounds and sees all ${framing.joints} joints (${framing.inFrame} in the frame)`);
+			for (const view of ['source', 'compressed']) {
+				const drawn = framing.drawn[view];
+				check(drawn >= 0.9 * framing.joints, `${name}: the ${view} view draws the skeleton (${drawn} of ${framing.joints} joints have drawn pixels)`);
+			}
+			const shown = shownGltf(file, work);
 			for (const errorCm of [0.01, 0.1]) {
 				if (errorCm !== 0.01) await page.evaluate((cm) => window.sinewInspector.setErrorCm(cm), errorCm);
-				const ref = reference(file, errorCm, work);
+				const ref = reference(shown, errorCm, work);
 				const got = await page.evaluate(() => ({ report: window.sinewInspector.report, pack: window.sinewInspector.packReport,
 					compare: [...document.querySelectorAll('#compare tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
 					sizes: window.sinewInspector.sizes, status: document.getElementById('status').textContent }));
@@ -214,7 +278,8 @@ try {
 			const plot = await page.evaluate(canvasContent, 'plot');
 			const summary = await page.textContent('#plot-summary');
 			const clip0 = (await page.evaluate(() => window.sinewInspector.report.clips[0]));
-			check(plot.share > 0.002 && summary.includes(String(clip0.worst_joint_name ?? '?')) && summary.includes(clip0.worst_time.toFixed(4)),
+			const worst = clip0.worst_joint_name ? `joint ${clip0.worst_joint_name}` : `joint ${clip0.worst_joint}`;
+			check(plot.share > 0.002 && summary.includes(worst) && !summary.includes('?') && summary.includes(clip0.worst_time.toFixed(4)),
 				`${name}: the error plot is drawn and names the worst node and time (${summary})`);
 			// every control has a name, the status is a live region
 			const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, button, canvas, output')]
@@ -231,7 +296,7 @@ try {
 			check(playing && !(await page.evaluate(() => window.sinewInspector.playing)), `${name}: Space on the focused Play button plays and pauses`);
 			// gltfpack, when present
 			if (haveGltfpack) {
-				const want = gltfpackBytes(file, work);
+				const want = gltfpackBytes(shown, work);
 				const row = (await page.evaluate(() => [...document.querySelectorAll('#compare tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent))))[2];
 				check(want !== null && row[1] === want.toLocaleString('en-US'), `${name}: gltfpack -cc's animation bytes shown (${row.join(' | ')}; gltfpack: ${want})`);
 			} else {
@@ -239,7 +304,7 @@ try {
 			}
 			// a hostile file, opened like any other: a named error in the status, no exception
 			const truncated = join(work, 'broken.glb');
-			(await import('node:fs')).writeFileSync(truncated, readFileSync(models[0]).subarray(0, 5000));
+			(await import('node:fs')).writeFileSync(truncated, readFileSync(join(repo, 'data/godot_platformer_player.glb')).subarray(0, 5000));
 			await page.setInputFiles('#file', truncated);
 			await page.waitForFunction(() => window.sinewInspector.state === 'error', null, { timeout: 60000 });
 			const text = await page.textContent('#status');

@@ -5,13 +5,17 @@
 // sinew through the three.js adapter) side by side on one timeline, the joints coloured by their error, the
 // error over time with the worst node and time, where the blob's bytes go, and the size against the raw
 // keys and gltfpack's (when the server has gltfpack). The packed GLB downloads with a button.
+// A BVH, CMU AMC (with its .asf) or ACL clip is converted to glTF in the page first (the wasm CLI's convert).
+// Both views draw the skeleton (bones as lines, joints as points coloured by their error), and the camera frames
+// the meshes and the joints over the clip. <html data-state> is idle, busy, ready (both views drawn, panels
+// filled) or error: what tests and screenshots wait for.
 // window.sinewInspector is the page's state and a small API for tests (web/browser-test/inspector.mjs).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
 import { SinewMixer } from '../adapters/three.mjs';
-import { compress, errors, info, pack } from '../compress.mjs';
+import { compress, errors, info, pack, run } from '../compress.mjs';
 import Sinew from '../sinew.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -32,6 +36,12 @@ const app = {
 	server: null,
 };
 window.sinewInspector = app;
+
+// app.state, and <html data-state> once what it says is on screen
+function setState(state) {
+	app.state = state;
+	document.documentElement.dataset.state = state;
+}
 
 function status(text, isError = false) {
 	ui.status.textContent = text;
@@ -68,6 +78,42 @@ class View {
 		this.gltf = null;
 		this.nodes = new Map(); // glTF node index -> Object3D
 		this.rest = [];
+		// the skeleton: a point per joint (coloured by its error) and a line per bone, drawn over the model
+		this.points = new THREE.Points(new THREE.BufferGeometry(), new THREE.PointsMaterial({ size: 9, sizeAttenuation: false, vertexColors: true, depthTest: false }));
+		this.bones = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0xc8d2de, depthTest: false, transparent: true, opacity: 0.85 }));
+		this.points.renderOrder = 11, this.bones.renderOrder = 10;
+		this.points.frustumCulled = this.bones.frustumCulled = false;
+		this.scene.add(this.bones, this.points);
+		this.joints = [];
+	}
+
+	// the joints of a clip (glTF node indices) and its bones: each joint to its nearest ancestor that is a joint
+	setJoints(nodeIndices) {
+		this.joints = nodeIndices.map((i) => this.nodes.get(i) ?? null);
+		const index = new Map(this.joints.map((o, j) => [o, j]));
+		this.pairs = [];
+		this.joints.forEach((o, j) => {
+			for (let p = o?.parent; p; p = p.parent)
+				if (index.has(p)) { this.pairs.push(index.get(p), j); break; }
+		});
+		this.points.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * this.joints.length), 3));
+		this.points.geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(3 * this.joints.length), 3));
+		this.bones.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * this.pairs.length), 3));
+	}
+
+	// the joints' world positions (after a pose), coloured by error / bound (null: all within)
+	drawSkeleton(errorsNow, bound) {
+		const pos = this.points.geometry.attributes.position, col = this.points.geometry.attributes.color;
+		const line = this.bones.geometry.attributes.position, v = new THREE.Vector3();
+		if (!pos) return;
+		this.joints.forEach((o, j) => {
+			if (o) o.getWorldPosition(v), pos.setXYZ(j, v.x, v.y, v.z);
+			const e = errorsNow ? errorsNow[j] / bound : 0;
+			const c = e >= 0.999 ? COLORS.bad : e >= 0.5 ? COLORS.warn : COLORS.ok;
+			col.setXYZ(j, c.r, c.g, c.b);
+		});
+		for (let k = 0; k < this.pairs.length; k++) line.setXYZ(k, pos.getX(this.pairs[k]), pos.getY(this.pairs[k]), pos.getZ(this.pairs[k]));
+		pos.needsUpdate = col.needsUpdate = line.needsUpdate = true;
 	}
 
 	setModel(gltf) {
@@ -112,21 +158,18 @@ class SourceView extends View {
 		if (this.action) this.action.clampWhenFinished = true, this.action.play();
 	}
 
-	setTime(t) {
+	setTime(t, errorsNow, bound) {
 		if (!this.action) return;
 		this.action.time = t;
 		this.mixer.update(0);
 		this.gltf.scene.updateMatrixWorld(true);
+		if (errorsNow !== undefined) this.drawSkeleton(errorsNow, bound);
 	}
 }
 
 class CompressedView extends View {
 	setAnimation(animation) {
 		this.animation = animation;
-		const geometry = new THREE.BufferGeometry();
-		this.markers = new THREE.Points(geometry, new THREE.PointsMaterial({ size: 9, sizeAttenuation: false, vertexColors: true, depthTest: false }));
-		this.markers.renderOrder = 10;
-		this.scene.add(this.markers);
 	}
 
 	setClip(c) {
@@ -136,37 +179,43 @@ class CompressedView extends View {
 		this.action = this.mixer.clipAction(c).setLoop(THREE.LoopOnce, 1);
 		this.action.clampWhenFinished = true;
 		this.action.play();
-		this.joints = this.animation.clip(c).joints;
-		const n = this.joints.length;
-		this.markers.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * n), 3));
-		this.markers.geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(3 * n), 3));
+		this.setJoints(this.animation.clip(c).joints.map((j) => j.node));
 	}
 
 	setTime(t, errorsNow, bound) {
 		this.action.time = t;
 		this.mixer.invalidate().update(0);
 		this.gltf.scene.updateMatrixWorld(true);
-		const pos = this.markers.geometry.attributes.position, col = this.markers.geometry.attributes.color;
-		const v = new THREE.Vector3();
-		for (let j = 0; j < this.joints.length; j++) {
-			const o = this.nodes.get(this.joints[j].node);
-			if (o) o.getWorldPosition(v), pos.setXYZ(j, v.x, v.y, v.z);
-			const e = errorsNow ? errorsNow[j] / bound : 0;
-			const c = e >= 0.999 ? COLORS.bad : e >= 0.5 ? COLORS.warn : COLORS.ok;
-			col.setXYZ(j, c.r, c.g, c.b);
-		}
-		pos.needsUpdate = col.needsUpdate = true;
-		this.markers.geometry.computeBoundingSphere();
+		this.drawSkeleton(errorsNow, bound);
 	}
 }
 
 let camera = null, controls = [];
 
-function frameCamera(object) {
-	const box = new THREE.Box3().setFromObject(object);
-	const size = box.getSize(new THREE.Vector3()).length() || 1, center = box.getCenter(new THREE.Vector3());
-	camera = new THREE.PerspectiveCamera(40, 16 / 9, size / 100, size * 100);
-	camera.position.copy(center).add(new THREE.Vector3(0.6, 0.35, 1).normalize().multiplyScalar(size * 0.95));
+// A box around the meshes and the joints of the source over every clip (a skeleton alone has no mesh to bound),
+// posed at 17 times of each.
+function sceneBounds() {
+	const view = app.views.source, box = new THREE.Box3(), v = new THREE.Vector3();
+	const clips = Math.min(view.gltf.animations.length, 16);
+	for (let c = 0; c < Math.max(clips, 1); c++) {
+		if (clips) view.setClip(c);
+		const d = view.gltf.animations[c]?.duration ?? 0;
+		for (let k = 0; k <= 16; k++) {
+			if (clips) view.setTime((d * k) / 16);
+			view.gltf.scene.updateMatrixWorld(true);
+			box.expandByObject(view.gltf.scene);
+			for (const o of view.nodes.values()) box.expandByPoint(o.getWorldPosition(v));
+		}
+	}
+	view.resetPose();
+	return box;
+}
+
+function frameCamera(box) {
+	const center = box.getCenter(new THREE.Vector3()), radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-3);
+	const fov = 40, distance = (radius / Math.sin(THREE.MathUtils.degToRad(fov / 2))) * 1.05; // the whole sphere in view
+	camera = new THREE.PerspectiveCamera(fov, 16 / 9, distance / 1000, distance + radius * 10);
+	camera.position.copy(center).add(new THREE.Vector3(0.6, 0.35, 1).normalize().multiplyScalar(distance));
 	camera.lookAt(center);
 	for (const c of controls) c.dispose();
 	controls = [app.views.source.canvas, app.views.compressed.canvas].map((canvas) => {
@@ -234,14 +283,19 @@ function drawPlot() {
 	// the worst node and time the report names
 	g.fillStyle = '#ffcc00';
 	g.beginPath(), g.arc(x(clip.worst_time), y(clip.max_error_cm), 4, 0, 2 * Math.PI), g.fill();
-	g.fillText(`${clip.worst_joint_name ?? 'worst'} ${fmt(clip.max_error_cm)} cm`, Math.min(x(clip.worst_time) + 6, w - 160), Math.max(y(clip.max_error_cm) - 6, 12));
+	g.fillText(`${jointLabel(clip)} ${fmt(clip.max_error_cm)} cm`, Math.min(x(clip.worst_time) + 6, w - 160), Math.max(y(clip.max_error_cm) - 6, 12));
 	g.strokeStyle = '#fff8', g.beginPath(), g.moveTo(x(app.time), pad.t), g.lineTo(x(app.time), h - pad.b), g.stroke();
+}
+
+// a report's worst joint: its name, else its index (glTF nodes need no names)
+function jointLabel(clip) {
+	return clip.worst_joint_name ? `joint ${clip.worst_joint_name}` : `joint ${clip.worst_joint}`;
 }
 
 function showPanels() {
 	const r = app.report, c = r.clips[app.clip];
 	ui.report.textContent = JSON.stringify(r, null, 1);
-	ui.plotSummary.textContent = `Clip '${c.name ?? app.clip}': max error ${fmt(c.max_error_cm)} cm at joint ${c.worst_joint_name ?? '?'}, ` +
+	ui.plotSummary.textContent = `Clip '${c.name ?? app.clip}': max error ${fmt(c.max_error_cm)} cm at ${jointLabel(c)}, ` +
 		`t = ${c.worst_time.toFixed(4)} s (bound ${app.errorCm} cm; p99 ${fmt(c.p99_error_cm)} cm; ${c.samples_over_threshold} samples over).`;
 	ui.plot.setAttribute('aria-label', `Error over time of clip ${c.name ?? app.clip}; the worst is ${fmt(c.max_error_cm)} cm at ${c.worst_time.toFixed(3)} s`);
 	const raw = app.packReport.animation_bytes_before, rows = [
@@ -283,8 +337,9 @@ function duration() {
 
 function pose(t) {
 	app.time = Math.min(Math.max(t, 0), duration());
-	app.views.source.setTime(app.time);
-	app.views.compressed.setTime(app.time, errorsAt(app.table, app.time), app.errorCm);
+	const now = errorsAt(app.table, app.time);
+	app.views.source.setTime(app.time, now, app.errorCm);
+	app.views.compressed.setTime(app.time, now, app.errorCm);
 	ui.time.value = String(app.time);
 	ui.timeValue.textContent = `${app.time.toFixed(3)} s`;
 	ui.time.setAttribute('aria-valuetext', `${app.time.toFixed(3)} seconds`);
@@ -314,6 +369,7 @@ async function setClip(c) {
 	ui.clip.value = String(c);
 	app.views.source.setClip(c);
 	app.views.compressed.setClip(c);
+	app.views.source.setJoints(app.views.compressed.animation.clip(c).joints.map((j) => j.node));
 	app.table = prepareTable(await errors(app.bytes, app.blob, { name: app.name, resources: app.resources, errorCm: app.errorCm, clip: c }));
 	ui.time.max = String(duration());
 	showPanels();
@@ -337,7 +393,7 @@ function parseGltf(data, resources) {
 
 async function runCompression() {
 	if (!app.bytes) return;
-	app.state = 'busy';
+	setState('busy');
 	for (const el of [ui.download, ui.play, ui.time, ui.clip, ui.error]) el.disabled = true;
 	status(`Compressing ${app.name} at ${app.errorCm} cm in the browser…`);
 	const started = performance.now();
@@ -356,17 +412,19 @@ async function runCompression() {
 		if (app.views.compressed.animation) app.views.compressed.animation.dispose();
 		app.views.compressed.setAnimation((await Sinew.loadPacked(app.packed)).animation);
 		ui.clip.replaceChildren(...app.report.clips.map((c, i) => new Option(`${i}: ${c.name ?? `animation_${i}`} (${c.samples} samples)`, String(i))));
-		if (!camera || app.framed !== app.name) app.views.source.resetPose(), frameCamera(app.views.source.gltf.scene), app.framed = app.name;
+		if (!camera || app.framed !== app.name) app.bounds = sceneBounds(), frameCamera(app.bounds), app.framed = app.name;
 		app.state = 'ready';
 		await setClip(Math.min(app.clip, app.report.clips.length - 1));
 		for (const el of [ui.download, ui.play, ui.time, ui.clip, ui.error]) el.disabled = false;
-		status(`${app.name}: ${bytes(app.packReport.animation_bytes_before)} bytes of keyframes → ${bytes(app.packReport.animation_bytes_after)} bytes ` +
+		status(`${app.label}: ${bytes(app.packReport.animation_bytes_before)} bytes of keyframes → ${bytes(app.packReport.animation_bytes_after)} bytes ` +
 			`(${app.report.clips.length} clips, max error ${fmt(app.report.max_error_cm)} cm ≤ ${app.errorCm} cm), compressed in ${(ms / 1000).toFixed(2)} s.`);
+		renderNow();
+		setState('ready');
 	} catch (e) {
-		app.state = 'error';
+		setState('error');
 		app.lastError = e;
 		ui.error.disabled = false;
-		status(`${app.name}: ${e.message}`, true);
+		status(`${app.label ?? app.name}: ${e.message}`, true);
 	}
 }
 
@@ -389,8 +447,29 @@ function toBase64(u8) {
 	return btoa(s);
 }
 
+// a BVH, AMC or ACL clip as glTF, by the wasm CLI's `sinew convert` (the bytes the native CLI writes)
+async function toGltf(name, data, resources) {
+	const out = `${name.replace(/(\.acl\.sjson|\.[^.]*)$/i, '')}.glb`;
+	status(`Converting ${name} to glTF in the browser…`);
+	const r = await run(['convert', name, '-o', out, '-q'], { ...resources, [name]: data });
+	if (r.code !== 0 || !r.files[out]) throw new Error(`sinew: ${r.errorMessage ?? r.stderr.trim()}`);
+	return { name: out, data: r.files[out] };
+}
+
 async function open(name, data, resources) {
-	app.name = name, app.bytes = data, app.resources = resources, app.clip = 0, app.time = 0;
+	app.label = name, app.clip = 0, app.time = 0;
+	if (!/\.(glb|gltf)$/i.test(name)) {
+		try {
+			setState('busy');
+			({ name, data } = await toGltf(name, data, resources));
+			app.label = `${app.label} (as glTF)`, resources = {};
+		} catch (e) {
+			setState('error');
+			app.lastError = e;
+			return status(`${app.label}: ${e.message}`, true);
+		}
+	}
+	app.name = name, app.bytes = data, app.resources = resources;
 	await gltfpackSizes();
 	await runCompression();
 }
@@ -398,8 +477,8 @@ async function open(name, data, resources) {
 // files from the file input or a drop: the .glb/.gltf is the input, the rest its resources
 async function openFiles(list) {
 	const files = [...list];
-	const main = files.find((f) => /\.(glb|gltf)$/i.test(f.name));
-	if (!main) return status('Choose a .glb or .gltf file (with its .bin and images).', true);
+	const main = files.find((f) => /\.(glb|gltf)$/i.test(f.name)) ?? files.find((f) => /\.(bvh|amc|acl\.sjson)$/i.test(f.name));
+	if (!main) return status('Choose a .glb or .gltf file (with its .bin and images), or a .bvh, .amc (with its .asf) or .acl.sjson.', true);
 	const resources = {};
 	for (const f of files) if (f !== main) resources[f.name] = new Uint8Array(await f.arrayBuffer());
 	await open(main.name, new Uint8Array(await main.arrayBuffer()), resources);
@@ -446,9 +525,11 @@ app.setErrorCm = (cm) => { app.errorCm = cm; ui.error.value = String(Math.log10(
 app.setClip = (c) => setClip(c);
 app.setTime = (t) => { pose(t); drawPlot(); renderNow(); };
 app.renderNow = renderNow;
+app.camera = () => camera;
 
 /* ---- start: the model the server names, if any ---- */
 
+setState('idle');
 app.views.source = new SourceView($('source-view'));
 app.views.compressed = new CompressedView($('compressed-view'));
 requestAnimationFrame(tick);

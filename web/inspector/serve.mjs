@@ -2,6 +2,8 @@
 // sinew — see include/sinew.h for version and licence
 // Serves the inspector page (web/inspector/dist/, built by build.mjs) on 127.0.0.1 with the model to open:
 //   npx sinew-anim inspect model.glb [--port 8080] [--error-cm 0.01] [--gltfpack PATH] [--no-open]
+// (a .bvh, .amc or .acl.sjson is served as it is and converted to glTF in the page; other formats are refused
+// with what to do; a busy port is one line naming it).
 // GET /api/status says which model (and its folder's files, for a .gltf's buffers and images) and whether
 // gltfpack is present; GET /model/FILE serves them; POST /api/gltfpack runs gltfpack -cc on a file the page
 // sends and returns the bytes of its animation data. gltfpack is used when present: --gltfpack PATH (its
@@ -89,23 +91,40 @@ function listFiles(dir, limit = 512) {
 	return out;
 }
 
+// The page shows glTF, and converts BVH, CMU AMC and ACL clips to glTF first (the wasm CLI's `sinew convert`);
+// other formats are refused here with what to do instead.
+const SHOWN = /\.(gltf|glb)$/i, CONVERTED = /\.(bvh|amc|acl\.sjson)$/i;
+const ASSIMP = /\.(fbx|dae|zae|x|3ds|b3d|ms3d|smd|md5mesh|md5anim|ase|lws|ogex|irr|x3d|blend)$/i;
+function checkFormat(file) {
+	if (SHOWN.test(file) || CONVERTED.test(file)) return;
+	const stem = basename(file).replace(/\.[^.]*$/, '');
+	if (ASSIMP.test(file))
+		throw new Error(`${file}: the inspector reads glTF, BVH, AMC and ACL; FBX, COLLADA and the other assimp formats go through ` +
+			`the native sinew built with assimp first: sinew convert ${file} -o ${stem}.glb, then inspect ${stem}.glb`);
+	throw new Error(`${file}: not an animation file the inspector reads (.glb, .gltf, .bvh, .amc with its .asf, .acl.sjson)`);
+}
+
 /** Starts the server; resolves to { server, url, close() }. */
 export async function startInspector({ file = null, port = 0, errorCm = null, gltfpack = undefined, dist = join(here, 'dist') } = {}) {
+	let model = null, modelDir = null;
+	if (file) {
+		const path = resolve(file);
+		if (!existsSync(path)) throw new Error(`${file}: no such file`);
+		if (!statSync(path).isFile()) throw new Error(`${file}: is a directory, not a file`);
+		checkFormat(file);
+		modelDir = dirname(path);
+		const name = basename(path);
+		// a .gltf names its buffers and images relative to itself: offer the files of its folder; an .amc its .asf
+		const lower = name.toLowerCase();
+		const files = lower.endsWith('.gltf') ? listFiles(modelDir)
+			: lower.endsWith('.amc') ? [name, ...readdirSync(modelDir).filter((f) => f.toLowerCase().endsWith('.asf'))] : [name];
+		model = { name, files };
+	}
 	if (!existsSync(join(dist, 'inspector.js'))) {
 		const { buildInspector } = await import('./build.mjs'); // a source checkout: build the page first
 		await buildInspector();
 	}
 	const tool = gltfpack === false ? null : findGltfpack(gltfpack);
-	let model = null, modelDir = null;
-	if (file) {
-		const path = resolve(file);
-		if (!statSync(path).isFile()) throw new Error(`${file}: not a file`);
-		modelDir = dirname(path);
-		const name = basename(path);
-		// a .gltf names its buffers and images relative to itself: offer the files of its folder
-		const files = extname(path).toLowerCase() === '.gltf' ? listFiles(modelDir) : [name];
-		model = { name, files };
-	}
 	const server = createServer((req, res) => {
 		const send = (code, type, body) => { res.writeHead(code, { 'content-type': type, 'cache-control': 'no-store' }); res.end(body); };
 		try {
@@ -140,7 +159,12 @@ export async function startInspector({ file = null, port = 0, errorCm = null, gl
 			send(500, 'text/plain', String(e.message));
 		}
 	});
-	await new Promise((ok) => server.listen(port, '127.0.0.1', ok));
+	await new Promise((ok, fail) => {
+		server.once('error', (e) => fail(e.code === 'EADDRINUSE'
+			? new Error(`port ${port} is busy (another server listens on it): pick another with --port N, or leave --port out for a free one`)
+			: e));
+		server.listen(port, '127.0.0.1', ok);
+	});
 	const url = `http://127.0.0.1:${server.address().port}/`;
 	return { server, url, gltfpack: tool, close: () => new Promise((ok) => server.close(ok)) };
 }
@@ -154,13 +178,17 @@ export async function main(argv) {
 	const o = { file: null, port: 0, errorCm: null, gltfpack: undefined, open: true };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
-		if (a === '--port') o.port = Number(argv[++i]);
-		else if (a === '--error-cm') o.errorCm = Number(argv[++i]);
-		else if (a === '--gltfpack') o.gltfpack = argv[++i];
+		if (a === '--port') {
+			o.port = Number(argv[++i]);
+			if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error(`--port needs a port number, 0 to 65535 (got '${argv[i] ?? ''}')`);
+		} else if (a === '--error-cm') {
+			o.errorCm = Number(argv[++i]);
+			if (!(o.errorCm > 0 && o.errorCm <= 1e6)) throw new Error(`--error-cm needs a bound in cm above 0 (got '${argv[i] ?? ''}')`);
+		} else if (a === '--gltfpack') o.gltfpack = argv[++i];
 		else if (a === '--no-gltfpack') o.gltfpack = false;
 		else if (a === '--no-open') o.open = false;
 		else if (a === '-h' || a === '--help') {
-			console.log('usage: sinew-anim inspect [FILE.glb|.gltf] [--port N] [--error-cm E] [--gltfpack PATH | --no-gltfpack] [--no-open]');
+			console.log('usage: sinew-anim inspect [FILE.glb|.gltf|.bvh|.amc|.acl.sjson] [--port N] [--error-cm E] [--gltfpack PATH | --no-gltfpack] [--no-open]');
 			return;
 		} else if (!o.file) o.file = a;
 		else throw new Error(`unexpected argument ${a}`);
