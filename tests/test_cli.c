@@ -437,9 +437,22 @@ static void test_cli_errors_name_the_real_cause(void) {
 	// glTF errors print the path as given, not its basename (three BoxTextured.gltf could not be told apart)
 	char v1[600];
 	test_tmp_path("cli_cause_dir/v1.gltf", v1, sizeof v1);
-	write_text(v1, "{\"asset\":{\"version\":\"1.0\"}}", 27);
+	static const char v1_text[] = "{\"asset\":{\"version\":\"1.0\"}}";
+	write_text(v1, v1_text, sizeof v1_text - 1);
 	snprintf(args, sizeof args, "info '%s'", v1);
 	if (!fails_with(args, 1, v1, NULL) || !fails_with(args, 1, "glTF version \"1.0\"", NULL)) return;
+	// a model without animation says so (it was "no animation with node channels (0 animations, 0 channels
+	// skipped)"); glTF 1.0's numeric version is named (it was 'asset."version" must be a string')
+	char still[600], old[600];
+	test_tmp_path("cli_cause_static.gltf", still, sizeof still);
+	static const char still_text[] = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}]}", old_text[] = "{\"asset\":{\"version\":1}}";
+	write_text(still, still_text, sizeof still_text - 1);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", still, sinew_out);
+	if (!fails_with(args, 1, "no animations in this file (a model without motion: nothing to compress)", sinew_out)) return;
+	test_tmp_path("cli_cause_v1.gltf", old, sizeof old);
+	write_text(old, old_text, sizeof old_text - 1);
+	snprintf(args, sizeof args, "compress '%s' -o '%s'", old, sinew_out);
+	if (!fails_with(args, 1, "glTF version 1 (only 2.x is supported)", sinew_out)) return;
 	// a morph-only blob without its source: what to pass (it was "scalar tracks need source_path")
 	char morph[1024], morph_blob[600];
 	if (test_corpus_path("gltf/khronos/AnimatedMorphCube/AnimatedMorphCube.gltf", morph, sizeof morph)) {
@@ -638,6 +651,46 @@ static void test_cli_reports_source_bytes(void) {
 	CHECK_MSG(strstr(out, "total: source 240 B -> blob ") && strstr(out, "raw 1440 B)"), "%s", out);
 }
 
+// assimp-testmodels' animated files, one per format, as a newcomer runs them: compress within the bound, and
+// decompress back to glTF (the one-key SMD and LWS poses, every joint at rest, failed with "nothing glTF can
+// animate"); the blob's name drops the file's extension (Testwuson.X: Testwuson.sinew).
+static void test_cli_assimp_testmodels_round_trip(void) {
+	static const char *files[] = {"FBX/huesitos.fbx", "FBX/animation_with_skeleton.fbx", "X/Testwuson.X", "X/anim_test.x",
+	                              "Collada/box_nested_animation.dae", "3DS/RotatingCube.3DS", "ASE/anim.ASE", "SMD/triangle.smd",
+	                              "LWS/move_x_oldformat_56.lws", "LWS/move_xz_bezier.lws", "BVH/Boxing_Toes.bvh",
+	                              "glTF2/simple_skin/simple_skin.gltf"};
+	const char *models = getenv("SINEW_ASSIMP_MODELS");
+	char dir[600], file[1200], args[4096], blob[700], gltf[700], out_dir[600];
+	snprintf(dir, sizeof dir, "%s", models && *models ? models : "/usr/share/assimp/models");
+	if (!sinew_import_assimp_version()) {
+		test_skip("built without assimp (apt-get install libassimp-dev)");
+		return;
+	}
+	snprintf(file, sizeof file, "%s/FBX", dir);
+	if (!exists(file)) {
+		test_skip("assimp-testmodels absent: %s (apt-get install assimp-testmodels)", dir);
+		return;
+	}
+	test_tmp_path("cli_assimp", out_dir, sizeof out_dir);
+	mkdir(out_dir, 0777);
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+		snprintf(file, sizeof file, "%s/%s", dir, files[i]);
+		snprintf(blob, sizeof blob, "%s/one.sinew", out_dir);
+		snprintf(gltf, sizeof gltf, "%s/one.glb", out_dir);
+		remove(gltf);
+		snprintf(args, sizeof args, "compress '%s' -o '%s' --json", file, blob);
+		CHECK_MSG(run(args, out, sizeof out, err, sizeof err) == 0, "%s: %s", files[i], err);
+		CHECK_MSG(json_figure(out, "max_error_cm") <= 0.01 && json_figure(out, "source_animation_bytes") > 0, "%s: %.300s", files[i], out);
+		snprintf(args, sizeof args, "decompress '%s' -o '%s' -q", blob, gltf);
+		CHECK_MSG(run(args, out, sizeof out, err, sizeof err) == 0 && exists(gltf), "%s: decompress: %s", files[i], err);
+	}
+	snprintf(args, sizeof args, "compress '%s/X/Testwuson.X' '%s/X/anim_test.x' -o '%s/batch' -q", dir, dir, out_dir);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	snprintf(blob, sizeof blob, "%s/batch/Testwuson.sinew", out_dir);
+	snprintf(gltf, sizeof gltf, "%s/batch/anim_test.sinew", out_dir);
+	CHECK_MSG(exists(blob) && exists(gltf), "%s or %s missing", blob, gltf);
+}
+
 void suite_cli(void) {
 	RUN(test_cli_paged_compress_info_and_stream);
 	RUN(test_cli_compress_json_fields);
@@ -652,6 +705,7 @@ void suite_cli(void) {
 	RUN(test_cli_asf_option);
 	RUN(test_cli_collada_full_rotations);
 	RUN(test_cli_reports_source_bytes);
+	RUN(test_cli_assimp_testmodels_round_trip);
 }
 
 #else

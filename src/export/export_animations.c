@@ -422,7 +422,11 @@ sinew_result sinewi_export_write_clip(sinewi_exporter *e, uint32_t ci) {
 		if (!s || (!pointer && (track->source_node < 0 || track->source_target < 0))) skipped_scalars++;
 	}
 	if (r == SINEW_RESULT_OK && a.count == 0) {
-		// An animation needs a channel; the first animated joint's rotation keeps the clip's duration.
+		// An animation needs a channel; the first animated joint's rotation keeps the clip's duration. A clip that
+		// moves nothing (assimp's one-key SMD and LWS poses: every joint at rest) is its root held at rest.
+		if (first_tracked == SINEWI_EXPORT_NONE && clip->scalar_track_count == 0 && clip->joint_count > 0 &&
+		    (!s || clip->joints[0].source_index >= 0))
+			first_tracked = 0;
 		if (first_tracked == SINEWI_EXPORT_NONE)
 			r = sinewi_fail(e->error, SINEW_RESULT_UNSUPPORTED,
 			                "export: clip %u ('%s') has nothing glTF can animate (no joint with a track%s)", ci,

@@ -186,8 +186,8 @@ static bool morph_curve(assimp_doc *d, const struct aiMeshMorphAnim *ch, uint32_
 static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 	const struct aiScene *s = d->scene;
 	SINEWI_CHECK(s->mRootNode, d->error, SINEW_RESULT_CORRUPT, "%s: the scene has no root node", d->label);
-	SINEWI_CHECK(s->mNumAnimations > 0, d->error, SINEW_RESULT_BAD_COUNT, "%s: no animation with node channels",
-	             d->label);
+	SINEWI_CHECK(s->mNumAnimations > 0, d->error, SINEW_RESULT_BAD_COUNT,
+	             "%s: no animations in this file (a model without motion: nothing to compress)", d->label);
 	uint32_t n = count_nodes(s->mRootNode, 0);
 	SINEWI_CHECK(n > 0 && n < (1u << 24), d->error, SINEW_RESULT_UNSUPPORTED, "%s: %u nodes", d->label, n);
 	d->nodes = (const struct aiNode **)sinewi_arena_array(d->arena, n, sizeof *d->nodes);

@@ -956,6 +956,10 @@ static sinew_result import_document(sinewi_gltf_doc *d, const unsigned char *dat
 	const sinewi_json *asset = NULL;
 	SINEWI_TRY(sinewi_gltf_prop_object(d, root, "asset", true, "glTF", &asset));
 	const char *version = NULL, *min_version = NULL;
+	const sinewi_json *number = sinewi_json_get(asset, "version");
+	double old = 0.0;
+	if (number && number->type == SINEWI_JSON_NUMBER && sinewi_json_number(number, &old)) // glTF 1.0 wrote a number
+		return sinewi_gltf_fail(d, SINEW_RESULT_UNSUPPORTED, "glTF version %g (only 2.x is supported)", old);
 	SINEWI_TRY(sinewi_gltf_prop_string(d, asset, "version", true, "asset", &version));
 	SINEWI_TRY(sinewi_gltf_prop_string(d, asset, "minVersion", false, "asset", &min_version));
 	if (version[0] != '2' || version[1] != '.')
@@ -983,6 +987,8 @@ static sinew_result import_document(sinewi_gltf_doc *d, const unsigned char *dat
 	SINEWI_TRY(build_hierarchy(d));
 	uint32_t anim_count = d->animations ? d->animations->count : 0;
 	for (uint32_t a = 0; a < anim_count; ++a) SINEWI_TRY(read_animation(d, a));
+	if (anim_count == 0)
+		return sinewi_gltf_fail(d, SINEW_RESULT_BAD_COUNT, "no animations in this file (a model without motion: nothing to compress)");
 	if (d->channel_count == 0)
 		return sinewi_gltf_fail(d, SINEW_RESULT_BAD_COUNT,
 		                        "no animation with node channels (%u animations, %u channels skipped)", anim_count,
