@@ -420,6 +420,11 @@ static void test_cli_errors_name_the_real_cause(void) {
 	write_text(fbx, "Kaydara FBX Binary  \0\x1a\0\xe8\x1c\0\0", 27);
 	snprintf(args, sizeof args, "pack '%s' -o '%s'", fbx, gltf_out);
 	if (!fails_with(args, 1, "this is an FBX file (binary) (sinew convert FILE -o OUT.glb writes it as glTF)", gltf_out)) return;
+	if (!sinew_import_assimp_version()) { // (a build without assimp: the musl CLI, -DSINEW_ASSIMP=OFF) says how to get it
+		snprintf(args, sizeof args, "compress '%s' -o '%s'", fbx, sinew_out);
+		if (!fails_with(args, 1, "and this sinew was built without it: apt-get install libassimp-dev, then rebuild", sinew_out))
+			return;
+	}
 	snprintf(args, sizeof args, "decompress '%s' --source '%s' -o '%s'", blob, bvh, gltf_out);
 	if (!fails_with(args, 1, "this is a BVH motion capture file", gltf_out)) return;
 	// an empty or non-GLB .glb: its missing header (it was a JSON parser error)
