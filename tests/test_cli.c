@@ -470,6 +470,31 @@ static void test_cli_errors_name_the_real_cause(void) {
 		                gltf_out))
 			return;
 	}
+	// an ACL track list has no glTF form at all: said so (not "pass --source"), and `sample` prints its values
+	char list[1024], list_blob[600];
+	if (test_corpus_path("acl/track_list_float3f.acl.sjson", list, sizeof list)) {
+		test_tmp_path("cli_cause_list.sinew", list_blob, sizeof list_blob);
+		snprintf(args, sizeof args, "compress '%s' -o '%s' -q", list, list_blob);
+		CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+		snprintf(args, sizeof args, "decompress '%s' -o '%s'", list_blob, gltf_out);
+		if (!fails_with(args, 1, "has nothing glTF can animate: its ", gltf_out) ||
+		    !fails_with(args, 1, "scalar tracks have no glTF target (an ACL track list); `sinew sample` prints", gltf_out))
+			return;
+		snprintf(args, sizeof args, "sample '%s' --time 0.1", list_blob);
+		CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+		CHECK(strstr(out, "scalar 0 '") != NULL);
+		snprintf(args, sizeof args, "sample '%s' --time 0.1 --json", list_blob);
+		CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+		CHECK(strstr(out, "\"scalars\":[{\"name\":") != NULL);
+	}
+	// content sniffing: a Markdown file starts with '#' like an AMC, but is not one (data/NOTICE.md was
+	// "an ASF/AMC mocap file" that wanted a skeleton)
+	char notes[600];
+	test_tmp_path("cli_cause_notes", notes, sizeof notes);
+	static const char notes_text[] = "# Notes\n\nNot motion.\n";
+	write_text(notes, notes_text, sizeof notes_text - 1);
+	snprintf(args, sizeof args, "info '%s'", notes);
+	if (!fails_with(args, 1, "unknown file type", NULL)) return;
 }
 
 // Footguns (issue 33): writing over the input (decompress x.sinew -o x.sinew replaced the blob with glTF),

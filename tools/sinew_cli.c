@@ -664,6 +664,14 @@ static bool scalars_have_a_home(const cli_options *o, const sinew_clip_set *set)
 		if (!c->scalar_track_count) continue;
 		bool joints = false;
 		for (uint32_t j = 0; j < c->joint_count; ++j) joints |= c->joints[j].has_track != 0;
+		bool sourced = false; // ACL track lists: scalar tracks without a glTF target
+		for (uint32_t t = 0; t < c->scalar_track_count; ++t) sourced |= c->scalar_tracks[t].source_node != -1;
+		if (!joints && !sourced) {
+			cli_error("%s: clip %u '%s' has nothing glTF can animate: its %u scalar tracks have no glTF target (an ACL "
+			          "track list); `sinew sample` prints their values",
+			          o->positional[0], i, c->name ? c->name : "", c->scalar_track_count);
+			return false;
+		}
 		if (!joints) {
 			cli_error("%s: clip %u '%s' animates only morph weights or other values (%u scalar tracks), which glTF keeps "
 			          "on the source's meshes: pass --source FILE.glb (the glTF it was compressed from)",
@@ -748,7 +756,32 @@ static int cmd_sample(const cli_options *o) {
 			       x->translation[2], x->scale[0], x->scale[1], x->scale[2]);
 		}
 	}
-	if (o->json) cli_json_end(&j, ']'), cli_json_end(&j, '}');
+	if (o->json) cli_json_end(&j, ']');
+	// scalar tracks (morph weights, pointers, ACL track lists): names and widths from the decompressed clip
+	sinew_clip_set *set = NULL;
+	if (info.scalar_track_count && sinew_decompress_clips(blob, size, NULL, &set, NULL) == SINEW_RESULT_OK &&
+	    o->clip < set->clip_count) {
+		const sinew_clip *c = set->clips[o->clip];
+		if (o->json) cli_json_key(&j, "scalars"), cli_json_begin(&j, '[');
+		const float *v = scalars;
+		for (uint32_t t = 0; t < c->scalar_track_count && t < info.scalar_track_count; ++t) {
+			const sinew_scalar_track *st = &c->scalar_tracks[t];
+			if (o->json) {
+				cli_json_key(&j, NULL), cli_json_begin(&j, '{'), cli_json_string(&j, "name", st->name ? st->name : "");
+				cli_json_key(&j, "value"), cli_json_begin(&j, '[');
+				for (uint32_t k = 0; k < st->components; ++k) cli_json_number(&j, NULL, v[k]);
+				cli_json_end(&j, ']'), cli_json_end(&j, '}');
+			} else {
+				printf("scalar %u '%s':", t, st->name ? st->name : "");
+				for (uint32_t k = 0; k < st->components; ++k) printf(" %.7g", v[k]);
+				printf("\n");
+			}
+			v += st->components;
+		}
+		if (o->json) cli_json_end(&j, ']');
+	}
+	sinew_clip_set_free(set);
+	if (o->json) cli_json_end(&j, '}');
 	free(pose);
 	free(scalars);
 	free(mem);

@@ -177,11 +177,16 @@ void sinewi_gltf_play_pose(const sinewi_gltf_clip_input *in, const uint8_t *anim
 
 uint32_t sinewi_gltf_candidate_times(const sinewi_gltf_checker *c, const sinewi_gltf_timing *g, double *out) {
 	uint32_t n = 0, a = 0, k = 0, mids = g->count > 1 ? g->count - 1 : 0;
+	// A snapped rate can end the clip a hair (under GRID_TOL of an interval) before the last key: keys
+	// past the end are checked at the end, where playback holds (check times stay within the clip).
+	const double end = g->count > 1 ? sinewi_key_time(g->rate, g->marks, g->mark_count, (double)(g->count - 1)) : INFINITY;
 	while (a < c->count || k < mids) {
-		double ta = a < c->count ? c->times[a] : INFINITY;
+		double ta = a < c->count ? sinewi_fmin(c->times[a], end) : INFINITY;
 		double tk = k < mids ? sinewi_key_time(g->rate, g->marks, g->mark_count, (double)k + 0.5) : INFINITY;
-		if (ta <= tk) out[n++] = ta, ++a, k += ta == tk;
-		else out[n++] = tk, ++k;
+		if (ta <= tk) {
+			if (!n || ta > out[n - 1]) out[n++] = ta;
+			++a, k += ta == tk;
+		} else out[n++] = tk, ++k;
 	}
 	return n;
 }

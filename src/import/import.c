@@ -109,6 +109,26 @@ static bool starts_with(const unsigned char *data, size_t size, const char *text
 	return size >= n && memcmp(data, text, n) == 0;
 }
 
+// ASF/AMC are '#' comments then ':' keywords: 1 for an AMC's (":FULLY-SPECIFIED", ":DEGREES", ":RADIANS"),
+// 2 for an ASF's (":version", ":root", ":bonedata", ...), 0 when the first 4 KB hold neither (a Markdown
+// file also starts with '#').
+static int asf_amc_keyword(const unsigned char *p, size_t n) {
+	static const char *const amc[] = {":FULLY-SPECIFIED", ":DEGREES", ":RADIANS"};
+	static const char *const asf[] = {":version", ":name", ":units", ":root", ":bonedata", ":hierarchy"};
+	const size_t head = n < 4096 ? n : 4096;
+	for (size_t i = 0; i < head;) {
+		if (p[i] == ':') {
+			for (size_t k = 0; k < sizeof amc / sizeof amc[0]; ++k)
+				if (starts_with(p + i, head - i, amc[k])) return 1;
+			for (size_t k = 0; k < sizeof asf / sizeof asf[0]; ++k)
+				if (starts_with(p + i, head - i, asf[k])) return 2;
+		}
+		while (i < head && p[i] != '\n') ++i;
+		++i;
+	}
+	return 0;
+}
+
 const char *sinewi_describe_content(const unsigned char *data, size_t size, char *buffer, size_t buffer_size) {
 	if (size == 0) return "an empty file";
 	if (starts_with(data, size, "glTF")) return "a GLB (binary glTF)";
@@ -130,8 +150,11 @@ const char *sinewi_describe_content(const unsigned char *data, size_t size, char
 		return "an XML file";
 	}
 	if (starts_with(p, n, "{")) return "a JSON document";
-	if (starts_with(p, n, ":FULLY-SPECIFIED") || starts_with(p, n, ":DEGREES")) return "an AMC motion file";
-	if (starts_with(p, n, ":version") || starts_with(p, n, "#")) return "an ASF/AMC mocap file";
+	if (starts_with(p, n, "#") || starts_with(p, n, ":")) {
+		const int mocap = asf_amc_keyword(p, n);
+		if (mocap == 1) return "an AMC motion file";
+		if (mocap == 2) return "an ASF skeleton file";
+	}
 	if (starts_with(p, n, "//") || starts_with(p, n, "version")) return "an ACL clip (.acl.sjson)";
 	bool text = n > 0;
 	size_t show = n < 16 ? n : 16;
@@ -174,7 +197,7 @@ static sinew_file_kind kind_from_content(const unsigned char *data, size_t size)
 	while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) ++i;
 	if (size - i >= 9 && memcmp(data + i, "HIERARCHY", 9) == 0) return SINEW_FILE_BVH;
 	if (i < size && data[i] == '{') return SINEW_FILE_GLTF;
-	if (i < size && (data[i] == '#' || data[i] == ':')) return SINEW_FILE_AMC;
+	if (i < size && (data[i] == '#' || data[i] == ':') && asf_amc_keyword(data + i, size - i) == 1) return SINEW_FILE_AMC;
 	if (size - i >= 2 && data[i] == '/' && data[i + 1] == '/') return SINEW_FILE_ACL;
 	if (size - i >= 7 && memcmp(data + i, "version", 7) == 0) return SINEW_FILE_ACL;
 	return SINEW_FILE_AUTO;
