@@ -3,20 +3,32 @@
 # decompressed as it plays with tiers 0..k (sinew decompress --tier k --source FILE), and three.js's
 # GLTFLoader + AnimationMixer compare it with the source (check_gltf.mjs --compare) at tier k's
 # bound. The base tier is also judged at the finest bound, where it must fail on some file: the
-# tiers really are coarser. The CLI: $SINEW_CLI, else build/sinew.
+# tiers really are coarser. The CLI: $SINEW_CLI, else build/sinew. Without FILEs: data/'s platformer and
+# three corpus characters ($SINEW_CORPUS, else ../shared/corpus); a corpus without them fails (exit 2), and
+# so does no corpus, unless --allow-no-corpus is given (then data/ alone is judged, and it says so).
 #
-#   tests/independent/check_tiers.sh [FILE.glb|.gltf ...]
+#   tests/independent/check_tiers.sh [--allow-no-corpus] [FILE.glb|.gltf ...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cli=${SINEW_CLI:-$repo/build/sinew}
 corpus=${SINEW_CORPUS:-$repo/../shared/corpus}
+allow_no_corpus=0
+if [ "${1:-}" = "--allow-no-corpus" ]; then allow_no_corpus=1; shift; fi
 files="$*"
 if [ -z "$files" ]; then
 	files="$repo/data/godot_platformer_player.glb"
-	for f in khronos/Fox/Fox.glb khronos/CesiumMan/CesiumMan.gltf threejs/RobotExpressive.glb; do
-		[ -f "$corpus/gltf/$f" ] && files="$files $corpus/gltf/$f"
-	done
+	if [ -d "$corpus/gltf" ]; then
+		for f in khronos/Fox/Fox.glb khronos/CesiumMan/CesiumMan.gltf threejs/RobotExpressive.glb; do
+			[ -f "$corpus/gltf/$f" ] || { echo "check_tiers.sh: error: $corpus/gltf/$f is missing from the corpus" >&2; exit 2; }
+			files="$files $corpus/gltf/$f"
+		done
+	elif [ "$allow_no_corpus" = 1 ]; then
+		echo "corpus $corpus absent (--allow-no-corpus): only data/godot_platformer_player.glb is judged" >&2
+	else
+		echo "check_tiers.sh: error: no corpus at $corpus (set SINEW_CORPUS, or --allow-no-corpus for data/ only)" >&2
+		exit 2
+	fi
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

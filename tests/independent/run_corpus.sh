@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the independent judge (check_gltf.mjs --packed) on every animated glTF of the shared corpus and
-# of data/, and every BVH (Bandai, assimp), AMC and ACL clip. Extra arguments go to check_gltf.mjs
+# of data/, and every BVH (every folder of bvh/), AMC and ACL clip. Extra arguments go to check_gltf.mjs
 # before the files (e.g. --error-cm 0.1, --subdiv 4, --json, --jobs 2). The CLI: $SINEW_CLI, else
 # build/sinew. The corpus: $SINEW_CORPUS, else ../shared/corpus beside the repository; without it the
 # run fails, unless --allow-no-corpus is given (then only data/ is checked). Skips: only the files
@@ -31,11 +31,13 @@ if [ ! -d "$repo/web/browser-test/node_modules/three" ]; then
 fi
 
 gltf=$(find "$corpus/gltf" "$repo/data" \( -name '*.gltf' -o -name '*.glb' \) 2>/dev/null | sort)
-# every Bandai BVH take (cm), the assimp BVH, every CMU AMC and every ACL file (cm); the ACL files that
-# cannot be judged (track lists of scalar tracks only, which have no glTF form, and the non-clips) are
-# skipped by name and reason in allowed_skips.json
-mocap=$(find "$corpus/bvh/bandai" "$corpus/bvh/assimp" "$corpus/amc" "$corpus/acl" \( -name '*.bvh' -o -name '*.amc' \
-	-o -name '*.acl.sjson' \) 2>/dev/null | sort)
+# every BVH of every folder of bvh/ (cm; cgspeed's CMU conversion in CMU units, 5.644 cm, like data/'s copy
+# of its 01_01), every CMU AMC and every ACL file (cm); the ACL files that cannot be judged (track lists of
+# scalar tracks only, which have no glTF form, and the non-clips) are skipped by name and reason in
+# allowed_skips.json
+mocap=$(find "$corpus/bvh" "$corpus/amc" "$corpus/acl" \( -name '*.bvh' -o -name '*.amc' -o -name '*.acl.sjson' \) \
+	! -path '*/cmu_cgspeed/*' 2>/dev/null | sort)
+cmu_units=$(find "$corpus/bvh/cmu_cgspeed" -name '*.bvh' 2>/dev/null | sort)
 if [ "$corpus" != /nonexistent ]; then
 	ng=$(printf '%s\n' "$gltf" | grep -c "^$corpus/" || true)
 	nm=$(printf '%s\n' "$mocap" | grep -c . || true)
@@ -48,6 +50,6 @@ fi
 # shellcheck disable=SC2086
 exec node "$here/check_gltf.mjs" --packed "$@" \
 	$gltf \
-	--import-args "--unit-cm 5.644" "$repo/data/cmu_01_01.bvh" \
+	--import-args "--unit-cm 5.644" "$repo/data/cmu_01_01.bvh" $cmu_units \
 	--import-args "" $mocap \
 	"$repo/data/acl_09_02.acl.sjson"
