@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/hash.h"
+#include "format/format_read.h"
 
 typedef struct paged_pair {
 	void *plain, *paged;
@@ -231,11 +232,23 @@ static void test_pages_reject_hostile_pages(void) {
 	memcpy(bad, pages[1], pi.size);
 	memset(bad + pi.size, 0, 4);
 	CHECK_RESULT(sinew_context_add_page(ctx, 1, bad, pi.size + 4, &err), SINEW_RESULT_CORRUPT, &err);
-	// another page's bytes, as they are: refused for their size, or (same size) for the checksum
-	sinew_page_info p2;
-	CHECK_EQ(sinew_context_page_info(ctx, 2, &p2), SINEW_RESULT_OK);
-	sinew_result other = p2.size < pi.size ? SINEW_RESULT_TRUNCATED : p2.size > pi.size ? SINEW_RESULT_CORRUPT : SINEW_RESULT_CHECKSUM;
-	CHECK_RESULT(sinew_context_add_page(ctx, 1, pages[2], p2.size, &err), other, &err);
+	// every other page's bytes, as they are, at every index but its own: refused for their size, or (the
+	// same size, other bytes) for the checksum; both must happen (this clip's pages are 208 to 256 bytes)
+	uint32_t by_size = 0, by_checksum = 0;
+	for (uint32_t i = 1; i < count; ++i)
+		for (uint32_t q = 0; q < count; ++q) {
+			sinew_page_info at, from;
+			CHECK_EQ(sinew_context_page_info(ctx, i, &at), SINEW_RESULT_OK);
+			CHECK_EQ(sinew_context_page_info(ctx, q, &from), SINEW_RESULT_OK);
+			if (q == i || (at.size == from.size && memcmp(pages[q], pages[i], at.size) == 0)) continue;
+			sinew_result want = from.size < at.size ? SINEW_RESULT_TRUNCATED : from.size > at.size ? SINEW_RESULT_CORRUPT : SINEW_RESULT_CHECKSUM;
+			CHECK_RESULT(sinew_context_add_page(ctx, i, pages[q], from.size, &err), want, &err);
+			CHECK_RESULT(sinew_page_check(p.paged, p.resident, 0, i, pages[q], from.size, &err), want, &err);
+			if (want == SINEW_RESULT_CHECKSUM) ++by_checksum;
+			else ++by_size;
+		}
+	CHECK_MSG(by_size > 0 && by_checksum > 0, "other pages at an index: %u refused by size, %u by checksum (both must be reached)",
+	          by_size, by_checksum);
 	CHECK_RESULT(sinew_context_add_page(ctx, count, pages[1], pi.size, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
 	CHECK_RESULT(sinew_context_add_page(ctx, 1, NULL, pi.size, &err), SINEW_RESULT_INVALID_ARGUMENT, &err);
 	CHECK_OK(sinew_page_check(p.paged, p.resident, 0, 1, pages[1], pi.size, &err), &err);
@@ -264,12 +277,12 @@ static void test_pages_reject_hostile_pages(void) {
 	sinew_clip_set_free(set);
 }
 
-// A clip that repeats every segment: its middle pages are byte for byte the same. A page is checked by
-// its bytes against the page table entry of the index it is handed in at (size, XXH32 seeded with that
-// index, structure): another index's bytes fail unless they are exactly this page's, and byte-identical
-// pages hold the same segments, so one handed in under the other's index is accepted and samples exactly
-// like the whole blob. (test_pages_reject_hostile_pages hands in a page that differs: refused by its size
-// or its checksum.)
+// A clip that repeats every segment for six segments, then repeats a motion 2 % smaller: pages of the
+// first part are byte for byte the same, the later ones differ with the same size. A page is checked by its
+// bytes against the page table entry of the index it is handed in at (size, XXH32 seeded with that index,
+// structure): the entries of two identical pages differ (the seed), yet either page's bytes pass under the
+// other's index, since they are exactly that page, and sample like the whole blob; a page of the same size
+// with other bytes is refused under that index by its checksum, and the context stays as it was.
 static void test_pages_identical_bytes_at_another_index_are_that_page(void) {
 	const uint32_t period = 16, segments = 10;
 	sinew_clip_set *set = NULL;
@@ -282,7 +295,8 @@ static void test_pages_identical_bytes_at_another_index_are_that_page(void) {
 	for (uint32_t s = 0; s < c->sample_count; ++s)
 		for (uint32_t j = 0; j < 4; ++j) {
 			sinew_qvv *x = &c->transforms[s * 4 + j];
-			double a = 0.7 * sin(6.283185307179586 * (double)(s % period) / period + j);
+			const double amplitude = s < period * 6 ? 0.7 : 0.686;
+			double a = amplitude * sin(6.283185307179586 * (double)(s % period) / period + j);
 			x->rotation[j % 3] = (float)sin(a / 2), x->rotation[3] = (float)cos(a / 2);
 			x->translation[1] = 10.0f;
 			x->translation[0] = (float)(5.0 * cos(6.283185307179586 * (double)(s % period) / period));
@@ -293,28 +307,48 @@ static void test_pages_identical_bytes_at_another_index_are_that_page(void) {
 	sinew_error err = {0};
 	CHECK_OK(sinew_compress(set, &o, NULL, &blob, &size, &err), &err);
 	void *m0 = NULL, *m1 = NULL;
+	const uint32_t resident = sinew_blob_resident_size(blob, size);
 	sinew_context *whole = make_context(blob, size, 0, &m0);
-	sinew_context *ctx = make_context(blob, sinew_blob_resident_size(blob, size), 0, &m1);
+	sinew_context *ctx = make_context(blob, resident, 0, &m1);
 	CHECK(whole && ctx);
-	uint32_t count = sinew_context_page_count(ctx), a = count, b = count;
+	const unsigned char *bytes = (const unsigned char *)blob;
+	uint32_t count = sinew_context_page_count(ctx), a = count, b = count, other = count;
 	CHECK(count >= 4);
-	sinew_page_info pa, pb;
+	sinew_page_info pa, pb, po;
 	for (uint32_t i = 0; i < count && a == count; ++i)
 		for (uint32_t k = i + 1; k < count && a == count; ++k) {
 			CHECK_EQ(sinew_context_page_info(ctx, i, &pa), SINEW_RESULT_OK);
 			CHECK_EQ(sinew_context_page_info(ctx, k, &pb), SINEW_RESULT_OK);
-			if (pa.size == pb.size && memcmp((const unsigned char *)blob + pa.offset, (const unsigned char *)blob + pb.offset, pa.size) == 0)
-				a = i, b = k;
+			if (pa.size == pb.size && memcmp(bytes + pa.offset, bytes + pb.offset, pa.size) == 0) a = i, b = k;
 		}
 	CHECK_MSG(a < count, "no two pages of the periodic clip are byte for byte the same (%u pages)", count);
 	CHECK_EQ(sinew_context_page_info(ctx, a, &pa), SINEW_RESULT_OK);
 	CHECK_EQ(sinew_context_page_info(ctx, b, &pb), SINEW_RESULT_OK);
+	for (uint32_t i = 0; i < count && other == count; ++i) {
+		CHECK_EQ(sinew_context_page_info(ctx, i, &po), SINEW_RESULT_OK);
+		if (po.size == pa.size && memcmp(bytes + po.offset, bytes + pa.offset, pa.size) != 0) other = i;
+	}
+	CHECK_MSG(other < count, "no page of the clip has page %u's size and other bytes (%u pages)", a, count);
+	// the page table: each entry's checksum is XXH32 of the bytes seeded with its own index, so the
+	// entries of the two identical pages differ
+	sinewi_clip_view view;
+	CHECK_OK(sinewi_read_clip(bytes, resident, 0, &view, &err), &err);
+	sinewi_page_entry ea, eb;
+	sinewi_page_entry_of(&view, a, &ea);
+	sinewi_page_entry_of(&view, b, &eb);
+	CHECK(ea.checksum == sinewi_xxh32(bytes + pa.offset, pa.size, a) && eb.checksum == sinewi_xxh32(bytes + pb.offset, pb.size, b));
+	CHECK(ea.checksum != eb.checksum);
 	unsigned char *page = (unsigned char *)malloc(pa.size);
-	memcpy(page, (const unsigned char *)blob + pb.offset, pa.size); // page b's bytes (equal to page a's)
 	sinew_qvv q[4], w[4];
 	const double mid = 0.5 * (pa.start_time + pa.end_time);
+	// the same-size page with other bytes, under index a: refused by its checksum, nothing changes
+	memcpy(page, bytes + po.offset, pa.size);
+	CHECK_RESULT(sinew_page_check(blob, resident, 0, a, page, pa.size, &err), SINEW_RESULT_CHECKSUM, &err);
+	CHECK_RESULT(sinew_context_add_page(ctx, a, page, pa.size, &err), SINEW_RESULT_CHECKSUM, &err);
 	CHECK_EQ(sinew_sample_pose(ctx, mid, q, NULL, NULL), SINEW_RESULT_PAGE_MISSING);
-	CHECK_OK(sinew_page_check(blob, sinew_blob_resident_size(blob, size), 0, a, page, pa.size, &err), &err);
+	// page b's bytes under index a: they are page a's, so accepted, and they sample like the whole blob
+	memcpy(page, bytes + pb.offset, pa.size);
+	CHECK_OK(sinew_page_check(blob, resident, 0, a, page, pa.size, &err), &err);
 	CHECK_OK(sinew_context_add_page(ctx, a, page, pa.size, &err), &err);
 	for (double t = pa.start_time; t <= pa.end_time; t += 0.25 / c->sample_rate) {
 		CHECK_EQ(sinew_sample_pose(ctx, t, q, NULL, NULL), SINEW_RESULT_OK);
