@@ -278,12 +278,13 @@ static void gltf_resamples_irregular_keys(void) {
 	          worst);
 	// within half the 0.01 cm threshold (the resampling share): float noise only
 	CHECK_MSG(clip->resample_error <= 1e-9, "%g", clip->resample_error);
-	// the key times off the samples are check points holding the source's exact value there
+	// every key is a sample holding the source's value exactly, and a LINEAR translation lerped between its
+	// keys plays the source back at every time: no check point is needed (gltf_check_points_hold_the_source
+	// has a clip that needs them)
+	for (uint32_t k = 0; k < 4; ++k)
+		for (int c = 0; c < 3; ++c) CHECK(pose_at(clip, k, 0)->translation[c] == values[k * 3 + c]);
 	CHECK(clip->check_midpoints == 1);
-	for (uint32_t c = 0; c < clip->check_count; ++c)
-		for (int k = 1; k < 3; ++k)
-			if (clip->check_times[c] == (double)times[k])
-				CHECK(clip->check_transforms[c * clip->joint_count].translation[0] == values[k * 3]);
+	CHECK_EQ(clip->check_count, 0);
 	sinew_clip_set_free(set);
 	// options->sample_rate is used exactly; the tail past the last key holds it
 	sinew_import_options o = gltf_options();
@@ -1752,6 +1753,53 @@ static void gltf_rotation_past_90_degrees_gets_samples(void) {
 	sinew_clip_set_free(set);
 }
 
+// Check points: where playing the samples back differs from the source beyond float noise but within the
+// resampling budget (here a CUBICSPLINE translation bulging by b t (1 - t), b = 0.12 mm, between two keys one
+// second apart, against samples lerped), the clip stores the source's pose at those key, midpoint and quarter
+// times; each must be the source's curve there (within float32 rounding), for the animated node and the
+// hierarchy-only tip alike.
+static void gltf_check_points_hold_the_source(void) {
+	const float b = 1.2e-4f;
+	float times[] = {0.0f, 1.0f};
+	// per key: in-tangent, value, out-tangent
+	float values[] = {0, 0, 0, 0, 0, 0, b, 0, 0, -b, 0, 0, 0, 0, 0, 0, 0, 0};
+	static char doc[DOC_CAP];
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(one_channel_doc(doc, "translation", "CUBICSPLINE", times, 2, values, 3,
+	                                     ",\"children\":[1]},{\"name\":\"tip\",\"translation\":[1,0,0]"),
+	                     NULL, &set, &err),
+	         &err);
+	sinew_clip *clip = set->clips[0];
+	CHECK_EQ(clip->joint_count, 2);
+	CHECK_MSG(clip->check_count > 0, "no check point (%u samples)", clip->sample_count);
+	CHECK_EQ(clip->time_mark_count, 0);
+	for (uint32_t c = 0; c < clip->check_count; ++c) {
+		const double t = clip->check_times[c];
+		CHECK_MSG(t >= 0.0 && t <= 1.0, "check time %g", t);
+		// the Hermite curve: p0 = p1 = 0, m0 = b, m1 = -b
+		const double want = (double)b * (t - t * t);
+		const sinew_qvv *x = &clip->check_transforms[(size_t)c * clip->joint_count];
+		CHECK_MSG(fabs((double)x->translation[0] - want) <= want * 0x1p-23 + 1e-15 && x->translation[1] == 0.0f &&
+		              x->translation[2] == 0.0f && x->rotation[3] == 1.0f,
+		          "check point %u (t = %g): x %.9g, the source %.9g", c, t, (double)x->translation[0], want);
+		const sinew_qvv *tip = &clip->check_transforms[(size_t)c * clip->joint_count + 1];
+		CHECK(tip->translation[0] == 1.0f && tip->translation[1] == 0.0f && tip->rotation[3] == 1.0f);
+		// and the samples do not already play it back there (else it would be no check point)
+		const double k = t * clip->sample_rate; // (no time map: evenly spaced samples)
+		uint32_t i = (uint32_t)k;
+		if (i + 1 >= clip->sample_count) i = clip->sample_count - 2;
+		const double f = k - i, lerp = (1 - f) * pose_at(clip, i, 0)->translation[0] + f * pose_at(clip, i + 1, 0)->translation[0];
+		CHECK_MSG(fabs(lerp - want) > 0.0, "check point %u (t = %g) is played back exactly", c, t);
+	}
+	// the check times are the source's own: its keys, their midpoints and quarter points
+	for (uint32_t c = 0; c < clip->check_count; ++c) {
+		const double t4 = clip->check_times[c] * 4.0;
+		CHECK_MSG(fabs(t4 - floor(t4 + 0.5)) < 1e-9, "check time %g is no key, midpoint or quarter point", clip->check_times[c]);
+	}
+	sinew_clip_set_free(set);
+}
+
 // Keys on a 37.5 Hz grid whose float times drift and jitter by up to 0.1 ms (accumulated float32 steps,
 // rounded exporter times): one sample per key, at the key's own time (time marks where the spacing
 // changes: here nearly every key, since the jitter is random), and the clip plays within the threshold at
@@ -2030,6 +2078,7 @@ void suite_import_gltf(void) {
 	RUN(gltf_equal_times_make_a_step);
 	RUN(gltf_resamples_irregular_keys);
 	RUN(gltf_rotation_past_90_degrees_gets_samples);
+	RUN(gltf_check_points_hold_the_source);
 	RUN(gltf_jittered_grid_is_recognized);
 	RUN(gltf_huge_duration_stays_small);
 	RUN(gltf_lone_key_time_is_the_sample);
