@@ -151,7 +151,9 @@ typedef struct sinew_joint {
 typedef struct sinew_scalar_track {
 	const char *name;          /* may be NULL */
 	uint32_t components;       /* 1..4 */
-	float precision;           /* largest acceptable absolute error per component; 0 = default 1e-4 */
+	float precision;           /* largest acceptable absolute error per component; 0 = default 1e-4. The glTF importer
+	                              sets a morph weight's in vertex units where the mesh is known: the threshold over the
+	                              largest scene distance a unit of the weight moves a vertex (DESIGN §4) */
 	float default_value[4];    /* value of the track when it is absent (morph: mesh.weights) */
 	uint8_t rounding;          /* sinew_rounding; SINEW_ROUNDING_CLIP follows the clip */
 	uint8_t reserved[3];
@@ -351,7 +353,9 @@ typedef struct sinew_import_options {
 	                            (runs of evenly spaced keys as one run, time marks where the spacing changes, key
 	                            intervals cut where the curves need it: docs/format.md Appendix B) */
 	double error_cm;         /* glTF: the threshold the automatic rate is chosen for (resampling may use half
-	                            of it, object space, at key times and midpoints); 0 = 0.01 cm */
+	                            of it, object space, at key times and midpoints), and the one morph weights' precision
+	                            is set for (the vertices their targets move, in scene units); 0 = 0.01 cm. Compress
+	                            with the same threshold (the CLI passes --error-cm to both) */
 	int bvh_skip_end_sites;  /* BVH: 1 = drop End Site joints (default keeps them as leaves without tracks) */
 	const char *asf_path;    /* AMC: skeleton file; NULL = asf_data, else the only .asf in the .amc's folder */
 	const char *base_path;   /* memory imports: folder for external glTF buffers; NULL = none allowed */

@@ -1052,7 +1052,7 @@ static void test_export_allocation_failures(void) {
 /* ---- corpus ---- */
 
 // Imports a corpus file, exports it (with the file as source when `with_source`), re-imports, compares.
-static void corpus_roundtrip(const char *relative, const char *out_name, bool with_source) {
+static void corpus_roundtrip_at(const char *relative, const char *out_name, bool with_source, double reimport_error_cm) {
 	char source[1024], out[512];
 	if (!test_corpus_path(relative, source, sizeof source)) return;
 	sinew_clip_set *set = NULL, *back = NULL;
@@ -1069,7 +1069,7 @@ static void corpus_roundtrip(const char *relative, const char *out_name, bool wi
 	// A sampled source comes back at its own rate: the importer's automatic choice may add samples
 	// (rotations turning past 90 degrees between frames get intermediate ones), which is not the
 	// exporter's doing.
-	sinew_import_options again = {0};
+	sinew_import_options again = {.error_cm = reimport_error_cm};
 	if (!with_source && set->clip_count == 1) again.sample_rate = set->clips[0]->sample_rate;
 	r = sinew_import_file(out, &again, NULL, &back, &err);
 	if (r != SINEW_RESULT_OK) sinew_clip_set_free(set);
@@ -1097,6 +1097,10 @@ static void corpus_roundtrip(const char *relative, const char *out_name, bool wi
 	CHECK_MSG(ok, "%s clip %u: %s", relative, bad, why);
 	printf("     %s: %u clips, %llu frames round-tripped via %s (within %.2g of the clip size)\n", relative, clips,
 	       (unsigned long long)frames, out, worst_relative);
+}
+
+static void corpus_roundtrip(const char *relative, const char *out_name, bool with_source) {
+	corpus_roundtrip_at(relative, out_name, with_source, 0.0);
 }
 
 
@@ -1231,8 +1235,6 @@ static void test_export_corpus_other_gltf(void) {
 	    {"gltf/khronos/InterpolationTest/interpolation_test.gltf", "corpus_InterpolationTest.gltf"},
 	    {"gltf/khronos/BoxAnimated/BoxAnimated.gltf", "corpus_BoxAnimated.glb"},
 	    {"gltf/khronos/SimpleSkin/SimpleSkin.gltf", "corpus_SimpleSkin.gltf"},
-	    {"gltf/threejs/Flamingo.glb", "corpus_Flamingo.glb"},
-	    {"gltf/threejs/Horse.glb", "corpus_Horse.gltf"},
 	    {"gltf/blender_io/03_all_animations/03_all_animations.gltf", "corpus_03_all_animations.glb"},
 	    {"gltf/blender_io/07_nla-anim/07_nla-anim.gltf", "corpus_07_nla-anim.gltf"},
 	    // KHR_animation_pointer: material, texture transform, camera and light pointers come back as the same
@@ -1241,6 +1243,12 @@ static void test_export_corpus_other_gltf(void) {
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0] && !test_failed(); ++i)
 		corpus_roundtrip(files[i][0], files[i][1], true);
+	// Flamingo's and Horse's morph targets reach 165 and 200 m: at 0.01 cm their weights hold 3e-7 (vertex units),
+	// where float32 key times matter: the source's keys become time marks, and the written float32 sample times
+	// (an ulp from the source's keys) place more samples when imported again at 0.01 cm. Re-imported at 0.1 cm,
+	// the samples come back as written.
+	if (!test_failed()) corpus_roundtrip_at("gltf/threejs/Flamingo.glb", "corpus_Flamingo.glb", true, 0.1);
+	if (!test_failed()) corpus_roundtrip_at("gltf/threejs/Horse.glb", "corpus_Horse.gltf", true, 0.1);
 }
 
 static void test_export_corpus_fox_without_source(void) {

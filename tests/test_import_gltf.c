@@ -867,6 +867,122 @@ static void gltf_morph_weights_become_uniform_scalar_tracks(void) {
 	sinew_clip_set_free(set);
 }
 
+// Morph weights in vertex units (DESIGN §4): a weight's precision is E / (reach * overlap * S) where the mesh is
+// known: reach its target's largest vertex displacement, overlap the largest sum of the displacement shares of
+// the targets a clip plays at once, S the bound of the map into the scene over the clip (the product of the
+// largest scale magnitudes up the chain; a skinned mesh's joints times their inverse bind matrices). E = 0.01 cm.
+//   face (under root, scale 3; the root's scale animated 3 -> 6 in clip b): target 0 moves vertex 0 by 2 m,
+//     target 1 vertices 1 and 2 by 0.5 and 0.3 m (no vertex moved by both: overlap 1), target 2 normals only
+//   pair: both targets move its one vertex by 1 m (overlap 2), target 1 idle (zero) all through clip c
+//   skinned: one target of 1 m, its skin's joint scaled 2 with an inverse bind matrix scaled 0.25 (S = 0.5; its
+//     node, under a holder scaled 0.1, would give 0.1: the larger bound is taken)
+//   broken: a second primitive with 1 target for 2 weights: the value rule, with a warning
+static void gltf_morph_weights_in_vertex_units(void) {
+	static float bin[96];
+	const float data[] = {
+	    0, 1, 2,                                   // 0 times
+	    0, 1, 0, 1, 0, 0, 0.5f, 0.5f, 1,           // 3 face weights, 3 keys
+	    3, 3, 3, 6, 6, 6,                          // 12 root scale, 2 keys
+	    2, 0, 0, 0, 0, 0, 0, 0, 0,                 // 18 face target 0
+	    0, 0, 0, 0, 0.5f, 0, 0, 0, 0.3f,           // 27 face target 1
+	    0, 0, 1, 0, 0, 1, 0, 0, 1,                 // 36 face target 2 (normals)
+	    0, 0, 0, 1, 0, 0, 0, 1, 0,                 // 45 face positions
+	    1, 0, 0,                                   // 54 pair target 0
+	    0, 1, 0,                                   // 57 pair target 1
+	    0, 0, 0,                                   // 60 pair position
+	    1, 0, 0, 0, 0.5f, 0,                       // 63 clip c: pair weights, target 1 zero
+	    1, 1, 0, 0.5f, 0, 0,                       // 69 clip d: both
+	    0.25f, 0, 0, 0, 0, 0.25f, 0, 0, 0, 0, 0.25f, 0, 0, 0, 0, 1, // 75 inverse bind matrix
+	    0, 1, 0.5f,                                // 91 clip e: skinned weight
+	};
+	memcpy(bin, data, sizeof data);
+	static char body[8192], doc[DOC_CAP];
+	const uint32_t at[] = {0, 3, 12, 18, 27, 36, 45, 54, 57, 60, 63, 69, 75, 91, 94};
+	char views[2048] = "";
+	for (int v = 0; v < 14; ++v) {
+		char one[96];
+		snprintf(one, sizeof one, "%s{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u}", v ? "," : "", at[v] * 4,
+		         (at[v + 1] - at[v]) * 4);
+		strcat(views, one);
+	}
+	snprintf(body, sizeof body,
+	         "\"nodes\":[{\"name\":\"root\",\"scale\":[3,3,3],\"children\":[1]},{\"name\":\"face\",\"mesh\":0},"
+	         "{\"name\":\"pair\",\"mesh\":1},{\"name\":\"bone\",\"scale\":[2,2,2]},{\"name\":\"skinned\",\"mesh\":2,\"skin\":0},"
+	         "{\"name\":\"broken\",\"mesh\":3},{\"name\":\"holder\",\"scale\":[0.1,0.1,0.1],\"children\":[4]}],"
+	         "\"skins\":[{\"joints\":[3],\"inverseBindMatrices\":13}],"
+	         "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":7},\"targets\":[{\"POSITION\":4},{\"POSITION\":5},{\"NORMAL\":6}]}]},"
+	         "{\"primitives\":[{\"attributes\":{\"POSITION\":10},\"targets\":[{\"POSITION\":8},{\"POSITION\":9}]}]},"
+	         "{\"primitives\":[{\"attributes\":{\"POSITION\":10},\"targets\":[{\"POSITION\":8}]}]},"
+	         "{\"primitives\":[{\"attributes\":{\"POSITION\":10},\"targets\":[{\"POSITION\":8},{\"POSITION\":9}]},"
+	         "{\"attributes\":{\"POSITION\":10},\"targets\":[{\"POSITION\":8}]}]}],"
+	         "\"animations\":["
+	         "{\"name\":\"a\",\"samplers\":[{\"input\":0,\"output\":2}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"weights\"}}]},"
+	         "{\"name\":\"b\",\"samplers\":[{\"input\":0,\"output\":2},{\"input\":1,\"output\":3}],\"channels\":["
+	         "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"weights\"}},{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"scale\"}}]},"
+	         "{\"name\":\"c\",\"samplers\":[{\"input\":0,\"output\":11}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"weights\"}}]},"
+	         "{\"name\":\"d\",\"samplers\":[{\"input\":0,\"output\":12}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"weights\"}}]},"
+	         "{\"name\":\"e\",\"samplers\":[{\"input\":0,\"output\":14}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"weights\"}}]},"
+	         "{\"name\":\"f\",\"samplers\":[{\"input\":0,\"output\":11}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":5,\"path\":\"weights\"}}]}],"
+	         "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+	         "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+	         "{\"bufferView\":1,\"componentType\":5126,\"count\":9,\"type\":\"SCALAR\"},"
+	         "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":4,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":5,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":6,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":7,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":8,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":9,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"},"
+	         "{\"bufferView\":10,\"componentType\":5126,\"count\":6,\"type\":\"SCALAR\"},"
+	         "{\"bufferView\":11,\"componentType\":5126,\"count\":6,\"type\":\"SCALAR\"},"
+	         "{\"bufferView\":12,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"},"
+	         "{\"bufferView\":13,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"}],"
+	         "\"bufferViews\":[%s]",
+	         views);
+	make_gltf(doc, body, bin, sizeof data);
+	sinew_import_options o = gltf_options();
+	sinew_clip_set *set = NULL;
+	sinew_error err = {0};
+	CHECK_OK(import_text(doc, &o, &set, &err), &err);
+	CHECK_EQ(set->clip_count, 6);
+	CHECK_MSG(warnings == 1 && strstr(last_warning, "node 5") && strstr(last_warning, "primitive 1 of mesh 3 has 1 targets for 2 weights"),
+	          "%d warning(s): %s", warnings, last_warning);
+	// want[clip][node, target, precision]: face 1, pair 2, skinned 4, broken 5
+	static const struct { const char *clip; int node, target; double precision; } want[] = {
+	    {"a", 1, 0, 1e-4 / (2 * 1 * 3)}, {"a", 1, 1, 1e-4 / (0.5 * 1 * 3)}, {"a", 1, 2, 0}, // normals only: value rule
+	    {"a", 2, 0, 1e-4 / (1 * 2 * 1)},  // not animated in a: every target may play
+	    {"a", 4, 0, 1e-4 / (1 * 1 * 0.5)}, {"a", 5, 0, 0}, {"a", 5, 1, 0},
+	    {"b", 1, 0, 1e-4 / (2 * 1 * 6)}, {"b", 1, 1, 1e-4 / (0.5 * 1 * 6)}, // the root's scale reaches 6 in b
+	    {"c", 2, 0, 1e-4 / (1 * 1 * 1)}, {"c", 2, 1, 1e-4 / (1 * 1 * 1)},  // target 1 idle: no overlap
+	    {"d", 2, 0, 1e-4 / (1 * 2 * 1)}, {"d", 2, 1, 1e-4 / (1 * 2 * 1)},  // both at once on the one vertex
+	    {"e", 4, 0, 1e-4 / (1 * 1 * 0.5)},
+	    {"f", 5, 0, 0}, {"f", 5, 1, 0},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
+		const sinew_clip *clip = NULL;
+		for (uint32_t c = 0; c < set->clip_count; ++c)
+			if (strcmp(set->clips[c]->name, want[i].clip) == 0) clip = set->clips[c];
+		CHECK(clip != NULL);
+		const sinew_scalar_track *track = NULL;
+		for (uint32_t t = 0; clip && t < clip->scalar_track_count; ++t)
+			if (clip->scalar_tracks[t].source_node == want[i].node && clip->scalar_tracks[t].source_target == want[i].target)
+				track = &clip->scalar_tracks[t];
+		CHECK_MSG(track != NULL, "clip %s: no track for node %d target %d", want[i].clip, want[i].node, want[i].target);
+		if (!track) continue;
+		CHECK_MSG(fabs(track->precision - want[i].precision) <= 1e-6 * want[i].precision,
+		          "clip %s node %d target %d: precision %.9g, want %.9g", want[i].clip, want[i].node, want[i].target,
+		          (double)track->precision, want[i].precision);
+	}
+	sinew_clip_set_free(set);
+	// the threshold scales them: at 0.1 cm ten times coarser
+	o = gltf_options();
+	o.error_cm = 0.1;
+	CHECK_OK(import_text(doc, &o, &set, &err), &err);
+	CHECK_NEAR(set->clips[0]->scalar_tracks[0].precision, 1e-3 / 6, 1e-9);
+	sinew_clip_set_free(set);
+}
+
 static void gltf_skips_unusable_channels(void) {
 	const char *common = "\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
 	                     "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"},"
@@ -1434,7 +1550,9 @@ static const corpus_case corpus_cases[] = {
     {"gltf/khronos/SimpleSkin/SimpleSkin.gltf", SINEW_RESULT_OK, 1, 3, 0, "animation_0:2:12"},
     {"gltf/threejs/RobotExpressive.glb", SINEW_RESULT_OK, 14, 72, 3, "Dance:24:81"},
     {"gltf/threejs/Flamingo.glb", SINEW_RESULT_OK, 1, 1, 14, "flamingo_flyA_:24:34"},
-    {"gltf/threejs/Horse.glb", SINEW_RESULT_OK, 1, 2, 15, "horse_A_:10:16"},
+    // one-hot frames keyed at 10 Hz on a 200 m mesh: its weights in vertex units (0.01 cm over 200 m: 2.5e-7) take
+    // the keys' float32 times as time marks (the 10 Hz grid is 2.4e-8 s off them, 5e-5 cm at the vertices)
+    {"gltf/threejs/Horse.glb", SINEW_RESULT_OK, 1, 2, 15, "horse_A_:11.3333:18"},
     {"gltf/godot/platformer_player.glb", SINEW_RESULT_OK, 8, 28, 0, "RESET:30:1"},
     {"gltf/raylib/robot.glb", SINEW_RESULT_OK, 14, 44, 0, "Robot_Dance:24:81"},
     // Walk: channels keyed at 30 and 24 Hz: a sample at each of the 49 distinct key times (38 time marks), not 120 Hz
@@ -2094,6 +2212,7 @@ void suite_import_gltf(void) {
 	RUN(gltf_node_matrix_decomposition);
 	RUN(gltf_skeleton_order_skins_and_uniform_clips);
 	RUN(gltf_morph_weights_become_uniform_scalar_tracks);
+	RUN(gltf_morph_weights_in_vertex_units);
 	RUN(gltf_skips_unusable_channels);
 	RUN(gltf_animation_pointer_to_node_trs);
 	RUN(gltf_animation_pointer_tracks);

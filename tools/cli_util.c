@@ -34,7 +34,7 @@ typedef struct opt_def {
 #define OFF(f) offsetof(cli_options, f)
 static const opt_def options[] = {
     {"-o", OPT_STRING, OFF(output), 0, 0, "output file (.sinew, .gltf, .glb)"},
-    {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "error threshold in cm, scene units, every moving node (default 0.01)"},
+    {"--error-cm", OPT_NUMBER, OFF(error_cm), 1e-6, 1e6, "error threshold in cm, scene units, every moving node and morphed vertex (default 0.01)"},
     {"--shell-cm", OPT_NUMBER, OFF(shell_cm), 1e-6, 1e6, "shell point distance from each node in cm, scene units (default 3)"},
     {"--level", OPT_UINT, OFF(level), 1, 4, "compression level 1 fast, 2 default, 3 high, 4 highest"},
     {"-j", OPT_UINT, OFF(jobs), 1, 256, "compress, pack: threads, -j N or -jN (default: every core); several files or folders: a file per thread"},

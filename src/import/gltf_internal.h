@@ -45,6 +45,23 @@ typedef struct sinewi_gltf_binding {
 	uint32_t track_width; // weights: components per track (1 for morph weights, 4 for pointers)
 } sinewi_gltf_binding;
 
+// What the vertex bound of one node's morph weights needs (DESIGN §4, gltf_morph_units.c): its mesh's target
+// displacements and how the mesh reaches the scene.
+typedef struct sinewi_gltf_morph {
+	uint32_t first_track, target_count; // the node's weight tracks (track first_track + k drives target k)
+	uint32_t joint;                     // the node's joint (its world transform moves the mesh)
+	uint32_t skin_count;                // skinned: the skin's joints and a bound of the norm of each one's inverse
+	const uint32_t *skin_joints;        // bind matrix (linear part): a vertex reaches the scene through them
+	const double *skin_norm;
+	const double *reach;                // [target_count]: the largest vertex displacement of target k, clip units in
+	                                    // the mesh's own space; 0: it moves no position (its weight keeps the value rule)
+	uint32_t prim_count;
+	const uint32_t *prim_vertices;      // [prim_count]
+	const float *const *ratio;          // [prim_count]: per vertex and target |d_k(v)| / reach_k (vertex-major), or
+	                                    // NULL when too large to keep (overlap_all stands for every set of targets)
+	double overlap_all;                 // max over vertices of the sum over targets of |d_k(v)| / reach_k
+} sinewi_gltf_morph;
+
 // Everything the resampler needs to turn one animation into a clip.
 typedef struct sinewi_gltf_clip_input {
 	const char *name;
@@ -55,6 +72,8 @@ typedef struct sinewi_gltf_clip_input {
 	const sinew_scalar_track *tracks; // template tracks (name, source, default value); values unused
 	uint32_t track_count;
 	double unit_scale; // clip units per metre
+	const sinewi_gltf_morph *morphs; // nodes whose morph weights are bounded in vertex units (none: the value rule)
+	uint32_t morph_count;
 } sinewi_gltf_clip_input;
 
 // Chooses where the samples go (the source's key times, runs of evenly spaced ones as one run, key
@@ -129,6 +148,23 @@ struct sinewi_gltf_doc;
 // Unusable meshes are skipped with a warning.
 sinew_result sinewi_gltf_skin_shells(struct sinewi_gltf_doc *d, sinew_joint *joints, uint32_t joint_count,
                                      const int32_t *node_to_joint, double unit_scale);
+
+/* ---- morph weights in vertex units (gltf_morph_units.c) ---- */
+
+// The displacements of the morph targets of every node with weight tracks (node_first_track[n] >= 0, its
+// target count the tracks' that name it) whose mesh this reader can use, into *out (arena memory). A mesh it
+// cannot use is skipped with a warning: its weights keep the value rule (sinew_scalar_track.precision).
+sinew_result sinewi_gltf_morph_units(struct sinewi_gltf_doc *d, const int32_t *node_first_track,
+                                     const int32_t *node_to_joint, const sinew_scalar_track *tracks, uint32_t track_count,
+                                     double unit_scale, sinewi_gltf_morph **out, uint32_t *out_count);
+// Per joint of `in`, a bound of its world transform's linear norm over the clip as the source plays it (the
+// product of its and its ancestors' largest scale magnitudes): chain[joint_count].
+void sinewi_gltf_chain_scales(const sinewi_gltf_clip_input *in, double *chain);
+// The bound of the norm of the map that carries morph m's displacements into the scene.
+double sinewi_gltf_morph_scale(const sinewi_gltf_morph *m, const double *chain);
+// The largest sum over the targets in `active` (target_count flags) of |d_k(v)| / reach_k at any vertex; *work
+// counts vertex-target terms and stops the sums at `budget` (then overlap_all, which bounds them all).
+double sinewi_gltf_morph_overlap(const sinewi_gltf_morph *m, const uint8_t *active, uint64_t *work, uint64_t budget);
 
 /* ---- document reader state, shared by import_gltf.c (animations, nodes) and gltf_accessor.c (containers,
    buffers, accessors) ---- */

@@ -356,19 +356,27 @@ static void playback(const sinewi_gltf_curve *curve, const candidate *cand, cons
 	}
 }
 
-// Scalar curves: the largest absolute difference of a component.
-static double value_error(const sinewi_gltf_curve *curve, const double *x, const double *y) {
+// Scalar curves: the largest difference of a component, each times inv[c] (its inverse precision; NULL: 1);
+// per_comp[c] (when not NULL) keeps each component's largest absolute difference.
+static double value_error(const sinewi_gltf_curve *curve, const double *x, const double *y, const double *inv,
+                          double *per_comp) {
 	double worst = 0.0;
-	for (uint32_t c = 0; c < curve->components; ++c) worst = sinewi_fmax(worst, fabs(x[c] - y[c]));
+	for (uint32_t c = 0; c < curve->components; ++c) {
+		double d = fabs(x[c] - y[c]);
+		if (per_comp && !(d <= per_comp[c])) per_comp[c] = d;
+		worst = sinewi_fmax(worst, inv ? d * inv[c] : d);
+	}
 	return worst;
 }
 
 // Largest difference between the glTF curve and its playback from `samples` at key times and, for CUBICSPLINE
-// curves, interval midpoints and quarter points; with `plan`, key intervals where it exceeds `limit` get
-// bad[i] = 1. (A LINEAR curve is a polyline, and so is its playback from samples on it: they differ most at the
-// curve's corners, its keys.)
+// curves, interval midpoints and quarter points (in units of each component's precision with `inv`); with
+// `plan`, key intervals where it exceeds `limit` get bad[i] |= 2; with per_comp, each component's largest
+// absolute difference. (A LINEAR curve is a polyline, and so is its playback from samples on it: they differ most
+// at the curve's corners, its keys.)
 static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand, const float *samples, bool floor_mode,
-                          double *src, double *rec, const key_plan *plan, double limit, uint8_t *bad) {
+                          double *src, double *rec, const double *inv, double *per_comp, const key_plan *plan, double limit,
+                          uint8_t *bad) {
 	double worst = 0.0;
 	uint32_t cursor = 0;
 	const bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
@@ -385,7 +393,7 @@ static double curve_error(const sinewi_gltf_curve *curve, const candidate *cand,
 		for (int p = 0; p < count; ++p) {
 			sinewi_gltf_curve_eval(curve, points[p], 0.0, &cursor, src);
 			playback(curve, cand, samples, floor_mode, points[p], rec);
-			double e = value_error(curve, src, rec);
+			double e = value_error(curve, src, rec, inv, per_comp);
 			if (!(e <= worst)) worst = e; // NaN propagates as "worst"
 			if (plan && !(e <= limit)) bad[interval_of(plan, points[p])] |= 2; // (not float noise: cut it)
 		}
@@ -404,28 +412,10 @@ static bool joint_all_step(const sinewi_gltf_clip_input *in, uint32_t joint) {
 	return any;
 }
 
-// Precision of the scalar tracks a WEIGHTS binding writes (its tracks share it).
-static double binding_precision(const sinewi_gltf_clip_input *in, const sinewi_gltf_binding *bind) {
-	float p = in->tracks[bind->first_track].precision;
-	return p > 0.0f ? p : WEIGHT_PRECISION;
-}
-
-// Largest error of the scalar curves (morph weights, pointer values: they do not move nodes) when played
-// back from `cand`'s samples, as a fraction of each curve's precision; with `plan`, marks the key intervals
-// above SCALAR_SHARE in bad[].
-static double weights_error(const sinewi_gltf_clip_input *in, const candidate *cand, float *samples, double *src,
-                            double *rec, const key_plan *plan, uint8_t *bad) {
-	double worst = 0.0;
-	for (uint32_t b = 0; b < in->binding_count; ++b) {
-		const sinewi_gltf_binding *bind = &in->bindings[b];
-		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) continue;
-		sample_curve(bind->curve, cand, src, samples);
-		const double p = binding_precision(in, bind);
-		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, src, rec, plan,
-		                       SCALAR_SHARE * p, bad) / p;
-		if (!(e <= worst)) worst = e;
-	}
-	return worst;
+// Inverse precision of each component of a WEIGHTS binding (component c is in track first_track + c / width).
+static void binding_inverse(const sinewi_gltf_binding *bind, const double *prec, double *inv) {
+	const uint32_t width = bind->track_width ? bind->track_width : 1;
+	for (uint32_t c = 0; c < bind->curve->components; ++c) inv[c] = 1.0 / prec[bind->first_track + c / width];
 }
 
 // Samples every TRS curve of the clip at `cand`'s times into poses[count * joint_count].
@@ -566,7 +556,94 @@ typedef struct resampler {
 	uint8_t *bad;        // [nu] scratch per key interval: 1 object space over the budget, 2 a turn or a scalar
 	float *worst;        // [nu]
 	double floor;        // float_floor, measured when first needed (-1 before)
+	double *prec;        // [track_count] each scalar track's precision while placing (morph weights: vertex units)
+	double *inv;         // [max_components] scratch: a curve's inverse precisions
+	double threshold;    // clip units
+	int32_t *binding_morph; // [binding_count] the morph (in->morphs) whose weights a binding animates, or -1
+	double *morph_scale;    // [morph_count] the bound of each morph's map into the scene over the clip
+	uint8_t *morph_scratch; // [3 x the most targets of a morph]
 } resampler;
+
+// Morph weights in vertex units (gltf_morph_units.c): precision E / (reach_k * overlap * S) for a target that
+// moves vertex positions, at most MORPH_MAX_PRECISION (a weight that can move nothing visible stays a plain
+// number), at least MORPH_MIN_PRECISION (never 0, which means the default).
+#define MORPH_MAX_PRECISION 1e6
+#define MORPH_MIN_PRECISION 1e-30
+static void morph_precision(const sinewi_gltf_morph *m, double threshold, double overlap, double scale, double *prec) {
+	for (uint32_t k = 0; k < m->target_count; ++k) {
+		if (!(m->reach[k] > 0.0)) continue;
+		double p = threshold / (m->reach[k] * overlap * scale);
+		prec[m->first_track + k] = p >= MORPH_MAX_PRECISION ? MORPH_MAX_PRECISION : p >= MORPH_MIN_PRECISION ? p : MORPH_MIN_PRECISION;
+	}
+}
+
+// The overlap of morph m's targets over a clip sampled at `times` (`samples`: count x target_count, sample-major):
+// per sample interval the targets that play a part there, and the largest overlap of any interval's targets. A
+// target is idle on an interval when both its samples are exactly zero, the compressor keeps them zero (the track
+// has no negative sample: docs/format.md, a non-negative track's zeros decode as zero) and the source curve is
+// zero over the interval (every key bracketing it zero, tangents too). scratch: 3 x target_count bytes.
+#define MORPH_OVERLAP_WORK ((uint64_t)1 << 24)
+static double sampled_overlap(const sinewi_gltf_morph *m, const sinewi_gltf_curve *curve, const float *samples,
+                              const double *times, uint32_t count, uint8_t *scratch) {
+	const uint32_t nt = m->target_count;
+	uint8_t *active = scratch, *prev = scratch + nt, *nonneg = scratch + 2 * (size_t)nt;
+	const bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
+	const size_t stride = cubic ? 3u * nt : nt;
+	memset(nonneg, 1, nt);
+	for (uint32_t s = 0; s < count; ++s)
+		for (uint32_t k = 0; k < nt; ++k)
+			if (samples[(size_t)s * nt + k] < 0.0f) nonneg[k] = 0;
+	double best = 0.0;
+	uint64_t work = 0;
+	uint32_t lo = 0; // last key at or before the interval's start (0 before the first)
+	for (uint32_t s = 0; s + 1 < count || (s == 0 && count == 1); ++s) {
+		const uint32_t s1 = count > 1 ? s + 1 : s;
+		const double t0 = times[s], t1 = times[s1];
+		while (lo + 1 < curve->key_count && curve->times[lo + 1] <= t0) ++lo;
+		uint32_t hi = lo; // first key at or after the interval's end (the last before it)
+		while (hi + 1 < curve->key_count && curve->times[hi] < t1) ++hi;
+		const uint32_t first = count == 1 ? 0 : lo, last = count == 1 ? curve->key_count - 1 : hi;
+		for (uint32_t k = 0; k < nt; ++k) {
+			bool idle = nonneg[k] && samples[(size_t)s * nt + k] == 0.0f && samples[(size_t)s1 * nt + k] == 0.0f;
+			for (uint32_t key = first; idle && key <= last; ++key) {
+				const float *x = curve->values + key * stride + k;
+				idle = cubic ? x[0] == 0.0f && x[nt] == 0.0f && x[2 * (size_t)nt] == 0.0f : x[0] == 0.0f;
+			}
+			active[k] = !idle;
+		}
+		if (s > 0 && memcmp(active, prev, nt) == 0) continue;
+		memcpy(prev, active, nt);
+		double c = sinewi_gltf_morph_overlap(m, active, &work, MORPH_OVERLAP_WORK);
+		if (!(c <= best)) best = c;
+	}
+	return best;
+}
+
+// Largest error of the scalar curves (morph weights, pointer values: they do not move nodes) when played
+// back from `cand`'s samples, as a fraction of each track's precision (rs->prec; a morph node's weights in vertex
+// units for the targets these samples play together); with `plan`, marks the key intervals above SCALAR_SHARE in
+// bad[].
+static double weights_error(resampler *rs, const candidate *cand, float *samples, const key_plan *plan, uint8_t *bad) {
+	const sinewi_gltf_clip_input *in = rs->in;
+	double worst = 0.0;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		if (bind->curve->path != SINEWI_GLTF_WEIGHTS) continue;
+		sample_curve(bind->curve, cand, rs->src, samples);
+		const int32_t mi = rs->binding_morph[b];
+		if (mi >= 0) {
+			const sinewi_gltf_morph *m = &in->morphs[mi];
+			double overlap = sampled_overlap(m, bind->curve, samples, cand->times, cand->g.count, rs->morph_scratch);
+			morph_precision(m, rs->threshold, overlap, rs->morph_scale[mi], rs->prec);
+		}
+		binding_inverse(bind, rs->prec, rs->inv);
+		double e = curve_error(bind->curve, cand, samples, bind->curve->interpolation == SINEWI_GLTF_STEP, rs->src, rs->rec,
+		                       rs->inv, NULL, plan, SCALAR_SHARE, bad);
+		if (!(e <= worst)) worst = e;
+	}
+	return worst;
+}
+
 
 typedef struct plan_result {
 	bool accepted;
@@ -601,7 +678,7 @@ static bool check_placement(resampler *rs, const key_plan *plan, double *error, 
 	for (uint32_t s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, 0); s + 1 < count;
 	     s = sinewi_gltf_turn_over_90(in, pl->poses, count, rs->joint_floor, s + 1))
 		rs->bad[interval_of_sample(plan, s)] |= 2, any = true;
-	if (!(weights_error(in, cand, pl->samples, rs->src, rs->rec, plan, rs->bad) <= SCALAR_SHARE)) any = true;
+	if (!(weights_error(rs, cand, pl->samples, plan, rs->bad) <= SCALAR_SHARE)) any = true;
 	return any;
 }
 
@@ -816,6 +893,29 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 	float *dense = (float *)sinewi_arena_array(scratch, nu + 2, sizeof(float));
 	SINEWI_CHECK(rs.src && rs.bad && rs.worst && marks && dense, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	rs.rec = rs.src + rs.max_components;
+	// scalar precisions: the tracks' own (0: the default); a morph node's weights in vertex units, over the targets
+	// each placement's samples play together (weights_error), at first over all of them
+	rs.threshold = threshold;
+	rs.prec = (double *)sinewi_arena_array(scratch, (size_t)in->track_count + 1, sizeof(double));
+	rs.inv = (double *)sinewi_arena_array(scratch, rs.max_components, sizeof(double));
+	rs.binding_morph = (int32_t *)sinewi_arena_array(scratch, (size_t)in->binding_count + 1, sizeof(int32_t));
+	rs.morph_scale = (double *)sinewi_arena_array(scratch, (size_t)in->morph_count + 1, sizeof(double));
+	rs.morph_scratch = (uint8_t *)sinewi_arena_alloc(scratch, 3 * (size_t)in->track_count + 1);
+	double *chain = (double *)sinewi_arena_array(scratch, nj + 1, sizeof(double));
+	SINEWI_CHECK(rs.prec && rs.inv && rs.binding_morph && rs.morph_scale && rs.morph_scratch && chain, error,
+	             SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	for (uint32_t t = 0; t < in->track_count; ++t) rs.prec[t] = in->tracks[t].precision > 0.0f ? in->tracks[t].precision : WEIGHT_PRECISION;
+	if (in->morph_count) sinewi_gltf_chain_scales(in, chain);
+	for (uint32_t i = 0; i < in->morph_count; ++i) {
+		rs.morph_scale[i] = sinewi_gltf_morph_scale(&in->morphs[i], chain);
+		morph_precision(&in->morphs[i], threshold, in->morphs[i].overlap_all, rs.morph_scale[i], rs.prec);
+	}
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		rs.binding_morph[b] = -1;
+		for (uint32_t i = 0; i < in->morph_count && bind->curve->path == SINEWI_GLTF_WEIGHTS && bind->track_width == 1; ++i)
+			if (in->morphs[i].first_track == bind->first_track) rs.binding_morph[b] = (int32_t)i;
+	}
 	// float noise of the key times: two float32 ulps of the last one (an exporter's k / rate rounded to float32
 	// is within half an ulp of it, and the evenly spaced times within half an ulp of the last key)
 	const double tol = 2.0 * (sinewi_next_up((float)t_end) - (float)t_end);
@@ -956,26 +1056,32 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		for (uint32_t s = 0; s < count; ++s)
 			for (uint32_t c = 0; c < track->components; ++c) values[(size_t)s * track->components + c] = track->default_value[c];
 	}
+	// per track: what playing the samples back costs against the source, and whether its precision is in vertex units
+	double *resampled = (double *)sinewi_arena_array(scratch, (size_t)in->track_count + 1, sizeof(double));
+	double *per_comp = (double *)sinewi_arena_array(scratch, rs.max_components, sizeof(double));
+	uint8_t *vertex_units = (uint8_t *)sinewi_arena_alloc(scratch, (size_t)in->track_count + 1);
+	if (!resampled || !per_comp || !vertex_units) {
+		placement_free(pl);
+		return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+	}
+	for (uint32_t i = 0; i < in->morph_count; ++i) // constant where the clip does not animate them: any overlap will do
+		for (uint32_t k = 0; k < in->morphs[i].target_count; ++k) vertex_units[in->morphs[i].first_track + k] = in->morphs[i].reach[k] > 0.0;
 	for (uint32_t b = 0; b < in->binding_count; ++b) {
 		const sinewi_gltf_binding *bind = &in->bindings[b];
 		const sinewi_gltf_curve *curve = bind->curve;
 		if (curve->path != SINEWI_GLTF_WEIGHTS) continue;
 		sample_curve(curve, cand, src, samples);
 		uint32_t width = bind->track_width ? bind->track_width : 1;
-		// The compressor bounds a scalar track against these samples; what playing them back already
-		// costs against the source comes off the precision it gets, so the sum stays within the track's
-		// precision of the source.
 		bool floor_mode = curve->interpolation == SINEWI_GLTF_STEP;
-		double p = binding_precision(in, bind);
-		double resampled = curve_error(curve, cand, samples, floor_mode, src, rec, NULL, 0.0, NULL);
-		if (resampled > p * 0.9)
-			sinewi_import_warn(ctx, "animation '%s': scalar track '%.80s': playing the samples instead of the source "
-			                        "curve is off by %.4g (%.0f%% of its precision %.3g); try --rate",
-			                   in->name ? in->name : "", in->tracks[bind->first_track].name ? in->tracks[bind->first_track].name : "",
-			                   resampled, resampled / p * 100.0, p);
-		if (resampled > p * 1e-3)
-			for (uint32_t c = 0; c < curve->components; c += width)
-				clip->scalar_tracks[bind->first_track + c / width].precision = (float)sinewi_fmax(p - resampled, p * 0.1);
+		const int32_t mi = rs.binding_morph[b];
+		if (mi >= 0) // the targets these samples play together
+			morph_precision(&in->morphs[mi], threshold,
+			                sampled_overlap(&in->morphs[mi], curve, samples, cand->times, count, rs.morph_scratch),
+			                rs.morph_scale[mi], rs.prec);
+		memset(per_comp, 0, curve->components * sizeof(double));
+		curve_error(curve, cand, samples, floor_mode, src, rec, NULL, per_comp, NULL, 0.0, NULL);
+		for (uint32_t c = 0; c < curve->components; ++c)
+			if (!(per_comp[c] <= resampled[bind->first_track + c / width])) resampled[bind->first_track + c / width] = per_comp[c];
 		for (uint32_t c = 0; c < curve->components; ++c) {
 			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c / width];
 			uint32_t k = c % width, tc = track->components;
@@ -983,6 +1089,17 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 			for (uint32_t s = 0; s < count; ++s)
 				track->values[(size_t)s * tc + k] = samples[(size_t)s * curve->components + c];
 		}
+	}
+	// The compressor bounds a scalar track against these samples; what playing them back already costs against
+	// the source comes off the precision it gets, so the sum stays within the track's precision of the source.
+	for (uint32_t t = 0; t < in->track_count; ++t) {
+		const double p = rs.prec[t], e = resampled[t];
+		if (e > p * 0.9)
+			sinewi_import_warn(ctx, "animation '%s': scalar track '%.80s': playing the samples instead of the source "
+			                        "curve is off by %.4g (%.0f%% of its precision %.3g); try --rate",
+			                   in->name ? in->name : "", in->tracks[t].name ? in->tracks[t].name : "", e, e / p * 100.0, p);
+		if (e > p * 1e-3) clip->scalar_tracks[t].precision = (float)sinewi_fmax(p - e, p * 0.1);
+		else if (vertex_units[t]) clip->scalar_tracks[t].precision = (float)p;
 	}
 	// Check points: the check times where the samples do not already play the source back (beyond
 	// float noise), with the source's pose there, for the compressor to verify. Elsewhere (keys on

@@ -333,7 +333,7 @@ static sinew_result import_scene(assimp_doc *d, sinew_clip_set *set) {
 		char fallback[32];
 		snprintf(fallback, sizeof fallback, "animation_%u", a);
 		const char *name = anim->mName.length ? anim->mName.data : fallback;
-		sinewi_gltf_clip_input in = {name, bindings, count, joints, joint_count, tracks, track_count, unit_scale};
+		sinewi_gltf_clip_input in = {name, bindings, count, joints, joint_count, tracks, track_count, unit_scale, NULL, 0};
 		SINEWI_TRY(sinewi_gltf_build_clip(d->ctx, d->arena, &in, set, d->error));
 		// its keys as float32 values with float32 times (what glTF accessors would hold)
 		uint64_t key_bytes = 0;

@@ -4,8 +4,9 @@
 // Only what animation needs is read and validated: the node hierarchy (always: cycles and nodes with two
 // parents are errors), animations, their samplers and accessors, the buffers behind them (loaded lazily),
 // the rest transforms and names of skeleton nodes, skins (joint lists) and morph target counts/defaults.
-// Meshes, materials, images and scenes are not interpreted, so a file whose only faults lie there still
-// imports. Results: schema violations (wrong JSON types, missing required properties, indices out of range,
+// Materials, images and scenes are not interpreted, and meshes only where they bound the error (the morph
+// targets of animated weights, gltf_morph_units.c; skinned vertices with skin_shells) and never fatally, so a
+// file whose only faults lie there still imports. Results: schema violations (wrong JSON types, missing required properties, indices out of range,
 // inconsistent counts, data outside its buffer) are CORRUPT with the JSON path or accessor in the message,
 // JSON syntax errors PARSE, unreadable buffers IO, NaN/inf data NOT_FINITE. KHR_animation_pointer channels
 // to a node's translation/rotation/scale/weights map to the same tracks as plain channels; pointers to other
@@ -851,7 +852,8 @@ static uint64_t animation_bytes(const sinewi_gltf_doc *d, const sinewi_json *ani
 	return bytes;
 }
 
-static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, double unit_scale, sinew_clip_set *set) {
+static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, double unit_scale,
+                                const sinewi_gltf_morph *morphs, uint32_t morph_count, sinew_clip_set *set) {
 	uint32_t anim_count = d->animations ? d->animations->count : 0;
 	sinewi_gltf_binding *bindings =
 	    (sinewi_gltf_binding *)sinewi_arena_array(d->arena, d->channel_count ? d->channel_count : 1, sizeof *bindings);
@@ -924,8 +926,8 @@ static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, dou
 			snprintf(fallback, sizeof fallback, "animation_%u", a);
 			name = fallback;
 		}
-		sinewi_gltf_clip_input in = {name,   bindings,    count,     sk->joints, sk->joint_count,
-		                             tracks, track_count, unit_scale};
+		sinewi_gltf_clip_input in = {name,   bindings,    count,      sk->joints, sk->joint_count,
+		                             tracks, track_count, unit_scale, morphs,     morph_count};
 		sinew_result r = sinewi_gltf_build_clip(d->ctx, d->arena, &in, set, d->error);
 		if (r != SINEW_RESULT_OK) {
 			if (d->error) {
@@ -1003,8 +1005,12 @@ static sinew_result import_document(sinewi_gltf_doc *d, const unsigned char *dat
 	SINEWI_TRY(build_skeleton(d, unit_scale, &sk));
 	if (d->ctx->options->skin_shells)
 		SINEWI_TRY(sinewi_gltf_skin_shells(d, sk.joints, sk.joint_count, sk.node_to_joint, unit_scale));
+	sinewi_gltf_morph *morphs = NULL;
+	uint32_t morph_count = 0;
+	SINEWI_TRY(sinewi_gltf_morph_units(d, sk.node_first_track, sk.node_to_joint, sk.tracks, sk.track_count, unit_scale,
+	                                   &morphs, &morph_count));
 	SINEWI_TRY(own_names(d, set, &sk));
-	return build_clips(d, &sk, unit_scale, set);
+	return build_clips(d, &sk, unit_scale, morphs, morph_count, set);
 }
 
 sinew_result sinewi_import_gltf(const sinewi_import_ctx *ctx, const unsigned char *data, size_t size,

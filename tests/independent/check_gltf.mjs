@@ -243,6 +243,7 @@ class Comparison {
 		this.maxRawCm = 0;          // the same error in the other view (three's raw quaternions by default)
 		this.maxRel = 0;            // largest error / (distance from the scene origin + shell), for the slack
 		this.wMax = 0; this.wWorst = null; this.wOver = 0; this.wCount = 0;
+		this.vMax = 0; this.vWorst = null; this.vOver = 0; this.vCount = 0; // morph vertices (cm)
 		this.wMissing = 0;
 		this.nodesCompared = ref.indices.length - this.missing.length;
 		this.trace = o.trace ? [] : null;
@@ -295,14 +296,24 @@ class Comparison {
 			if (isKey) { if (e > this.maxKey) this.maxKey = e; } else if (e > this.maxMid) this.maxMid = e;
 		}
 		if (this.trace) this.trace.push([t, timeMax * 100, timeNode]);
-		// morph weights
+		// morph weights (DESIGN §4): a weight whose target moves vertex positions is judged on the vertices, the
+		// largest distance the test's weights put a vertex from where the reference's put it (the reference's pose,
+		// three's own morphing and skinning, world units), within the threshold; one whose target moves no position
+		// by its value, within the weight precision
 		for (let k = 0; k < this.wpair.length; k++) {
 			const m = this.wpair[k];
 			const rw = this.ref.weights[k];
 			if (!rw.length) continue;
 			if (m < 0 || this.test.weights[m].length !== rw.length) { this.wMissing++; continue; }
-			const tw = this.test.weights[m];
+			const tw = this.test.weights[m], byVertex = this.ref.byVertex[k];
+			if (byVertex.includes(1)) {
+				this.vCount++;
+				const r = this.ref.morphVertexError(k, tw), e = r ? r.error * 100 : 0;
+				if (e > o.errorCm + o.slackCm) this.vOver++;
+				if (r && (e > this.vMax || this.vWorst === null)) { this.vMax = e; this.vWorst = { node: this.ref.indices[k], vertex: r.vertex, primitive: r.mesh, time: t }; }
+			}
 			for (let i = 0; i < rw.length; i++) {
+				if (byVertex[i]) continue;
 				let d = Math.abs(rw[i] - tw[i]);
 				if (Number.isNaN(d)) d = Infinity;
 				this.wCount++;
@@ -338,7 +349,11 @@ class Comparison {
 			worst_weight: this.wWorst ? { ...this.wWorst, node_name: this.ref.nodeName(this.wWorst.node) } : null,
 			weights_over: this.wOver,
 			weights_missing: this.wMissing,
-			pass: this.over === 0 && this.wOver === 0 && this.missing.length === 0 && this.wMissing === 0,
+			morph_vertex_checks: this.vCount,
+			max_morph_vertex_error_cm: this.vMax,
+			worst_morph_vertex: this.vWorst ? { ...this.vWorst, node_name: this.ref.nodeName(this.vWorst.node) } : null,
+			morph_vertex_over: this.vOver,
+			pass: this.over === 0 && this.wOver === 0 && this.vOver === 0 && this.missing.length === 0 && this.wMissing === 0,
 			...(this.trace ? { trace: this.trace } : {}),
 		};
 	}
@@ -582,6 +597,8 @@ async function checkFile(spec, o) {
 		res[other] = Math.max(0, ...res.clips.map((c) => c[other] ?? 0));
 		res.max_weight_error = Math.max(0, ...res.clips.map((c) => c.max_weight_error ?? 0));
 		res.weights_checked = res.clips.reduce((n, c) => n + (c.weights ?? 0), 0);
+		res.morph_vertex_checks = res.clips.reduce((n, c) => n + (c.morph_vertex_checks ?? 0), 0);
+		res.max_morph_vertex_error_cm = Math.max(0, ...res.clips.map((c) => c.max_morph_vertex_error_cm ?? 0));
 		const worstPointer = (get) => {
 			let best = null;
 			for (const c of res.clips) { const p = get(c); if (p && p.worst_pointer && (best === null || p.worst_pointer.ratio > best.ratio)) best = { ...p.worst_pointer, clip: c.name }; }
@@ -596,6 +613,7 @@ async function checkFile(spec, o) {
 				max_error_cm: pw ? pw.max_error_cm : 0,
 				worst: pw ? { clip: pw.clip, node: pw.worst_node, node_name: pw.worst_node_name, time: pw.worst_time } : null,
 				max_weight_error: Math.max(0, ...res.clips.map((c) => c.packed?.max_weight_error ?? 0)),
+				max_morph_vertex_error_cm: Math.max(0, ...res.clips.map((c) => c.packed?.max_morph_vertex_error_cm ?? 0)),
 				...(res.pointers_checked ? { worst_pointer: worstPointer((c) => c.packed?.pointer) } : {}),
 				pass: res.clips.every((c) => !c.packed || c.packed.pass),
 			};
@@ -634,9 +652,10 @@ function line(r, o) {
 	s += `, reported ${f4(r.reported_max_error_cm)} cm`;
 	if (r.reported_diff_cm !== undefined) s += ` (|diff| ${f4(r.reported_diff_cm)})`;
 	if (r.weights_checked) s += `, weights max ${f4(r.max_weight_error)}`;
+	if (r.morph_vertex_checks) s += `, morph vertices max ${f4(r.max_morph_vertex_error_cm)} cm`;
 	const ptr = (p) => (p ? `${f4(p.error)} (${(100 * p.ratio).toFixed(1)} % of ${f4(p.precision)}) on ${p.pointer}` : '-');
 	if (r.pointers_checked) s += `, pointers (${r.pointers_checked}) max ${ptr(r.worst_pointer)}`;
-	if (r.packed) s += `; packed max ${f4(r.packed.max_error_cm)} cm${r.packed.worst_pointer ? `, pointers ${ptr(r.packed.worst_pointer)}` : ''}${r.packed.pass ? '' : ' FAIL'}`;
+	if (r.packed) s += `; packed max ${f4(r.packed.max_error_cm)} cm${r.morph_vertex_checks ? `, morph vertices ${f4(r.packed.max_morph_vertex_error_cm)} cm` : ''}${r.packed.worst_pointer ? `, pointers ${ptr(r.packed.worst_pointer)}` : ''}${r.packed.pass ? '' : ' FAIL'}`;
 	if (r.subsampled) s += ' [times subsampled]';
 	if (r.error) s += ` [${r.error}]`;
 	s += ` (${r.seconds.toFixed(1)} s)`;
@@ -649,6 +668,10 @@ function line(r, o) {
 				s += `max ${f4(c.max_error_cm)} cm (keys ${f4(c.max_error_at_keys_cm)}, mid ${f4(c.max_error_at_midpoints_cm)}) at node ${c.worst_node} '${c.worst_node_name}' t=${c.worst_time?.toFixed(5)}, `
 					+ `reported ${f4(c.reported_max_error_cm)}, over ${c.over}, times ${c.check_times}`;
 				if (c.weights) s += `, weights max ${f4(c.max_weight_error)} (over ${c.weights_over})`;
+				if (c.morph_vertex_checks) {
+					const v = c.worst_morph_vertex;
+					s += `, morph vertices max ${f4(c.max_morph_vertex_error_cm)} cm${v ? ` (node ${v.node} '${v.node_name}' vertex ${v.vertex} of primitive ${v.primitive}, t=${v.time.toFixed(5)})` : ''}, over ${c.morph_vertex_over}`;
+				}
 				if (c.missing_nodes?.length) s += `, missing nodes ${c.missing_nodes.join(',')}`;
 				if (c.weights_missing) s += `, ${c.weights_missing} node-times without the source's morph weights`;
 			}
@@ -659,7 +682,7 @@ function line(r, o) {
 				return t;
 			};
 			if (c.pointer && (!c.pointer.pass || o.verbose)) s += pdesc(c.pointer);
-			if (c.packed) s += `; packed ${c.packed.error ?? ''}${c.packed.max_error_cm !== undefined ? `max ${f4(c.packed.max_error_cm)} cm at node ${c.packed.worst_node} t=${c.packed.worst_time?.toFixed(5)}, weights ${f4(c.packed.max_weight_error)}` : ''}`
+			if (c.packed) s += `; packed ${c.packed.error ?? ''}${c.packed.max_error_cm !== undefined ? `max ${f4(c.packed.max_error_cm)} cm at node ${c.packed.worst_node} t=${c.packed.worst_time?.toFixed(5)}, weights ${f4(c.packed.max_weight_error)}${c.packed.morph_vertex_checks ? `, morph vertices ${f4(c.packed.max_morph_vertex_error_cm)} cm (over ${c.packed.morph_vertex_over})` : ''}` : ''}`
 				+ (c.packed.pointer && (!c.packed.pointer.pass || o.verbose) ? pdesc(c.packed.pointer) : '');
 		}
 	}

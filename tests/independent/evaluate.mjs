@@ -8,7 +8,7 @@
 // clip's check times) takes M_k. `normalized` (d along the unit columns at every time) and `scaled`
 // (d * the columns) are diagnosis modes. Computed with unit quaternions (`points`) and as three
 // composes the stored quaternions (`raw`). Nothing here shares code with sinew's C metric.
-import { AnimationMixer, Interpolant, LoopOnce, QuaternionKeyframeTrack } from '../../web/browser-test/node_modules/three/build/three.module.js';
+import { AnimationMixer, Interpolant, LoopOnce, QuaternionKeyframeTrack, Vector3 } from '../../web/browser-test/node_modules/three/build/three.module.js';
 
 // LINEAR rotations as the glTF spec plays them: slerp. three r187's Quaternion.slerpFlat lerps and normalizes
 // when the keys are closer than dot 0.9995 (a 3.6 degree turn), which strays up to 4e-7 from the slerp (1e-4 cm a
@@ -100,8 +100,52 @@ export class SceneEval {
 				const a = assoc.get(c);
 				if (!(a && a.nodes !== undefined) && c.morphTargetInfluences) list.push(c);
 			}
-			return list.map((m) => ({ mesh: m, rest: m.morphTargetInfluences.slice() }));
+			return list.map((m) => {
+				// per target the largest displacement of a vertex position in the mesh's own space (0: the target
+				// moves no position: normals or tangents only, or nothing). A glTF target without POSITION displaces
+				// nothing (glTF 2.0 §3.7.2.2), but three r187's GLTFLoader gives it the base positions as a relative
+				// displacement when another target has POSITION: such targets are left out of the vertex check.
+				const g = m.geometry, base = g.attributes.position, targets = g.morphAttributes.position ?? [];
+				const a = assoc.get(m), prim = a && a.meshes !== undefined ? json.meshes?.[a.meshes]?.primitives?.[a.primitives ?? 0] : null;
+				const hasPosition = (i) => !prim || prim.targets?.[i]?.POSITION !== undefined;
+				const reach = new Float64Array(m.morphTargetInfluences.length);
+				for (let i = 0; i < targets.length && i < reach.length; i++) {
+					if (!hasPosition(i)) continue;
+					const t = targets[i];
+					for (let v = 0; v < t.count; v++) {
+						let x = t.getX(v), y = t.getY(v), z = t.getZ(v);
+						if (!g.morphTargetsRelative && base) x -= base.getX(v), y -= base.getY(v), z -= base.getZ(v);
+						const d = Math.hypot(x, y, z);
+						if (d > reach[i] || Number.isNaN(d)) reach[i] = Number.isNaN(d) ? Infinity : d;
+					}
+				}
+				// the displacements of the targets that move positions, vertex-major (the unskinned path below)
+				const moving = [...reach.keys()].filter((i) => reach[i] > 0), count = base ? base.count : 0;
+				const disp = new Float64Array(count * moving.length * 3);
+				moving.forEach((i, j) => {
+					const t = targets[i];
+					for (let v = 0; v < count; v++) {
+						let x = t.getX(v), y = t.getY(v), z = t.getZ(v);
+						if (!g.morphTargetsRelative) x -= base.getX(v), y -= base.getY(v), z -= base.getZ(v);
+						const o = 3 * (v * moving.length + j);
+						disp[o] = x, disp[o + 1] = y, disp[o + 2] = z;
+					}
+				});
+				return { mesh: m, rest: m.morphTargetInfluences.slice(), reach, vertices: count, moving, disp };
+			});
 		});
+		// Per node and weight (the layout of `weights`): 1 when the weight's target moves a vertex position in any
+		// of the node's primitives (the vertex check judges it), 0 when it moves none (its value is judged).
+		this.byVertex = this.morphs.map((l) => {
+			const out = new Uint8Array(l.reduce((n, m) => n + m.rest.length, 0));
+			let at = 0;
+			for (const m of l) {
+				for (let i = 0; i < m.rest.length; i++) out[at + i] = l.some((o) => o.reach[i] > 0) ? 1 : 0;
+				at += m.rest.length;
+			}
+			return out;
+		});
+		this._vertexA = new Float64Array(0);
 		this.points = new Float64Array(this.objects.length * FLOATS_PER_NODE);
 		this.raw = new Float64Array(this.objects.length * FLOATS_PER_NODE);
 		this._savedQ = new Float64Array(this.objects.length * 4);
@@ -209,6 +253,49 @@ export class SceneEval {
 				for (let i = 0; i < v.length; i++) w[at++] = v[i];
 			}
 		}
+	}
+
+	// Largest world distance, over the vertices of node slot k's morph meshes, between each vertex as placed with the
+	// weights `w` (laid out as this.weights[k]) and as placed now (after compute(): the pose and weights of this
+	// scene). A mesh: the weight differences times the targets' relative displacements (three's morph attributes),
+	// summed per vertex, through its matrixWorld's linear part; a SkinnedMesh: three's own Mesh.getVertexPosition
+	// (morph targets, then its bones) with each set of weights, through matrixWorld. { error (scene units), vertex,
+	// mesh } of the worst vertex, or null when no weight differs.
+	morphVertexError(k, w) {
+		let at = 0, worst = null;
+		const a = new Vector3(), b = new Vector3();
+		for (const [j, m] of this.morphs[k].entries()) {
+			const inf = m.mesh.morphTargetInfluences, n = inf.length;
+			let differs = false;
+			for (let i = 0; i < n; i++) if (m.reach[i] > 0 && w[at + i] !== inf[i]) differs = true;
+			if (differs && m.vertices && !m.mesh.isSkinnedMesh) {
+				const e = m.mesh.matrixWorld.elements, nm = m.moving.length, dw = m.moving.map((i) => w[at + i] - inf[i]), d = m.disp;
+				for (let v = 0, o = 0; v < m.vertices; v++) {
+					let x = 0, y = 0, z = 0;
+					for (let q = 0; q < nm; q++, o += 3) x += dw[q] * d[o], y += dw[q] * d[o + 1], z += dw[q] * d[o + 2];
+					let err = Math.hypot(e[0] * x + e[4] * y + e[8] * z, e[1] * x + e[5] * y + e[9] * z, e[2] * x + e[6] * y + e[10] * z);
+					if (Number.isNaN(err)) err = Infinity;
+					if (worst === null || err > worst.error) worst = { error: err, vertex: v, mesh: j };
+				}
+			} else if (differs && m.vertices) {
+				if (this._vertexA.length < 3 * m.vertices) this._vertexA = new Float64Array(3 * m.vertices);
+				const pos = this._vertexA, saved = inf.slice(), world = m.mesh.matrixWorld;
+				for (let v = 0; v < m.vertices; v++) {
+					m.mesh.getVertexPosition(v, a).applyMatrix4(world);
+					pos[3 * v] = a.x, pos[3 * v + 1] = a.y, pos[3 * v + 2] = a.z;
+				}
+				for (let i = 0; i < n; i++) if (m.reach[i] > 0) inf[i] = w[at + i]; // (the others move no position)
+				for (let v = 0; v < m.vertices; v++) {
+					m.mesh.getVertexPosition(v, b).applyMatrix4(world);
+					let e = Math.hypot(b.x - pos[3 * v], b.y - pos[3 * v + 1], b.z - pos[3 * v + 2]);
+					if (Number.isNaN(e)) e = Infinity;
+					if (worst === null || e > worst.error) worst = { error: e, vertex: v, mesh: j };
+				}
+				for (let i = 0; i < n; i++) inf[i] = saved[i];
+			}
+			at += n;
+		}
+		return worst;
 	}
 
 	_points(pts) {

@@ -28,11 +28,20 @@ class Doc {
 		this.views.push({ buffer: 0, byteOffset: this.length, byteLength: bytes.length });
 		this.chunks.push(bytes);
 		this.length += bytes.length;
-		const n = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4 }[type];
+		const n = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 }[type];
 		this.accessors.push({ bufferView: this.views.length - 1, componentType: 5126, count: floats.length / n, type, ...extra });
 		return this.accessors.length - 1;
 	}
 	times(t) { return this.acc(t, 'SCALAR', { min: [Math.min(...t)], max: [Math.max(...t)] }); }
+	// unsigned shorts (JOINTS_0), padded to 4 bytes
+	u16(values, type) {
+		const raw = Buffer.from(new Uint16Array(values).buffer), bytes = Buffer.concat([raw, Buffer.alloc((4 - (raw.length % 4)) % 4)]);
+		this.views.push({ buffer: 0, byteOffset: this.length, byteLength: raw.length });
+		this.chunks.push(bytes);
+		this.length += bytes.length;
+		this.accessors.push({ bufferView: this.views.length - 1, componentType: 5123, count: values.length / 4, type });
+		return this.accessors.length - 1;
+	}
 	json(body) {
 		const buffer = Buffer.concat(this.chunks);
 		return { asset: { version: '2.0' }, ...body, accessors: this.accessors, bufferViews: this.views,
@@ -43,7 +52,7 @@ class Doc {
 // root (translation animated, uniform scale `rootScale`) -> arm (rotation about Z animated, LINEAR or
 // as given) -> hand (static, at 0.5 units along X) -> a mesh node with two morph targets whose
 // weights are animated.
-function armScene({ rootScale = 1, handT = [0.5, 0, 0], handR = [0, 0, 0, 1], armInterp = 'LINEAR', weightBias = 0 } = {}) {
+function armScene({ rootScale = 1, handT = [0.5, 0, 0], handR = [0, 0, 0, 1], armInterp = 'LINEAR', weightBias = 0, bias1 = 0, normals1 = false } = {}) {
 	const d = new Doc();
 	const tIn = d.times([0, 1, 2]);
 	const rootT = d.acc([0, 0, 0, 1, 0, 0, 1, 2, 0], 'VEC3');
@@ -52,7 +61,7 @@ function armScene({ rootScale = 1, handT = [0.5, 0, 0], handR = [0, 0, 0, 1], ar
 	const pos = d.acc([0, 0, 0, 1, 0, 0, 0, 1, 0], 'VEC3', { min: [0, 0, 0], max: [1, 1, 0] });
 	const tgt0 = d.acc([0, 0, 1, 0, 0, 1, 0, 0, 1], 'VEC3', { min: [0, 0, 1], max: [0, 0, 1] });
 	const tgt1 = d.acc([1, 0, 0, 1, 0, 0, 1, 0, 0], 'VEC3', { min: [1, 0, 0], max: [1, 0, 0] });
-	const wOut = d.acc([0, 1, 0.25, 0.5, 1, 0].map((v) => v + weightBias), 'SCALAR');
+	const wOut = d.acc([0, 1, 0.25, 0.5, 1, 0].map((v, i) => v + weightBias + (i % 2 ? bias1 : 0)), 'SCALAR');
 	return d.json({
 		scene: 0, scenes: [{ nodes: [0] }],
 		nodes: [
@@ -61,7 +70,7 @@ function armScene({ rootScale = 1, handT = [0.5, 0, 0], handR = [0, 0, 0, 1], ar
 			{ name: 'hand', translation: handT, rotation: handR, children: [3] },
 			{ name: 'blob', mesh: 0, translation: [0, 0.1, 0] },
 		],
-		meshes: [{ primitives: [{ attributes: { POSITION: pos }, targets: [{ POSITION: tgt0 }, { POSITION: tgt1 }] }], weights: [0, 0] }],
+		meshes: [{ primitives: [{ attributes: { POSITION: pos }, targets: [{ POSITION: tgt0 }, normals1 ? { NORMAL: tgt1 } : { POSITION: tgt1 }] }], weights: [0, 0] }],
 		animations: [{
 			name: 'move',
 			channels: [
@@ -70,6 +79,38 @@ function armScene({ rootScale = 1, handT = [0.5, 0, 0], handR = [0, 0, 0, 1], ar
 				{ sampler: 2, target: { node: 3, path: 'weights' } },
 			],
 			samplers: [{ input: tIn, output: rootT }, { input: tIn, output: armR, interpolation: armInterp }, { input: tIn, output: wOut }],
+		}],
+	});
+}
+
+// A skinned mesh with the arm scene's two targets and weights: root (uniform scale rootScale) -> bone (scale 2,
+// turning about Z); the mesh's 3 vertices bound to the bone alone, its inverse bind matrix a scale of 0.25: a
+// displacement reaches the scene times 0.5 rootScale (three's own skinning: bone.matrixWorld x boneInverse).
+function skinScene({ rootScale = 1, weightBias = 0 } = {}) {
+	const d = new Doc();
+	const tIn = d.times([0, 1, 2]);
+	const h = Math.SQRT1_2;
+	const boneR = d.acc([0, 0, 0, 1, 0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8), 0, 0, h, h], 'VEC4');
+	const pos = d.acc([0, 0, 0, 1, 0, 0, 0, 1, 0], 'VEC3', { min: [0, 0, 0], max: [1, 1, 0] });
+	const tgt0 = d.acc([0, 0, 1, 0, 0, 1, 0, 0, 1], 'VEC3', { min: [0, 0, 1], max: [0, 0, 1] });
+	const tgt1 = d.acc([1, 0, 0, 1, 0, 0, 1, 0, 0], 'VEC3', { min: [1, 0, 0], max: [1, 0, 0] });
+	const joints = d.u16([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 'VEC4');
+	const weights = d.acc([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], 'VEC4');
+	const ibm = d.acc([0.25, 0, 0, 0, 0, 0.25, 0, 0, 0, 0, 0.25, 0, 0, 0, 0, 1], 'MAT4');
+	const wOut = d.acc([0, 1, 0.25, 0.5, 1, 0].map((v) => v + weightBias), 'SCALAR');
+	return d.json({
+		scene: 0, scenes: [{ nodes: [0, 2] }],
+		nodes: [
+			{ name: 'root', children: [1], scale: [rootScale, rootScale, rootScale] },
+			{ name: 'bone', scale: [2, 2, 2] },
+			{ name: 'skinned', mesh: 0, skin: 0 },
+		],
+		skins: [{ joints: [1], inverseBindMatrices: ibm }],
+		meshes: [{ primitives: [{ attributes: { POSITION: pos, JOINTS_0: joints, WEIGHTS_0: weights }, targets: [{ POSITION: tgt0 }, { POSITION: tgt1 }] }], weights: [0, 0] }],
+		animations: [{
+			name: 'flex',
+			channels: [{ sampler: 0, target: { node: 1, path: 'rotation' } }, { sampler: 1, target: { node: 2, path: 'weights' } }],
+			samplers: [{ input: tIn, output: boneR }, { input: tIn, output: wOut }],
 		}],
 	});
 }
@@ -221,7 +262,7 @@ async function expect(what, ref, test, want, extra = {}) {
 	const r = await checkFile({ path: ref, against: test, importArgs: [] }, { ...o, trace: !!want.trace, ...extra });
 	if (r.error && !r.clips.length) { report(what, [r.error]); return r; }
 	const c = r.clips[want.clip ?? 0];
-	const got = { error: c.max_error_cm, keys: c.max_error_at_keys_cm, mid: c.max_error_at_midpoints_cm, weight: c.max_weight_error, pass: r.pass, node: c.worst_node,
+	const got = { error: c.max_error_cm, keys: c.max_error_at_keys_cm, mid: c.max_error_at_midpoints_cm, weight: c.max_weight_error, vertex: c.max_morph_vertex_error_cm, pass: r.pass, node: c.worst_node,
 		pointer: c.pointer?.max_pointer_error, pointerPass: c.pointer?.pass, missing: c.missing_nodes?.length };
 	const bad = [];
 	for (const [k, v] of Object.entries(want)) {
@@ -282,8 +323,27 @@ try {
 		report(`LINEAR 3° turn, keys at the exact slerp's quarters: ${exact.toExponential(2)} cm (float noise) on a 40 m lever`, exact < 1e-5 ? [] : [`error ${exact}`]);
 		report(`three's slerpFlat (--three-slerp) on the same: ${three.toExponential(2)} cm (its lerp below dot 0.9995)`, three > 20 * exact && three > 1e-4 ? [] : [`error ${three}`]);
 	}
-	await expect('weights +5e-5: pass', base, write('w1.gltf', armScene({ weightBias: 5e-5 })), { weight: wdiff(5e-5), pass: true });
-	await expect('weights +2e-4: FAIL', base, write('w2.gltf', armScene({ weightBias: 2e-4 })), { pass: false });
+	// morph weights on the vertices they move (DESIGN §4): both targets move every vertex of the blob by 1 m (along
+	// z and x), so weights off by (e0, e1) move each vertex by hypot(e0, e1) times the blob's world scale (float32
+	// keys: e = fround(v + b) - v; largest at a key, the error being linear between keys)
+	const vdiff = (b, sc = 1) => 100 * sc * Math.max(...[[0, 1], [0.25, 0.5], [1, 0]].map(([a, c]) => Math.hypot(Math.fround(a + b) - a, Math.fround(c + b) - c)));
+	await expect('weights +5e-5: vertices 7.07e-3 cm: pass', base, write('w1.gltf', armScene({ weightBias: 5e-5 })), { vertex: vdiff(5e-5), weight: 0, pass: true });
+	await expect('weights +2e-4: vertices 2.83e-2 cm: FAIL', base, write('w2.gltf', armScene({ weightBias: 2e-4 })), { vertex: vdiff(2e-4), pass: false });
+	await expect('weights +2e-4 under a root scaled 0.01: vertices 2.83e-4 cm (scene units): pass', small,
+		write('w3.gltf', armScene({ rootScale: 0.01, weightBias: 2e-4 })), { vertex: vdiff(2e-4, 0.01), pass: true });
+	await expect('weights +5e-5 under a root scaled 100: vertices 0.707 cm: FAIL', write('w4r.gltf', armScene({ rootScale: 100 })),
+		write('w4.gltf', armScene({ rootScale: 100, weightBias: 5e-5 })), { vertex: vdiff(5e-5, 100), pass: false });
+	// a skinned mesh: through the bone (scale 2) and its inverse bind matrix (0.25), half the displacement
+	const skinned = write('skin.gltf', skinScene());
+	await expect('skinned: weights +1e-4, bone scale 2, inverse bind 0.25: vertices 0.5 x 1.41e-2 cm: pass', skinned,
+		write('skin1.gltf', skinScene({ weightBias: 1e-4 })), { vertex: vdiff(1e-4, 0.5), pass: true });
+	await expect('skinned under a root scaled 10: vertices 5 x 1.41e-2 cm: FAIL', write('skin10.gltf', skinScene({ rootScale: 10 })),
+		write('skin10b.gltf', skinScene({ rootScale: 10, weightBias: 1e-4 })), { vertex: vdiff(1e-4, 5), pass: false });
+	// a target that moves normals only: its weight is judged by value (precision 1e-4)
+	const nbase = write('n.gltf', armScene({ normals1: true }));
+	await expect('normals-only target + 5e-5: value 5e-5, vertices 0: pass', nbase, write('n1.gltf', armScene({ normals1: true, bias1: 5e-5 })),
+		{ weight: wdiff(5e-5), vertex: 0, pass: true });
+	await expect('normals-only target + 2e-4: value 2e-4: FAIL', nbase, write('n2.gltf', armScene({ normals1: true, bias1: 2e-4 })), { vertex: 0, pass: false });
 
 	// --match-names (bench/gltf_sizes.mjs on gltfpack's output): the same scene renumbered, its root unnamed,
 	// the mesh node sharing the name 'hand' with its parent, and the mesh moved into an unnamed child (as
