@@ -108,7 +108,8 @@ for (const a of assets) {
 }
 
 // KHR_animation_pointer assets: compressed, then decompressed with --source (pointer channels back).
-// sinew's pointer tracks keep 1e-4 of max(1, |value|); Babylon reads them through its own conversions
+// sinew's pointer tracks keep 1e-4 of max(1, |value|), morph weights 1e-4 m (0.01 cm) at the vertices their
+// targets move (the harness measures those in metres); Babylon reads them through its own conversions
 // (a spot light's angle is twice the cone angle), hence the factor 2.5.
 const POINTER_TOLERANCE = 2.5e-4;
 const pointerAssets = [];
@@ -415,7 +416,7 @@ try {
 				for (const w of over) failures.push(`${label} '${g.name}' ${w.key}: ${w.diff.toExponential(3)} at ${w.at.toFixed(3)} s (value ${w.value})`);
 				const top = g.worst[0];
 				const line = `${label.padEnd(40)} '${g.name}': ${g.properties} animated properties, ${g.compared} values over ${g.duration.toFixed(2)} s, ` +
-					`worst ${top ? `${top.ratio.toExponential(2)} of max(1, |value|) (${top.key})` : '-'} [Babylon ${r.version}]` +
+					`worst ${top ? `${top.ratio.toExponential(2)} ${top.vertex !== undefined ? 'm at the vertices' : 'of max(1, |value|)'} (${top.key})` : '-'} [Babylon ${r.version}]` +
 					(g.skipped.length ? `; not judged (the engine's own keys of the source are not numbers): ${g.skipped.join(', ')}` : '');
 				pointerSummary.push(line);
 				console.log(line);

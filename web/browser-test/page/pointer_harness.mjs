@@ -41,6 +41,31 @@ function properties(group) {
 	return [...out.values()];
 }
 
+// A morph target's largest vertex displacement in its mesh's own space (Babylon stores absolute target
+// positions: displacement = target - base), and that mesh: its influence is judged on the vertices it moves
+// (DESIGN §4), not by value.
+function morphReach(meshes, target) {
+	for (const mesh of meshes) {
+		const mgr = mesh.morphTargetManager;
+		if (!mgr) continue;
+		for (let i = 0; i < mgr.numTargets; i++) {
+			if (mgr.getTarget(i) !== target) continue;
+			const base = mesh.getVerticesData('position'), pos = target.getPositions();
+			let reach = 0;
+			for (let v = 0; pos && base && v + 2 < pos.length; v += 3)
+				reach = Math.max(reach, Math.hypot(pos[v] - base[v], pos[v + 1] - base[v + 1], pos[v + 2] - base[v + 2]));
+			return { mesh, reach };
+		}
+	}
+	return null;
+}
+
+// The largest column length of a mesh's world matrix (its largest scale in the scene).
+function worldScale(mesh) {
+	const m = mesh.computeWorldMatrix(true).m;
+	return Math.max(Math.hypot(m[0], m[1], m[2]), Math.hypot(m[4], m[5], m[6]), Math.hypot(m[8], m[9], m[10]));
+}
+
 export async function runPointerBabylon(spec) {
 	const BABYLON = await import('@babylonjs/core/index.js');
 	await import('@babylonjs/loaders/glTF/index.js');
@@ -60,6 +85,7 @@ export async function runPointerBabylon(spec) {
 		const gb = b.animationGroups.find((g) => g.name === ga.name);
 		if (!gb) throw new Error(`no animation group '${ga.name}' in the output`);
 		const all = properties(ga), pb = new Map(properties(gb).map((p) => [p.key, p]));
+		for (const p of all) if (p.target.getClassName?.() === 'MorphTarget' && p.prop === 'influence') p.morph = morphReach(a.meshes, p.target);
 		const pa = all.filter((p) => !p.broken), skipped = all.filter((p) => p.broken).map((p) => p.key);
 		const missing = pa.filter((p) => !pb.has(p.key)).map((p) => p.key);
 		const extra = [...pb.keys()].filter((k) => !all.some((p) => p.key === k));
@@ -78,10 +104,12 @@ export async function runPointerBabylon(spec) {
 				if (!q) continue;
 				const va = numbers(read(p.target, p.prop)), vb = numbers(read(q.target, q.prop));
 				if (!va || !vb || va.length !== vb.length) throw new Error(`${p.key}: values ${va} / ${vb}`);
-				const w = worst.get(p.key) ?? { diff: 0, at: 0, value: 0, magnitude: 0 };
+				const w = worst.get(p.key) ?? { diff: 0, at: 0, value: 0, magnitude: 0, vertex: p.morph ? 0 : undefined };
+				const lever = p.morph ? p.morph.reach * worldScale(p.morph.mesh) : 0; // scene units per unit of influence
 				for (let k = 0; k < va.length; k++) {
 					const diff = Math.abs(va[k] - vb[k]);
 					w.magnitude = Math.max(w.magnitude, Math.abs(va[k]));
+					if (p.morph && diff * lever > w.vertex) w.vertex = diff * lever;
 					if (diff > w.diff) Object.assign(w, { diff, at: t, value: va[k] });
 				}
 				worst.set(p.key, w);
@@ -92,8 +120,9 @@ export async function runPointerBabylon(spec) {
 		result.groups.push({
 			name: ga.name, properties: pa.length, skipped, missing, extra, compared, duration,
 			// relative to the property's largest magnitude over the clip, at least 1: the pointer tracks'
-			// precision rule (1e-4 of it)
-			worst: [...worst.entries()].map(([key, w]) => ({ key, ...w, ratio: w.diff / Math.max(1, w.magnitude) }))
+			// precision rule (1e-4 of it); a morph target's influence: the distance its difference moves the
+			// target's farthest vertex in the scene, in metres (its bound: 1e-4 m at the vertices, DESIGN §4)
+			worst: [...worst.entries()].map(([key, w]) => ({ key, ...w, ratio: w.vertex !== undefined ? w.vertex : w.diff / Math.max(1, w.magnitude) }))
 				.sort((x, y) => y.ratio - x.ratio),
 		});
 	}
