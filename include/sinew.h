@@ -341,9 +341,14 @@ typedef enum sinew_file_kind {
 	SINEW_FILE_AMC = 3,  /* CMU .amc motion; the skeleton comes from an .asf (see asf_path) */
 	SINEW_FILE_ACL = 4,  /* ACL's .acl.sjson raw clip or track list */
 	SINEW_FILE_ASSIMP = 5 /* FBX, COLLADA and the other formats of assimp, when sinew was built with it
-	                         (sinew_import_has_assimp). For trusted pipeline input only: assimp is not
+	                         (sinew_import_assimp_version). For trusted pipeline input only: assimp is not
 	                         hardened against hostile files (the built-in readers are) */
 } sinew_file_kind;
+
+/* The reader sinew_import_file picks for `path` by its extension alone (any case): GLTF for .gltf/.glb, BVH,
+ * AMC, ACL for .sjson, ASSIMP for every other extension assimp 5.2 reads (.fbx, .dae, .x, .3ds, .mdl, .csm,
+ * ..., whether or not sinew was built with it), AUTO for the rest (the content then decides). */
+SINEW_API sinew_file_kind sinew_file_kind_from_path(const char *path);
 
 typedef struct sinew_import_options {
 	sinew_file_kind kind;

@@ -53,6 +53,9 @@ void cli_print_help(FILE *f);
 // True when measured stats are over the bound (a node over its threshold, a scalar over its precision), with
 // one line naming the clip, the node, the time and the error in `message`.
 bool cli_over_bound(const sinew_clip *c, const sinew_error_stats *st, double error_cm, char *message, size_t size);
+// What to add to a compressor's OVER_BOUND message that does not say it: "; nothing written (--allow-over-bound
+// writes it anyway)"; "" for other results.
+const char *cli_over_bound_hint(sinew_result r, const char *message);
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

@@ -39,17 +39,39 @@ typedef struct batch {
 	pthread_mutex_t lock;
 #endif
 	bool progress;
+	size_t need_assimp; // animation files of assimp's formats a walk left out (built without it)
 } batch;
 
-static bool ends_with(const char *s, const char *suffix) {
+static bool ends_with(const char *s, const char *suffix) { // any case
 	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
+	if (n < m) return false;
+	for (size_t i = 0; i < m; ++i) {
+		char a = s[n - m + i];
+		if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+		if (a != suffix[i]) return false;
+	}
+	return true;
 }
 
-// Animation files the importers read (ASF skeletons are found by their AMC files).
-static bool animation_file(const char *name) {
-	return ends_with(name, ".gltf") || ends_with(name, ".glb") || ends_with(name, ".bvh") || ends_with(name, ".amc") ||
-	       ends_with(name, ".acl.sjson");
+// The formats of assimp that carry node animation, walked when sinew has assimp (the others, .obj, .stl, ...,
+// are models without motion: a folder of assets is not a list of failures).
+static const char *const assimp_animation[] = {".fbx", ".dae", ".zae", ".x", ".3ds", ".ase", ".b3d", ".ms3d", ".smd", ".md5anim",
+                                               ".lws", ".csm", ".mdl", ".ogex", ".irr"};
+
+// Animation files the importers read (ASF skeletons are found by their AMC files), by extension in any case:
+// 1; 2 for an animation format of assimp in a sinew built without it; 0 for other files.
+static int animation_file(const char *name) {
+	switch (sinew_file_kind_from_path(name)) {
+	case SINEW_FILE_GLTF:
+	case SINEW_FILE_BVH:
+	case SINEW_FILE_AMC: return 1;
+	case SINEW_FILE_ACL: return ends_with(name, ".acl.sjson");
+	case SINEW_FILE_ASSIMP:
+		for (size_t i = 0; i < sizeof assimp_animation / sizeof assimp_animation[0]; ++i)
+			if (ends_with(name, assimp_animation[i])) return sinew_import_assimp_version() ? 1 : 2;
+		return 0;
+	default: return 0;
+	}
 }
 
 static char *join(const char *a, const char *b) {
@@ -142,7 +164,8 @@ static bool walk(batch *b, const char *dir, const char *relative, int depth) {
 		struct stat st;
 		if (full && rel && stat(full, &st) == 0) {
 			if (S_ISDIR(st.st_mode)) ok = walk(b, full, rel, depth + 1) && ok;
-			else if (animation_file(names[i])) ok = add_item(b, full, rel) && ok;
+			else if (animation_file(names[i]) == 1) ok = add_item(b, full, rel) && ok;
+			else if (animation_file(names[i]) == 2) b->need_assimp++;
 		}
 		free(full), free(rel), free(names[i]);
 	}
@@ -180,8 +203,9 @@ static void run_item(const cli_options *o, batch_item *it) {
 	cli_compress_options(o, &co);
 	void *blob = NULL;
 	size_t size = 0;
-	if (sinew_compress(set, &co, NULL, &blob, &size, &err) != SINEW_RESULT_OK) {
-		snprintf(it->message, sizeof it->message, "%s", err.message);
+	sinew_result r = sinew_compress(set, &co, NULL, &blob, &size, &err);
+	if (r != SINEW_RESULT_OK) {
+		snprintf(it->message, sizeof it->message, "%s%s", err.message, cli_over_bound_hint(r, err.message));
 		sinew_clip_set_free(set);
 		return;
 	}
@@ -350,7 +374,20 @@ int cli_compress_batch(const cli_options *o) {
 				ok = false;
 			}
 	int code = ok ? 0 : 2;
-	if (ok && b.count == 0) cli_error("no animation files (.gltf .glb .bvh .amc .acl.sjson) in the inputs"), code = 2;
+#if defined(__wasm__)
+	static const char need[] = "are read by the native sinew built with assimp";
+#else
+	static const char need[] = "need assimp, and this sinew was built without it (apt-get install libassimp-dev, then rebuild)";
+#endif
+	if (ok && b.count == 0 && b.need_assimp)
+		cli_error("no animation files sinew reads in the inputs: %zu FBX, COLLADA or other assimp files %s", b.need_assimp, need),
+		    code = 2;
+	else if (ok && b.need_assimp && !o->quiet && !o->json)
+		fprintf(stderr, "sinew: warning: %zu FBX, COLLADA or other assimp files left out: they %s\n", b.need_assimp, need);
+	else if (ok && b.count == 0)
+		cli_error("no animation files (.gltf .glb .bvh .amc .acl.sjson%s) in the inputs",
+		          sinew_import_assimp_version() ? "; with assimp .fbx .dae .x .3ds .ase .smd .mdl ..." : ""),
+		    code = 2;
 	if (code == 0) { // OUTDIR and its parents, as mkdir -p
 		char *probe = join(o->output, "x");
 		if (!probe || !make_parents(probe)) cli_error("cannot create %s", o->output), code = 1;
@@ -383,7 +420,12 @@ int cli_compress_batch(const cli_options *o) {
 		for (size_t i = 0; i < b.count; ++i)
 			if (!b.items[i].ok) {
 				failed++;
-				if (!o->json) cli_error("%s: %s", b.items[i].input, b.items[i].message);
+				if (o->json) continue;
+				// (the importers' messages start with the path already: "a.fbx: a.fbx: no animations" twice)
+				const size_t len = strlen(b.items[i].input);
+				if (strncmp(b.items[i].message, b.items[i].input, len) == 0 && b.items[i].message[len] == ':')
+					cli_error("%s", b.items[i].message);
+				else cli_error("%s: %s", b.items[i].input, b.items[i].message);
 			}
 		report(&b, failed);
 		code = failed ? 1 : 0;

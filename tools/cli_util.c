@@ -75,8 +75,9 @@ void cli_print_help(FILE *f) {
 	           "                            for ACL's tools, --clip)\n"
 	           "  compress IN -o OUT.sinew  compress every clip of IN into one blob (--page-bytes N: paged;\n"
 	           "                            --tiers 0.1,0.01: quality tiers, each in pages of its own)\n"
-	           "  compress IN... -o OUTDIR  files and folders (walked for .gltf .glb .bvh .amc .acl.sjson), one blob\n"
-	           "                            each under OUTDIR; -j N threads, output identical whatever N\n"
+	           "  compress IN... -o OUTDIR  files and folders (walked for .gltf .glb .bvh .amc .acl.sjson and, with\n"
+	           "                            assimp, .fbx .dae .x .3ds .ase .smd .mdl ...), one blob each under\n"
+	           "                            OUTDIR; -j N threads, output identical whatever N\n"
 	           "  decompress IN.sinew -o OUT.gltf|.glb [--source SRC]\n"
 	           "  error SOURCE IN.sinew     measure the error of a blob against its source (every moving node,\n"
 	           "                            scene units, samples and the source's key times/midpoints; the\n"
@@ -400,4 +401,10 @@ uint64_t cli_source_bytes(const char *path, const sinew_clip_set *set) {
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < set->clip_count; ++i) total += set->clips[i]->source_bytes;
 	return total;
+}
+
+const char *cli_over_bound_hint(sinew_result r, const char *message) {
+	return r == SINEW_RESULT_OVER_BOUND && !strstr(message, "--allow-over-bound")
+	           ? "; nothing written (--allow-over-bound writes it anyway)"
+	           : "";
 }

@@ -100,13 +100,17 @@ static bool same_file(const char *a, const char *b) {
 #endif
 }
 
+// -o names a folder: said before its extension is judged (convert -o out/ said "writes .gltf or .glb").
+static bool output_is_folder(const cli_options *o) {
+	if (!cli_is_directory(o->output)) return false;
+	cli_error("-o %s is a directory; give a file name", o->output);
+	return true;
+}
+
 // -o names a file that is not a folder and not one of the command's inputs (decompress x.sinew -o x.sinew
 // replaced the blob it read).
 static bool output_ok(const cli_options *o) {
-	if (cli_is_directory(o->output)) {
-		cli_error("-o %s is a directory; give a file name", o->output);
-		return false;
-	}
+	if (output_is_folder(o)) return false;
 	const char *inputs[2] = {o->positional[0], o->source};
 	for (int i = 0; i < 2; ++i)
 		if (inputs[i] && same_file(inputs[i], o->output)) {
@@ -363,6 +367,7 @@ static int convert_acl(const cli_options *o, const sinew_clip_set *set) {
 
 static int cmd_convert(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("convert needs IN and -o OUT.gltf|.glb|.acl.sjson"), 2;
+	if (output_is_folder(o)) return 2;
 	if (!is_gltf_path(o->output) && !is_acl_path(o->output))
 		return cli_error("convert writes .gltf, .glb or .acl.sjson (got '%s')", o->output), 2;
 	if (!output_ok(o)) return 2;
@@ -458,6 +463,7 @@ static void size_line(char *out, size_t n, uint64_t source, uint64_t raw, uint64
 static int cmd_compress(const cli_options *o) {
 	if (cli_is_batch(o)) return cli_compress_batch(o);
 	if (!o->positional[0] || !o->output) return cli_error("compress needs IN and -o OUT.sinew"), 2;
+	if (output_is_folder(o)) return 2;
 	static const char *const other[] = {".gltf", ".glb", ".bvh", ".amc", ".asf", ".sjson", ".json", ".fbx", ".dae"};
 	for (size_t i = 0; i < sizeof other / sizeof other[0]; ++i)
 		if (ends_with_ci(o->output, other[i]))
@@ -484,7 +490,7 @@ static int cmd_compress(const cli_options *o) {
 	uint64_t total_ns = cli_now_ns() - t0;
 	cli_pool_destroy(pool);
 	if (r != SINEW_RESULT_OK) {
-		cli_error("%s: %s", o->positional[0], err.message);
+		cli_error("%s: %s%s", o->positional[0], err.message, cli_over_bound_hint(r, err.message));
 		free(clip_ns);
 		sinew_clip_set_free(set);
 		return 1;
@@ -687,7 +693,7 @@ static bool scalars_have_a_home(const cli_options *o, const sinew_clip_set *set)
 
 static int cmd_decompress(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("decompress needs IN.sinew and -o OUT.gltf|.glb"), 2;
-	if (!gltf_output_ok("decompress", o) || !output_ok(o)) return 2;
+	if (output_is_folder(o) || !gltf_output_ok("decompress", o) || !output_ok(o)) return 2;
 	void *blob;
 	size_t size;
 	if (!load_blob(o->positional[0], &blob, &size)) return 1;
@@ -828,6 +834,7 @@ static void print_pack_sizes(const cli_options *o, const char *in, const char *o
 
 static int cmd_pack(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("pack needs IN.gltf|glb and -o OUT.glb|gltf"), 2;
+	if (output_is_folder(o)) return 2;
 	if (!is_gltf_path(o->output)) return cli_error("pack writes .gltf or .glb (got '%s')", o->output), 2;
 	if (!output_ok(o)) return 2;
 	sinew_compress_options co;
@@ -840,13 +847,14 @@ static int cmd_pack(const cli_options *o) {
 	if (pool) jobs = cli_pool_jobs(pool), co.jobs = &jobs;
 	sinew_result r = sinew_pack_gltf(o->positional[0], o->output, &co, NULL, &err);
 	cli_pool_destroy(pool);
-	if (r != SINEW_RESULT_OK) return cli_error("%s", err.message), 1;
+	if (r != SINEW_RESULT_OK) return cli_error("%s%s", err.message, cli_over_bound_hint(r, err.message)), 1;
 	print_pack_sizes(o, o->positional[0], o->output, true);
 	return 0;
 }
 
 static int cmd_unpack(const cli_options *o) {
 	if (!o->positional[0] || !o->output) return cli_error("unpack needs IN.glb|gltf and -o OUT.glb|gltf"), 2;
+	if (output_is_folder(o)) return 2;
 	if (!is_gltf_path(o->output)) return cli_error("unpack writes .gltf or .glb (got '%s')", o->output), 2;
 	if (!output_ok(o)) return 2;
 	sinew_error err = {0};

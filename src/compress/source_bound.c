@@ -43,10 +43,13 @@ sinew_result sinewi_check_source_bound(const sinew_clip *clip, const sinewi_comp
 			metres = sqrt(obj[j].t[0] * obj[j].t[0] + obj[j].t[1] * obj[j].t[1] + obj[j].t[2] * obj[j].t[2]) / clip->unit_scale;
 			sinewi_free(&al, obj, bytes);
 		}
+		// a file whose unit is not the one assumed (a COLLADA <unit> saying metre beside name="centimeter", a CSM
+		// in millimetres read as metres: 1703 m out) is too far out for float32: its real unit fixes it. (The
+		// CLI adds --allow-over-bound: the message has 255 characters.)
 		return sinewi_fail(error, SINEW_RESULT_OVER_BOUND,
-		                   "%s: float32 values alone are %.3g cm off, %.4g m out under %u animated nodes; see --unit-cm, "
-		                   "--error-cm, --allow-over-bound",
-		                   head, clip->float_error * to_cm, metres, chain);
+		                   "%s: float32 alone is %.3g cm off %.4g m out under %u animated node%s; unit taken as %g cm "
+		                   "(--unit-cm 1: cm, 0.1: mm)",
+		                   head, clip->float_error * to_cm, metres, chain, chain == 1 ? "" : "s", to_cm);
 	}
 	return sinewi_fail(error, SINEW_RESULT_OVER_BOUND,
 	                   "%s: samples cannot follow its curves closer (key intervals cut up to 4096 times); --allow-over-bound "

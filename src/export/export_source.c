@@ -147,7 +147,7 @@ sinew_result sinewi_source_parse(sinewi_exporter *e, const char *path) {
 	if (s->file_size >= 4 && read_u32(s->file) == SINEWI_GLB_MAGIC) {
 		SINEWI_CHECK(s->file_size >= 20, e->error, SINEW_RESULT_TRUNCATED, "%s: GLB header truncated", path);
 		uint32_t version = read_u32(s->file + 4), length = read_u32(s->file + 8);
-		SINEWI_CHECK(version == 2, e->error, SINEW_RESULT_UNSUPPORTED, "%s: GLB version %u (expected 2)", path,
+		SINEWI_CHECK(version == 2, e->error, SINEW_RESULT_UNSUPPORTED, "%s: GLB version %u (only glTF 2.0 is supported)", path,
 		             version);
 		SINEWI_CHECK(length <= s->file_size && length >= 20, e->error, SINEW_RESULT_TRUNCATED,
 		             "%s: GLB length %u but the file has %zu bytes", path, length, s->file_size);
@@ -177,6 +177,16 @@ sinew_result sinewi_source_parse(sinewi_exporter *e, const char *path) {
 	SINEWI_CHECK(root->type == SINEWI_JSON_OBJECT, e->error, SINEW_RESULT_CORRUPT, "%s: document is not an object",
 	             path);
 	s->root = root;
+	// glTF 1.0 (a number, or "1.0") is named as the importer names it ('skins' is not an array, said
+	// decompress --source of assimp's CesiumMilkTruck.gltf)
+	const sinewi_json *version = sinewi_json_get(sinewi_json_get(root, "asset"), "version");
+	double number = 0.0;
+	if (version && version->type == SINEWI_JSON_NUMBER && sinewi_json_number(version, &number))
+		return sinewi_fail(e->error, SINEW_RESULT_UNSUPPORTED, "%s: glTF version %g (only 2.x is supported)", path, number);
+	const char *text_version = sinewi_json_string(version);
+	if (text_version && (text_version[0] != '2' || text_version[1] != '.'))
+		return sinewi_fail(e->error, SINEW_RESULT_UNSUPPORTED, "%s: glTF version \"%.16s\" (only 2.x is supported)", path,
+		                   text_version);
 	r = SINEW_RESULT_OK;
 	s->buffers = array_member(e, "buffers", &s->buffer_count, &r);
 	s->views = array_member(e, "bufferViews", &s->view_count, &r);

@@ -129,6 +129,19 @@ static int asf_amc_keyword(const unsigned char *p, size_t n) {
 	return 0;
 }
 
+// An ACL clip: '//' comment lines and blank lines, then `version` (an Ogre .material also starts with '//').
+static bool acl_version_first(const unsigned char *p, size_t n) {
+	size_t i = 0;
+	for (;;) {
+		while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) ++i;
+		if (n - i >= 2 && p[i] == '/' && p[i + 1] == '/') {
+			while (i < n && p[i] != '\n') ++i;
+			continue;
+		}
+		return n - i >= 7 && memcmp(p + i, "version", 7) == 0;
+	}
+}
+
 const char *sinewi_describe_content(const unsigned char *data, size_t size, char *buffer, size_t buffer_size) {
 	if (size == 0) return "an empty file";
 	if (starts_with(data, size, "glTF")) return "a GLB (binary glTF)";
@@ -155,18 +168,50 @@ const char *sinewi_describe_content(const unsigned char *data, size_t size, char
 		if (mocap == 1) return "an AMC motion file";
 		if (mocap == 2) return "an ASF skeleton file";
 	}
-	if (starts_with(p, n, "//") || starts_with(p, n, "version")) return "an ACL clip (.acl.sjson)";
+	if (acl_version_first(p, n)) return "an ACL clip (.acl.sjson)";
 	bool text = n > 0;
-	size_t show = n < 16 ? n : 16;
-	for (size_t k = 0; k < show; ++k) text &= p[k] >= 0x20 && p[k] < 0x7f;
+	size_t show = 0; // the first line, up to 16 characters
+	while (show < n && show < 16 && p[show] != '\r' && p[show] != '\n') ++show;
+	for (size_t k = 0; k < (n < 64 ? n : 64); ++k) // (an OBJ starts "#\t")
+		text &= (p[k] >= 0x20 && p[k] < 0x7f) || p[k] == '\t' || p[k] == '\r' || p[k] == '\n';
 	if (text) {
-		snprintf(buffer, buffer_size, "text starting with \"%.*s\"", (int)show, (const char *)p);
+		char line[17];
+		for (size_t k = 0; k < show; ++k) line[k] = p[k] == '\t' ? ' ' : (char)p[k];
+		line[show] = 0;
+		snprintf(buffer, buffer_size, "text starting with \"%s\"", line);
 		return buffer;
 	}
 	int at = snprintf(buffer, buffer_size, "binary data starting with bytes");
 	for (size_t k = 0; k < (size < 4 ? size : 4) && at > 0 && (size_t)at < buffer_size; ++k)
 		at += snprintf(buffer + at, buffer_size - (size_t)at, " %02x", data[k]);
 	return buffer;
+}
+
+// Every extension assimp 5.2 reads (`assimp listext`) but glTF and BVH, which sinew reads itself, and a bare .xml
+// (too common to mean Irrlicht or Ogre): a HL1 .mdl or a .csm was "unknown file type".
+static const char *const assimp_extensions[] = {
+    ".3d",    ".3ds",  ".3mf",   ".ac",   ".ac3d", ".acc",      ".amf",   ".ase",  ".ask",  ".assbin",  ".b3d", ".blend",
+    ".bsp",   ".cob",  ".csm",   ".dae",  ".dxf",  ".enff",     ".fbx",   ".hmp",  ".ifc",  ".ifczip",  ".iqm", ".irr",
+    ".irrmesh", ".lwo", ".lws",  ".lxo",  ".md2",  ".md3",      ".md5anim", ".md5camera", ".md5mesh", ".mdc", ".mdl",
+    ".mesh",  ".mesh.xml", ".mot", ".ms3d", ".ndo", ".nff",     ".obj",   ".off",  ".ogex", ".pk3",     ".ply", ".pmx",
+    ".prj",   ".q3o",  ".q3s",   ".raw",  ".scn",  ".sib",      ".smd",   ".step", ".stl",  ".stp",     ".ter", ".uc",
+    ".vta",   ".x",    ".x3d",   ".x3db", ".xgl",  ".zae",      ".zgl"};
+
+sinew_file_kind sinew_file_kind_from_path(const char *path) {
+	if (!path) return SINEW_FILE_AUTO;
+	if (ends_with(path, ".gltf") || ends_with(path, ".glb")) return SINEW_FILE_GLTF;
+	if (ends_with(path, ".bvh")) return SINEW_FILE_BVH;
+	if (ends_with(path, ".amc")) return SINEW_FILE_AMC;
+	if (ends_with(path, ".sjson")) return SINEW_FILE_ACL;
+	for (size_t i = 0; i < sizeof assimp_extensions / sizeof assimp_extensions[0]; ++i)
+		if (ends_with(path, assimp_extensions[i])) return SINEW_FILE_ASSIMP;
+	return SINEW_FILE_AUTO;
+}
+
+// The extension of path's file name (".3DS"), or NULL.
+static const char *extension_of(const char *path) {
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path, *dot = strrchr(name, '.');
+	return dot && dot > name && dot[1] ? dot : NULL;
 }
 
 sinew_result sinewi_expect_gltf(const char *path, const unsigned char *data, size_t size, sinew_error *error) {
@@ -187,6 +232,12 @@ sinew_result sinewi_expect_gltf(const char *path, const unsigned char *data, siz
 	bool convertible = false;
 	for (size_t k = 0; k < sizeof readable / sizeof readable[0]; ++k)
 		convertible |= strncmp(looks, readable[k], strlen(readable[k])) == 0;
+	const char *ext = path ? extension_of(path) : NULL;
+	if (!convertible && ext && sinew_file_kind_from_path(path) == SINEW_FILE_ASSIMP) // content without a signature we know
+		return sinewi_fail(error, SINEW_RESULT_PARSE,
+		                   "%s: glTF needed (a .gltf JSON document or a .glb), this is a %.16s file, which assimp reads (sinew "
+		                   "convert FILE -o OUT.glb writes its animations as glTF)",
+		                   label, ext);
 	return sinewi_fail(error, SINEW_RESULT_PARSE, "%s: glTF needed (a .gltf JSON document or a .glb), this is %s%s", label,
 	                   looks, convertible ? " (sinew convert FILE -o OUT.glb writes it as glTF)" : "");
 }
@@ -198,20 +249,7 @@ static sinew_file_kind kind_from_content(const unsigned char *data, size_t size)
 	if (size - i >= 9 && memcmp(data + i, "HIERARCHY", 9) == 0) return SINEW_FILE_BVH;
 	if (i < size && data[i] == '{') return SINEW_FILE_GLTF;
 	if (i < size && (data[i] == '#' || data[i] == ':') && asf_amc_keyword(data + i, size - i) == 1) return SINEW_FILE_AMC;
-	if (size - i >= 2 && data[i] == '/' && data[i + 1] == '/') return SINEW_FILE_ACL;
-	if (size - i >= 7 && memcmp(data + i, "version", 7) == 0) return SINEW_FILE_ACL;
-	return SINEW_FILE_AUTO;
-}
-
-static sinew_file_kind kind_from_path(const char *path) {
-	if (ends_with(path, ".gltf") || ends_with(path, ".glb")) return SINEW_FILE_GLTF;
-	if (ends_with(path, ".bvh")) return SINEW_FILE_BVH;
-	if (ends_with(path, ".amc")) return SINEW_FILE_AMC;
-	if (ends_with(path, ".sjson")) return SINEW_FILE_ACL;
-	static const char *assimp[] = {".fbx", ".dae", ".zae", ".x", ".3ds", ".b3d", ".ms3d", ".smd", ".md5mesh", ".md5anim",
-	                               ".ase", ".lws", ".ogex", ".irr", ".x3d", ".blend"};
-	for (size_t i = 0; i < sizeof assimp / sizeof assimp[0]; ++i)
-		if (ends_with(path, assimp[i])) return SINEW_FILE_ASSIMP;
+	if (acl_version_first(data + i, size - i)) return SINEW_FILE_ACL;
 	return SINEW_FILE_AUTO;
 }
 
@@ -311,7 +349,7 @@ sinew_result sinew_import_file(const char *path, const sinew_import_options *opt
 	SINEWI_TRY(sinewi_read_file(path, &al, &data, &size, error));
 	sinewi_import_ctx ctx = {opt, allocator, path, dir};
 	sinew_file_kind kind = opt->kind;
-	if (kind == SINEW_FILE_AUTO) kind = kind_from_path(path);
+	if (kind == SINEW_FILE_AUTO) kind = sinew_file_kind_from_path(path);
 	if (kind == SINEW_FILE_AUTO) kind = kind_from_content(data, size);
 	sinew_result r = run_reader(kind, &ctx, data, size, out, error);
 	sinewi_free(&al, data, size + 1);

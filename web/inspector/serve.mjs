@@ -94,7 +94,8 @@ function listFiles(dir, limit = 512) {
 // The page shows glTF, and converts BVH, CMU AMC and ACL clips to glTF first (the wasm CLI's `sinew convert`);
 // other formats are refused here with what to do instead.
 const SHOWN = /\.(gltf|glb)$/i, CONVERTED = /\.(bvh|amc|acl\.sjson)$/i;
-const ASSIMP = /\.(fbx|dae|zae|x|3ds|b3d|ms3d|smd|md5mesh|md5anim|ase|lws|ogex|irr|x3d|blend)$/i;
+// the extensions the native importer hands to assimp (src/import/import.c): a HL1 .mdl or a .csm was 'not an animation file'
+const ASSIMP = /\.(3d|3ds|3mf|ac|ac3d|acc|amf|ase|ask|assbin|b3d|blend|bsp|cob|csm|dae|dxf|enff|fbx|hmp|ifc|ifczip|iqm|irr|irrmesh|lwo|lws|lxo|md2|md3|md5anim|md5camera|md5mesh|mdc|mdl|mesh|mesh\.xml|mot|ms3d|ndo|nff|obj|off|ogex|pk3|ply|pmx|prj|q3o|q3s|raw|scn|sib|smd|step|stl|stp|ter|uc|vta|x|x3d|x3db|xgl|zae|zgl)$/i;
 function checkFormat(file) {
 	if (SHOWN.test(file) || CONVERTED.test(file)) return;
 	const stem = basename(file).replace(/\.[^.]*$/, '');

@@ -46,6 +46,11 @@ test('formats the inspector does not show, and folders, are refused on the comma
 		assert.equal(fbx.code, 1);
 		assert.deepEqual(fbx.lines, [`sinew-anim inspect: ${join(dir, 'hero.fbx')}: the inspector reads glTF, BVH, AMC and ACL; FBX, COLLADA and ` +
 			`the other assimp formats go through the native sinew built with assimp first: sinew convert ${join(dir, 'hero.fbx')} -o hero.glb, then inspect hero.glb`]);
+		// every format the native importer hands to assimp (a Half-Life .mdl was 'not an animation file')
+		writeFileSync(join(dir, 'man.mdl'), 'IDST');
+		const mdl = inspect(join(dir, 'man.mdl'));
+		assert.equal(mdl.code, 1);
+		assert.match(mdl.lines[0], /man\.mdl: the inspector reads glTF, BVH, AMC and ACL; .* sinew convert .*man\.mdl -o man\.glb, then inspect man\.glb$/);
 		const txt = inspect(join(dir, 'notes.txt'));
 		assert.equal(txt.code, 1);
 		assert.deepEqual(txt.lines, [`sinew-anim inspect: ${join(dir, 'notes.txt')}: not an animation file the inspector reads (.glb, .gltf, .bvh, .amc with its .asf, .acl.sjson)`]);
