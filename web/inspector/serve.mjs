@@ -105,6 +105,23 @@ function checkFormat(file) {
 	throw new Error(`${file}: not an animation file the inspector reads (.glb, .gltf, .bvh, .amc with its .asf, .acl.sjson)`);
 }
 
+// The page is built when absent, and rebuilt when what it bundles changed since (a source checkout after `make
+// wasm` served the compressor of the page's first build: its report disagreed with the native CLI's). An npm
+// package ships the page with the same modules, of the same dates.
+function pageIsStale(dist) {
+	const page = join(dist, 'inspector.js');
+	if (!existsSync(page)) return true;
+	if (dist !== join(here, 'dist')) return false; // (a page built elsewhere is the caller's)
+	for (const f of ['sinew.wasm', 'sinew-simd.wasm', 'sinew-compress.wasm']) {
+		const source = join(here, '..', f), built = join(dist, f);
+		if (existsSync(source) && (!existsSync(built) || !readFileSync(source).equals(readFileSync(built)))) return true;
+	}
+	const builtAt = statSync(page).mtimeMs;
+	for (const f of ['inspector/inspector.mjs', 'inspector/index.html', 'sinew.mjs', 'compress.mjs', 'adapters/three.mjs'])
+		if (existsSync(join(here, '..', f)) && statSync(join(here, '..', f)).mtimeMs > builtAt) return true;
+	return false;
+}
+
 /** Starts the server; resolves to { server, url, close() }. */
 export async function startInspector({ file = null, port = 0, errorCm = null, gltfpack = undefined, dist = join(here, 'dist') } = {}) {
 	let model = null, modelDir = null;
@@ -121,7 +138,7 @@ export async function startInspector({ file = null, port = 0, errorCm = null, gl
 			: lower.endsWith('.amc') ? [name, ...readdirSync(modelDir).filter((f) => f.toLowerCase().endsWith('.asf'))] : [name];
 		model = { name, files };
 	}
-	if (!existsSync(join(dist, 'inspector.js'))) {
+	if (pageIsStale(dist)) {
 		const { buildInspector } = await import('./build.mjs'); // a source checkout: build the page first
 		await buildInspector();
 	}

@@ -4,7 +4,7 @@
 // glTF, web/browser-test/inspector.mjs), an AMC with its .asf.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,4 +85,17 @@ test('a BVH is served for the page to convert; an AMC with its .asf', { skip: !C
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+});
+
+// A page built before the wasm changed (a source checkout after `make wasm`) is rebuilt: the stale page compressed
+// with the old compressor, and its report disagreed with the native CLI's (web/browser-test/inspector.mjs failed).
+const ESBUILD = await import('esbuild').then(() => true, () => false);
+test('a page older than the compressor it bundles is rebuilt', { skip: !ESBUILD && 'esbuild not installed (npm ci --prefix web)' }, async () => {
+	const dist = join(REPO, 'web/inspector/dist');
+	const first = await startInspector({ gltfpack: false });
+	await first.close();
+	writeFileSync(join(dist, 'sinew-compress.wasm'), 'stale');
+	const second = await startInspector({ gltfpack: false });
+	await second.close();
+	assert.ok(readFileSync(join(dist, 'sinew-compress.wasm')).equals(readFileSync(join(REPO, 'web/sinew-compress.wasm'))));
 });
