@@ -772,6 +772,25 @@ static void test_cli_assimp_testmodels_round_trip(void) {
 	CHECK_MSG(exists(blob) && exists(gltf), "%s or %s missing", blob, gltf);
 }
 
+// `sinew error SOURCE BLOB` reads the source in the unit the blob was compressed in (make run compresses the CMU
+// clip with --unit-cm 5.644; measured without it, the same blob was 0.00547 cm off instead of 0.01000 cm); a
+// --unit-cm that disagrees with the blob is refused.
+static void test_cli_error_takes_the_blobs_unit(void) {
+	char bvh[1024], blob[512], args[4096];
+	test_repo_path("data/cmu_01_01.bvh", bvh, sizeof bvh);
+	test_tmp_path("cli_unit.sinew", blob, sizeof blob);
+	snprintf(args, sizeof args, "compress '%s' --unit-cm 5.644 -o '%s' --json", bvh, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	const double compressed = json_figure(out, "max_error_cm");
+	snprintf(args, sizeof args, "error '%s' '%s' --json", bvh, blob);
+	CHECK_EQ(run(args, out, sizeof out, err, sizeof err), 0);
+	CHECK_MSG(compressed > 0.009 && fabs(json_figure(out, "max_error_cm") - compressed) <= 1e-9 * compressed &&
+	              json_figure(out, "samples_over_threshold") == 0,
+	          "compress %.9g cm, error %.9g cm", compressed, json_figure(out, "max_error_cm"));
+	snprintf(args, sizeof args, "error '%s' '%s' --unit-cm 1", bvh, blob);
+	fails_with(args, 2, "was compressed with a source unit of 5.644 cm; leave --unit-cm out to measure in it", NULL);
+}
+
 // Every format assimp reads goes to it (issue 33, the rest of assimp-testmodels): the Half-Life .mdl files (13 with
 // animations) and the Vicon .csm were "unknown file type". The CSM's marker positions are millimetres (the
 // head at 1657), read as metres: at defaults it fails at once saying so and how to name the unit, and with
@@ -848,6 +867,7 @@ void suite_cli(void) {
 	RUN(test_cli_reports_source_bytes);
 	RUN(test_cli_assimp_testmodels_round_trip);
 	RUN(test_cli_assimp_formats_by_extension);
+	RUN(test_cli_error_takes_the_blobs_unit);
 }
 
 #else

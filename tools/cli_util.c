@@ -81,7 +81,7 @@ void cli_print_help(FILE *f) {
 	           "  decompress IN.sinew -o OUT.gltf|.glb [--source SRC]\n"
 	           "  error SOURCE IN.sinew     measure the error of a blob against its source (every moving node,\n"
 	           "                            scene units, samples and the source's key times/midpoints; the\n"
-	           "                            worst node and time)\n"
+	           "                            worst node and time; the source read in the blob's --unit-cm)\n"
 	           "  sample IN.sinew --time T  print one decompressed pose\n"
 	           "  validate IN.sinew         check a blob (structure and checksum)\n"
 	           "  bench IN.sinew            time pose and joint sampling against a raw copy; --stream: play a\n"

@@ -597,11 +597,25 @@ static int cmd_compress(const cli_options *o) {
 
 static int cmd_error(const cli_options *o) {
 	if (!o->positional[0] || !o->positional[1]) return cli_error("error needs SOURCE and COMPRESSED"), 2;
-	sinew_clip_set *set = load(o->positional[0], o);
-	if (!set) return 1;
 	void *blob;
 	size_t size;
-	if (!load_blob(o->positional[1], &blob, &size)) return sinew_clip_set_free(set), 1;
+	if (!load_blob(o->positional[1], &blob, &size)) return 1;
+	// the source is read in the unit the blob was compressed in (make run's --unit-cm 5.644 CMU clip measured
+	// 0.00547 cm without it instead of 0.01000 cm; a millimetre CSM 9.97 cm): --unit-cm, if given, must agree
+	cli_options in_blob_units = *o;
+	sinew_clip_info first;
+	if (sinew_blob_clip_info(blob, size, 0, &first, NULL) == SINEW_RESULT_OK && first.unit_scale > 0) {
+		const double blob_cm = 100.0 / first.unit_scale;
+		if (!(o->unit_cm > 0)) in_blob_units.unit_cm = blob_cm;
+		else if (fabs(o->unit_cm - blob_cm) > 1e-9 * blob_cm) {
+			cli_error("--unit-cm %g: %s was compressed with a source unit of %.7g cm; leave --unit-cm out to measure in it",
+			          o->unit_cm, o->positional[1], blob_cm);
+			free(blob);
+			return 2;
+		}
+	}
+	sinew_clip_set *set = load(o->positional[0], &in_blob_units);
+	if (!set) return free(blob), 1;
 	int code = 0;
 	uint32_t blob_clips = sinew_blob_clip_count(blob, size);
 	if (blob_clips != set->clip_count) {
