@@ -796,7 +796,7 @@ static void test_cli_error_takes_the_blobs_unit(void) {
 // head at 1657), read as metres: at defaults it fails at once saying so and how to name the unit, and with
 // --unit-cm 0.1 it compresses within the bound. A folder walk takes assimp's animation formats, extensions in
 // any case, and leaves models without motion (.obj) out: a folder of FBX files was "no animation files".
-static void test_cli_assimp_formats_by_extension(void) {
+static void test_cli_assimp_reads_every_extension(void) {
 	const char *models = getenv("SINEW_ASSIMP_MODELS");
 	char dir[600], file[1200], args[4096], blob[700], gltf[700], out_dir[600];
 	snprintf(dir, sizeof dir, "%s", models && *models ? models : "/usr/share/assimp/models");
@@ -866,7 +866,7 @@ void suite_cli(void) {
 	RUN(test_cli_collada_full_rotations);
 	RUN(test_cli_reports_source_bytes);
 	RUN(test_cli_assimp_testmodels_round_trip);
-	RUN(test_cli_assimp_formats_by_extension);
+	RUN(test_cli_assimp_reads_every_extension);
 	RUN(test_cli_error_takes_the_blobs_unit);
 }
 
@@ -876,7 +876,7 @@ void suite_cli(void) {
 // head at 1657), read as metres: at defaults it fails at once saying so and how to name the unit, and with
 // --unit-cm 0.1 it compresses within the bound. A folder walk takes assimp's animation formats, extensions in
 // any case, and leaves models without motion (.obj) out: a folder of FBX files was "no animation files".
-static void test_cli_assimp_formats_by_extension(void) {
+static void test_cli_assimp_reads_every_extension(void) {
 	const char *models = getenv("SINEW_ASSIMP_MODELS");
 	char dir[600], file[1200], args[4096], blob[700], gltf[700], out_dir[600];
 	snprintf(dir, sizeof dir, "%s", models && *models ? models : "/usr/share/assimp/models");
