@@ -47,7 +47,7 @@ sanitize:
 	$(BUILD)-sanitize/sinew_tests
 
 # Decoder-only objects (the wasm runtime's subset) must link without the compressor.
-DECODE_SOURCES := $(wildcard src/core/*.c src/clip/*.c src/format/format_read.c src/format/format_sizes.c src/decompress/*.c)
+DECODE_SOURCES := $(wildcard src/core/*.c src/clip/*.c src/format/format_read.c src/format/format_rig.c src/format/format_sizes.c src/decompress/*.c)
 ALL_SOURCES := $(wildcard src/core/*.c src/clip/*.c src/import/*.c src/compress/*.c src/format/*.c src/decompress/*.c src/export/*.c)
 FUZZ_TARGETS = decode pages roundtrip import_bvh import_gltf import_acl import_amc
 # The library is compiled once per flavour (objects under $(BUILD)/fuzz-obj, header dependencies

@@ -156,7 +156,9 @@ typedef struct sinew_scalar_track {
 	                              largest scene distance a unit of the weight moves a vertex (DESIGN §4) */
 	float default_value[4];    /* value of the track when it is absent (morph: mesh.weights) */
 	uint8_t rounding;          /* sinew_rounding; SINEW_ROUNDING_CLIP follows the clip */
-	uint8_t reserved[3];
+	uint8_t has_track;         /* 1 (sinew_clip_set_add_clip's default): the clip animates the track; 0: it plays its
+	                              default_value only (exporters write no channel for it) */
+	uint8_t reserved[2];
 	int32_t source_node;       /* glTF node whose weights this drives, -1, or SINEW_SOURCE_POINTER */
 	int32_t source_target;     /* morph target index within that node's mesh (pointer: first float's index), or -1 */
 	float *values;             /* [sample_count * components], sample-major */
@@ -413,7 +415,10 @@ typedef struct sinew_compress_options {
 	double shell_cm;         /* virtual vertex distance in cm; 0 = 3 (joint.shell_distance overrides) */
 	int level;               /* sinew_level; 0 = SINEW_LEVEL_DEFAULT */
 	uint32_t segment_length; /* sample intervals per segment; 0 = 40 (32 with plain knots, midpoint_knots -1) */
-	int strip_metadata;      /* 1 = leave out names, hierarchy and default poses (smaller; not needed to sample) */
+	int strip_metadata;      /* SINEW_STRIP_NONE (0): the blob's rig holds names, hierarchy, rest pose, and defaults play
+	                            the rest pose (free); SINEW_STRIP_ALL (1): none of them, identity defaults (as ACL's);
+	                            SINEW_STRIP_TO_SOURCES (2): source node indices only, defaults play a rest pose the
+	                            sampler is given (a glTF document's: sinew_pack_gltf) */
 	uint32_t page_bytes;     /* > 0: write a paged blob whose pages hold whole segments and stay under this many
 	                            bytes where a segment allows (docs/format.md §pages); 0 = not paged */
 	uint32_t tier_count;     /* 2..SINEW_MAX_TIERS: quality tiers (paged; page_bytes 0 = 65536): tier k is a set of
@@ -439,6 +444,9 @@ typedef struct sinew_compress_options {
 	uint64_t *clip_ns;              /* spent encoding clip i, its serialization into the blob not included      */
 } sinew_compress_options;
 #define SINEW_MAX_TIERS 8
+#define SINEW_STRIP_NONE 0
+#define SINEW_STRIP_ALL 1
+#define SINEW_STRIP_TO_SOURCES 2
 
 /* Compresses every clip of `set` into one blob (docs/format.md). The guarantee: for every sample
  * of every source clip and every joint, the object-space shell error of the decompressed pose is
@@ -470,7 +478,7 @@ typedef struct sinew_clip_info {
 	double duration;        /* seconds; looping clips include the wrap interval */
 	double unit_scale;
 	int looping;
-	int has_metadata;
+	int has_metadata;       /* names or hierarchy (format 3: the blob's rig; 1 and 2: the clip's metadata) */
 	uint32_t size;          /* bytes of this clip inside the blob (the resident part for a paged clip) */
 	uint32_t format_version;
 	uint32_t page_count;    /* paged clips: pages (0 otherwise) */
@@ -484,7 +492,48 @@ typedef struct sinew_clip_info {
 	                             §time map; sinew_blob_time_marks), 0 for a uniform clip */
 	int over_bound;           /* 1: the encoder could not meet the clip's bound and wrote it on request
 	                             (sinew_compress_options.allow_over_bound) */
+	uint32_t listed_joints;   /* joints the clip stores anything for (format 3: the others play their default, the
+	                             rest pose with sinew_rig_info.rest_defaults); joint_count in formats 1 and 2 */
+	uint32_t listed_scalars;  /* the same for scalar tracks */
 } sinew_clip_info;
+
+/* The rig every clip of a blob shares (docs/format.md §rig): format 3 stores it once per blob; for formats 1
+ * and 2 it describes clip 0. */
+typedef struct sinew_rig_info {
+	uint32_t node_count;        /* the joint_count of every clip */
+	uint32_t scalar_count;      /* scalar tracks of every clip */
+	uint32_t scalar_components; /* floats of out_scalars */
+	double unit_scale;          /* clip units per metre */
+	int rest_defaults;          /* 1: default sub-tracks, and joints and scalar tracks a clip does not list, play the rest
+	                               pose (the rig's, or sinew_context_options.rest_pose when the rig has none) */
+	int has_rest;               /* the rig stores the rest pose (scalar rest values: has_scalar_rest) */
+	int has_scalar_rest;
+	int has_names, has_hierarchy, has_sources; /* names; parents; source node indices (glTF) */
+} sinew_rig_info;
+/* Reads the rig of a blob (any version; safe on any bytes: checked as sinew_validate does, checksum not
+ * needed). Does not allocate. */
+SINEW_API sinew_result sinew_blob_rig(const void *blob, size_t size, sinew_rig_info *out, sinew_error *error);
+/* One node and one scalar track of the rig (a packed glTF's blob maps them to its document by source index). */
+typedef struct sinew_rig_node {
+	const char *name;       /* points into the blob; NULL without names */
+	int32_t parent;         /* -1 for a root, or when the rig has no hierarchy */
+	int32_t source_index;   /* the node in the source file (glTF), -1 when unknown */
+	sinew_qvv rest;         /* identity when the rig does not store the rest pose (sinew_rig_info.has_rest) */
+	float shell_distance;   /* as sinew_joint (0 = the compressor's default) */
+	float precision;
+} sinew_rig_node;
+typedef struct sinew_rig_scalar {
+	const char *name;       /* a pointer track's JSON pointer, a morph track's name; NULL when the rig has none */
+	uint32_t components;    /* 1..4 */
+	int32_t source_node;    /* as sinew_scalar_track: glTF node of the morph weights, -1, or SINEW_SOURCE_POINTER */
+	int32_t source_target;  /* first morph target (a pointer track: its first float), or -1 */
+	float rest[4];          /* the rest (default) value; zeros when the rig does not store it (has_scalar_rest) */
+	float precision;
+} sinew_rig_scalar;
+/* Fills nodes[node_count] and scalars[scalar_count] (either may be NULL) from the blob's rig (formats 1 and 2:
+ * clip 0's metadata). Safe on any bytes, as sinew_blob_rig. Does not allocate. */
+SINEW_API sinew_result sinew_blob_rig_nodes(const void *blob, size_t size, sinew_rig_node *nodes, sinew_rig_scalar *scalars,
+                                            sinew_error *error);
 
 /* Number of clips in a validated blob (0 if `blob` is not a validated blob's first bytes). */
 SINEW_API uint32_t sinew_blob_clip_count(const void *blob, size_t size);
@@ -507,6 +556,12 @@ typedef struct sinew_context_options {
 	                        sampling reaches it (cheapest for forward/backward playback; a jump fills at once) */
 	uint32_t tiers;      /* quality tiers (docs/format.md §tiers) sampling may use, from the base tier up; 0 = all.
 	                        Each segment plays from the finest of those tiers whose page is present */
+	const sinew_qvv *rest_pose;  /* [node_count] the rest pose of a blob whose defaults play it (rest_defaults) but whose
+	                                rig does not store it: a packed glTF's blob, whose document holds it (its nodes'
+	                                translation, rotation and scale at their source indices). Ignored when the rig has
+	                                it. Without either, context_init fails unless skip_defaults */
+	const float *rest_scalars;   /* [scalar components] the same for scalar tracks (morph weights: node.weights, else
+	                                mesh.weights, else 0) */
 } sinew_context_options;
 
 /* Bytes of caller memory a sampling context for `clip` needs (0 if the blob/clip is invalid). */
@@ -590,26 +645,29 @@ SINEW_API uint32_t sinew_context_pages_needed(const sinew_context *context, doub
  * (bits_* and bit_padding are bits) that add up: total = blob_header +
  * clip_headers + descriptors + constants + clip_ranges + time_map + segment_table + segment_descriptors +
  * segment_ranges + group_offsets + (bits_rotation + bits_translation + bits_scale + bits_scalar +
- * bit_padding) / 8 + metadata + padding. */
+ * bit_padding) / 8 + metadata + rig + padding. */
 typedef struct sinew_size_breakdown {
 	uint64_t total;               /* bytes described: one clip, or the whole blob */
-	uint64_t blob_header;         /* whole blob only: 32-byte header + clip offset table */
-	uint64_t clip_headers;        /* 36 bytes per clip (64 in format 1) */
-	uint64_t descriptors;         /* 1 byte per joint and per scalar track, + 1 more with per-track rounding
-	                                 (format 1: 2 bytes), + alignment */
+	uint64_t blob_header;         /* whole blob only: the header (20 bytes, 24 paged; 32 in formats 1 and 2) + clip
+	                                 offset table */
+	uint64_t clip_headers;        /* 20 bytes per clip (24 with an f64 rate; 36 in format 2, 64 in format 1) */
+	uint64_t descriptors;         /* 1 byte per listed joint and scalar track, + 1 more with per-track rounding
+	                                 (format 1: 2 bytes), the node and scalar maps, + alignment */
 	uint64_t constants;           /* values of constant and default sub-tracks */
 	uint64_t clip_ranges;         /* per animated track: minima and extents over the clip */
-	uint64_t time_map;            /* clips sampled off a uniform grid: 4 + 8 bytes per time mark */
-	uint64_t segment_table;       /* 4 bytes per segment + 4; paged clips: the page table (4 + 20 per page) and
+	uint64_t time_map;            /* clips sampled off a uniform grid: 4 bytes + 4 per time mark, + 2 per inner mark
+	                                 unless every sample is a mark (format 2: 4 + 8 per mark) */
+	uint64_t segment_table;       /* 4 bytes per segment + 4 (none for a lone segment); paged clips: the page table (4 + 20 per page) and
 	                                 each page's segment offsets (4 per segment + 4) */
 	uint64_t segment_descriptors; /* 3 bytes per animated track per segment (widths, decimation); 5 with
 	                                 midpoint knots (+ a 4-bit residual shift per component) */
 	uint64_t segment_ranges;      /* 2 bytes per stored component per segment (none for a lone segment) */
-	uint64_t group_offsets;       /* 4 bytes per 8 animated tracks per segment */
+	uint64_t group_offsets;       /* formats 1 and 2: 4 bytes per 8 animated tracks per segment */
 	uint64_t bits_rotation, bits_translation, bits_scale, bits_scalar; /* knot bits by sub-track kind
 	                                 (plain knots and midpoint residuals) */
 	uint64_t bit_padding;         /* bits rounding each segment's stream up to a byte */
-	uint64_t metadata;            /* names, hierarchy, default poses, shells */
+	uint64_t metadata;            /* format 1 and 2: the clip's names, hierarchy, default poses, shells */
+	uint64_t rig;                 /* format 3, whole blob only: the rig (names, hierarchy, rest pose, sources) */
 	uint64_t padding;             /* alignment: before the metadata, between clips, the 8-byte tails (blob, pages) */
 	uint32_t segments, animated_tracks, knots;
 	uint32_t predicted_knots;     /* of `knots`, those stored as residuals from their neighbours' midpoint */
@@ -630,6 +688,16 @@ SINEW_API sinew_result sinew_decompress_clips(const void *blob, size_t size, con
 SINEW_API sinew_result sinew_decompress_clips_tiers(const void *blob, size_t size, uint32_t tiers,
                                                     const sinew_allocator *allocator, sinew_clip_set **out,
                                                     sinew_error *error);
+/* Options of sinew_decompress_clips_with. */
+typedef struct sinew_decompress_options {
+	uint32_t tiers;              /* quality tiers (0 = all) */
+	const sinew_qvv *rest_pose;  /* as sinew_context_options.rest_pose (a packed glTF's blob): also becomes the joints'
+	                                default_pose */
+	const float *rest_scalars;   /* as sinew_context_options.rest_scalars */
+} sinew_decompress_options;
+SINEW_API sinew_result sinew_decompress_clips_with(const void *blob, size_t size, const sinew_decompress_options *options,
+                                                   const sinew_allocator *allocator, sinew_clip_set **out,
+                                                   sinew_error *error);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Export (src/export/): clips back to glTF 2.0 (and to ACL raw clips)                          */

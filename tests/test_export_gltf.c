@@ -479,8 +479,8 @@ static void check_structure(const char *path, const sinew_clip_set *set, bool ex
 			CHECK_EQ(member_uint(extras, "skipped_scalar_tracks", 0), clip->scalar_track_count);
 		const sinewi_json *channels = sinewi_json_get(anim, "channels"), *samplers = sinewi_json_get(anim, "samplers");
 		// root translation, spine rotation, head scale; the end site has no track. The tail is static (equals its
-		// rest) in every clip: only the first clip keeps its rotation, so the joint stays animated for importers.
-		CHECK_EQ(channels->count, c == 0 ? 4 : 3);
+		// rest) in every clip, and every clip animates it (has_track): each keeps one rotation channel for it.
+		CHECK_EQ(channels->count, 4);
 		CHECK_EQ(samplers->count, channels->count);
 		bool seen[4] = {false, false, false, false};
 		for (uint32_t i = 0; i < channels->count; ++i) {
@@ -517,7 +517,7 @@ static void check_structure(const char *path, const sinew_clip_set *set, bool ex
 				}
 			}
 		}
-		CHECK(seen[0] && seen[1] && seen[2] && seen[3] == (c == 0));
+		CHECK(seen[0] && seen[1] && seen[2] && seen[3]); // (the static tail too: each clip animates it)
 	}
 	// One skin per root lists every joint, end site included, depth first.
 	const sinewi_json *skins = sinewi_json_get(root, "skins");
@@ -570,9 +570,14 @@ static void test_export_static_clip_keeps_duration(void) {
 	CHECK_MSG(!problem, "%s", problem);
 	const sinewi_json *anim = at(d.root, "animations", 0);
 	const sinewi_json *channels = sinewi_json_get(anim, "channels");
-	// Every sub-track equals the rest pose: one rotation channel remains, with every key time.
-	CHECK_EQ(channels->count, 1);
-	CHECK(strcmp(member_string(sinewi_json_get(&channels->children[0], "target"), "path"), "rotation") == 0);
+	// Every sub-track equals the rest pose: each joint the clip animates (has_track) keeps one rotation channel,
+	// with every key time; the end site has no track.
+	uint32_t tracked = 0;
+	for (uint32_t j = 0; j < clip->joint_count; ++j) tracked += clip->joints[j].has_track != 0;
+	CHECK(tracked > 0);
+	CHECK_EQ(channels->count, tracked);
+	for (uint32_t i = 0; i < channels->count; ++i)
+		CHECK(strcmp(member_string(sinewi_json_get(&channels->children[i], "target"), "path"), "rotation") == 0);
 	uint32_t count = 0, comps = 0;
 	const sinewi_json *sampler = at(anim, "samplers", 0);
 	CHECK(accessor_data(&d, member_uint(sampler, "input", 99), &count, &comps));
@@ -722,6 +727,7 @@ static sinew_clip_set *make_morph_set(void) {
 			clip->joints[j].source_index = (int32_t)j;
 		}
 		clip->joints[0].has_track = 0;
+		clip->joints[1].has_track = c == 0, clip->joints[2].has_track = c == 1; // the joint each clip animates
 		clip->joints[1].default_pose.translation[1] = 1.0f;
 		clip->joints[2].default_pose.translation[1] = 0.5f;
 		for (uint32_t k = 0; k < 9; ++k) {
@@ -843,6 +849,7 @@ static void test_export_source_mapping_errors(void) {
 	sinew_error err = {0};
 	sinew_export_options options = {.binary = 0, .source_path = source};
 	test_tmp_path("mapping_error.gltf", out, sizeof out);
+	set->clips[0]->joints[2].has_track = 1; // (the clip animates the hand too: its mapping is checked)
 	set->clips[0]->joints[2].source_index = 7;
 	CHECK_RESULT(sinew_export_gltf(set, out, &options, NULL, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
 	CHECK(strstr(err.message, "source_index 7"));

@@ -69,7 +69,7 @@ static void test_format_validates_and_describes(void) {
 	CHECK_OK(sinew_validate(blob, size, &err), &err);
 	CHECK(size % 4 == 0); // Total_size is a multiple of 4 (docs/format.md, blob header)
 	CHECK(memcmp(blob, "SNEW", 4) == 0);
-	CHECK_EQ(sinewi_rd16(blob + 4), 2);
+	CHECK_EQ(sinewi_rd16(blob + 4), 3);
 	CHECK_EQ(sinew_blob_clip_count(blob, size), 1);
 	sinew_clip_info info;
 	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
@@ -164,11 +164,28 @@ static void test_format_rejects_bad_header_fields(void) {
 	copy[0] = 'X';
 	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_BAD_MAGIC, &err);
 	memcpy(copy, blob, size);
-	sinewi_wr16(copy + 4, 3);
+	sinewi_wr16(copy + 4, 4);
 	refresh_checksum(copy, size);
 	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_BAD_VERSION, &err);
 	memcpy(copy, blob, size);
-	copy[25] = 1; // reserved
+	copy[7] = 0x80; // a reserved blob flag
+	refresh_checksum(copy, size);
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
+	memcpy(copy, blob, size);
+	copy[6] ^= 1; // Paged without a resident size that fits
+	refresh_checksum(copy, size);
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
+	// the rig: a reserved rig flag, and a non-zero tail byte
+	sinewi_clip_view v;
+	CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+	const size_t rig = (size_t)(v.rig - blob);
+	memcpy(copy, blob, size);
+	copy[rig + 5] = 0x80;
+	refresh_checksum(copy, size);
+	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
+	CHECK(strstr(err.message, "rig") != NULL);
+	memcpy(copy, blob, size);
+	copy[size - 1] = 1;
 	refresh_checksum(copy, size);
 	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
 	memcpy(copy, blob, size);
@@ -350,7 +367,7 @@ static void test_format_golden_v2_midpoint_decodes(void) {
 static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
 	uint64_t bits = b->bits_rotation + b->bits_translation + b->bits_scale + b->bits_scalar + b->bit_padding;
 	return b->blob_header + b->clip_headers + b->descriptors + b->constants + b->clip_ranges + b->time_map + b->segment_table +
-	       b->segment_descriptors + b->segment_ranges + b->group_offsets + bits / 8 + b->metadata + b->padding;
+	       b->segment_descriptors + b->segment_ranges + b->group_offsets + bits / 8 + b->metadata + b->rig + b->padding;
 }
 
 // sinew_blob_sizes: the parts add up to the clip and to the blob, each part has the size the format
@@ -367,25 +384,33 @@ static void test_format_size_breakdown(void) {
 	CHECK_OK(sinew_blob_clip_info(blob, size, 0, &info, &err), &err);
 	CHECK_EQ(c.total, info.size);
 	CHECK_EQ(breakdown_sum(&c), c.total);
-	CHECK(c.padding < 4); // the metadata starts 4-byte aligned after the last segment
+	CHECK_EQ(c.padding, 0); // the clip ends with its last segment (the rig is the blob's)
 	CHECK_EQ(c.blob_header, 0);
-	CHECK_EQ(c.clip_headers, 36);
-	CHECK_EQ(c.descriptors, 8); // 5 + 1, then 4-byte alignment
+	CHECK_EQ(c.clip_headers, 20);
+	// the node and scalar maps (when the clip leaves some out) and a byte per listed joint and scalar track, then
+	// 4-byte alignment (5 joints, 1 scalar track)
+	sinewi_clip_view v;
+	CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+	const uint64_t maps = (v.node_map ? 1u : 0u) + (v.scalar_map ? 1u : 0u);
+	CHECK(v.listed_joints >= 1 && v.listed_joints <= 5 && v.listed_scalars == 1);
+	CHECK_EQ(c.descriptors, ((20 + maps + v.listed_joints + v.listed_scalars + 3) & ~3ull) - 20);
 	CHECK_EQ(c.segments, 2);
 	CHECK_EQ(c.segment_table, 12);
-	// 3 bytes per track and segment, 5 with midpoint knots (clip flag bit 10)
-	const uint32_t flags = sinewi_rd32(blob + sinewi_rd32(blob + 32) + 4);
+	// 3 bytes per track and segment, 5 with midpoint knots (clip flag bit 10); no group offsets in format 3
+	const uint32_t flags = sinewi_rd32(blob + sinewi_rd32(blob + 20) + 4);
 	CHECK_EQ(c.segment_descriptors, 2ull * ((flags & 0x400u) ? 5 : 3) * c.animated_tracks);
 	CHECK(c.predicted_knots <= c.knots / 2);
-	CHECK(c.group_offsets == 2ull * 4 * ((c.animated_tracks + 7) / 8));
+	CHECK_EQ(c.group_offsets, 0);
 	CHECK(c.bits_rotation > 0 && c.bits_translation > 0 && c.bits_scalar > 0 && c.bits_scale == 0);
 	CHECK(c.bit_padding < 2 * 8);
-	CHECK(c.metadata > 0);
+	CHECK_EQ(c.metadata, 0);
+	CHECK_EQ(c.rig, 0);
 	CHECK_EQ(c.segment_ranges, 2ull * 2 * (3 * (c.animated_tracks - 1) + 1)); // two segments: ranges stored
 	CHECK_OK(sinew_blob_sizes(blob, size, SINEW_ALL_CLIPS, &all, &err), &err);
 	CHECK_EQ(all.total, size);
 	CHECK_EQ(breakdown_sum(&all), size);
-	CHECK_EQ(all.blob_header, 36);
+	CHECK_EQ(all.blob_header, 24); // 20 bytes and one clip offset
+	CHECK(all.rig >= 16 + 4 + 5 * 40);   // header, scalar components, rest pose at least
 	CHECK_RESULT(sinew_blob_sizes(blob, size, 1, &c, &err), SINEW_RESULT_OUT_OF_RANGE, &err);
 	CHECK_RESULT(sinew_blob_sizes(blob, size - 16, 0, &c, &err), SINEW_RESULT_TRUNCATED, &err);
 	blob[0] = 'X';
@@ -551,16 +576,17 @@ static uint32_t midpoint_tracks(const sinewi_clip_view *v, midpoint_track *out, 
 
 // Where the parts of segment s of a validated clip are: its first byte and its bit stream.
 static const unsigned char *midpoint_segment(const sinewi_clip_view *v, uint32_t s, unsigned char **stream) {
-	const unsigned char *p = v->clip + sinewi_rd32(v->segment_table + 4 * (size_t)s);
-	const uint32_t nt = v->track_count, groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	const unsigned char *p = v->clip + sinewi_segment_offset(v, s);
+	const uint32_t nt = v->track_count, groups = v->version >= 3 ? 0u : (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
 	*stream = (unsigned char *)p + (size_t)nt * v->track_descriptor_size + v->segment_range_bytes + 4 * (size_t)groups;
 	return p;
 }
 
-// Track `ti` of segment s: its descriptor, its first bit in the stream, and the bits of its plain knots and
-// of its residuals (docs/format.md: (K - P) knots of Knot_bits, then P residuals of Residual_bits).
+// Where track ti's residuals lie in segment s (docs/format.md §bit stream: rows per decimation level, plain
+// and residual rows alternating): `rows` residual rows `row_bits` apart (a plain row and a residual row), the
+// track's `residual_bits` at `column` of each, the first at `first`.
 typedef struct midpoint_layout {
-	uint64_t descriptor, bitpos, plain_bits, residual_bits;
+	uint64_t descriptor, first, row_bits, column, residual_bits, rows;
 	uint32_t shifted;
 } midpoint_layout;
 
@@ -570,23 +596,26 @@ static midpoint_layout midpoint_track_layout(const sinewi_clip_view *v, const mi
 	const uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
+	uint64_t wp[4] = {0, 0, 0, 0}, wr[4] = {0, 0, 0, 0}, column = 0;
 	midpoint_layout l = {0};
-	for (uint32_t i = 0; i <= ti; ++i) {
+	uint32_t level = 0;
+	for (uint32_t i = 0; i < v->track_count; ++i) {
 		const uint64_t d = sinewi_track_descriptor(seg, i, v->track_descriptor_size);
-		const uint32_t n = tracks[i].type == 0 ? 3u : tracks[i].components;
+		const uint32_t n = tracks[i].type == 0 ? 3u : tracks[i].components, dec = (uint32_t)(d >> 20) & 3u;
 		uint32_t knot = 0, residual = 0, shifted = 0;
 		for (uint32_t c = 0; c < n; ++c) {
 			const uint32_t w = sinewi_width_bits((uint32_t)(d >> (5 * c)) & 31u), sh = sinewi_descriptor_shift(d, c);
 			knot += w, residual += w - sh, shifted |= sh;
 		}
 		if (tracks[i].type == 0 && (d & 31u) == SINEWI_WIDTH_RAW) knot = residual = 128;
-		const uint32_t knots = sinewi_knot_count(length, (uint32_t)(d >> 20) & 3u), p = sinewi_predicted_knots(knots);
-		if (i == ti) {
-			l.descriptor = d, l.shifted = shifted;
-			l.plain_bits = (uint64_t)(knots - p) * knot, l.residual_bits = (uint64_t)p * residual;
-		} else {
-			l.bitpos += sinewi_track_bits(knots, knot, residual);
-		}
+		if (i == ti) l.descriptor = d, l.shifted = shifted, l.residual_bits = residual, level = dec, column = wr[dec];
+		wp[dec] += knot, wr[dec] += residual;
+	}
+	uint64_t at = 0;
+	for (uint32_t dec = 0; dec < 4; ++dec) {
+		const uint32_t knots = sinewi_knot_count(length, dec), p = sinewi_predicted_knots(knots);
+		if (dec == level) l.first = at + wp[dec], l.rows = p, l.row_bits = wp[dec] + wr[dec], l.column = column;
+		at += (uint64_t)(knots - p) * wp[dec] + (uint64_t)p * wr[dec];
 	}
 	return l;
 }
@@ -715,7 +744,7 @@ static void test_format_midpoint_knots(void) {
 	if (!blob) return;
 	b = blob;
 	CHECK_MSG(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS, "flags %x", v.flags);
-	CHECK_EQ(sinewi_rd32(blob + sinewi_rd32(blob + 32) + 4) & 0x400u, 0x400u); // bit 10 of the clip header's Flags
+	CHECK_EQ(sinewi_rd32(blob + sinewi_rd32(blob + 20) + 4) & 0x400u, 0x400u); // bit 10 of the clip header's Flags
 	CHECK_EQ(v.track_descriptor_size, 5);
 	sinew_size_breakdown sz;
 	CHECK_OK(sinew_blob_sizes(blob, size, 0, &sz, &err), &err);
@@ -759,7 +788,7 @@ static void test_format_midpoint_knots(void) {
 	// without the flag, the same bytes read as 3-byte descriptors do not add up
 	unsigned char *copy = (unsigned char *)malloc(size);
 	memcpy(copy, blob, size);
-	sinewi_wr32(copy + sinewi_rd32(copy + 32) + 4, v.flags & ~SINEW_FMT_FLAG_MIDPOINT_KNOTS);
+	sinewi_wr32(copy + sinewi_rd32(copy + 20) + 4, v.flags & ~SINEW_FMT_FLAG_MIDPOINT_KNOTS);
 	refresh_checksum(copy, size);
 	CHECK_RESULT(sinew_validate(copy, size, &err), SINEW_RESULT_CORRUPT, &err);
 
@@ -774,11 +803,12 @@ static void test_format_midpoint_knots(void) {
 		for (uint32_t i = 0; i < nt; ++i) {
 			const midpoint_layout l = midpoint_track_layout(&v, tracks, s, i);
 			if (!l.shifted) continue;
-			for (uint64_t k = l.bitpos + l.plain_bits; k < l.bitpos + l.plain_bits + l.residual_bits; ++k) {
-				const unsigned char m = (unsigned char)(1u << (k & 7u));
-				stream[k >> 3] = (unsigned char)((test_rand_u32(&rng) & 1u) ? stream[k >> 3] | m : stream[k >> 3] & ~m);
-			}
-			residual_bits += l.residual_bits;
+			for (uint64_t g = 0; g < l.rows; ++g)
+				for (uint64_t k = l.first + g * l.row_bits + l.column; k < l.first + g * l.row_bits + l.column + l.residual_bits; ++k) {
+					const unsigned char m = (unsigned char)(1u << (k & 7u));
+					stream[k >> 3] = (unsigned char)((test_rand_u32(&rng) & 1u) ? stream[k >> 3] | m : stream[k >> 3] & ~m);
+				}
+			residual_bits += l.rows * l.residual_bits;
 		}
 	}
 	CHECK(residual_bits > 0);
@@ -845,7 +875,7 @@ static void test_format_time_map(void) {
 	CHECK_NEAR(info.duration, 1.2f, 0);
 	sinew_size_breakdown b;
 	CHECK_OK(sinew_blob_sizes(blob, size, 0, &b, &err), &err);
-	CHECK_EQ(b.time_map, 4 + 8 * 4);
+	CHECK_EQ(b.time_map, 4 + 4 * 4 + 2 * 2); // the count, 4 times, the samples of the 2 inner marks (u16)
 	CHECK_EQ(breakdown_sum(&b), b.total);
 	// sample k at its own time is the decompressed sample k, bit for bit; the marks come back
 	sinew_clip_set *dec = NULL;
@@ -891,9 +921,9 @@ static void test_format_time_map(void) {
 	// a time that is not finite, a sample past the last, Time_map with Looping: refused
 	const size_t marks_at = (size_t)(v.time_map - blob);
 	const unsigned char late[4] = {0, 0, 0x80, 0x7f}; // mark 1's time becomes +infinity
-	check_refused(blob, size, marks_at + 8, late, 4, "time mark 1");
-	const unsigned char past[1] = {0x40}; // last sample 20 -> 84
-	check_refused(blob, size, marks_at + 3 * 8 + 4, past, 1, "time mark 3");
+	check_refused(blob, size, marks_at + 4, late, 4, "time mark 1");
+	const unsigned char past[1] = {0x40}; // mark 1's sample 4 -> 64, past mark 2's 9
+	check_refused(blob, size, marks_at + 4 * 4, past, 1, "time mark 2");
 	const unsigned char loop[1] = {SINEW_FMT_FLAG_LOOPING};
 	check_refused(blob, size, (size_t)(v.clip - blob) + SINEW_FMT_CLIP_FLAGS, loop, 1, "Time_map with Looping");
 	sinew_blob_free(blob, size, NULL);

@@ -800,8 +800,10 @@ static void gltf_skeleton_order_skins_and_uniform_clips(void) {
 	CHECK(strstr(last_warning, "animated twice") != NULL);
 	CHECK_EQ(set->clip_count, 2);
 	int32_t nodes[] = {0, 2, 1, 3, 4}, parents[] = {-1, 0, 1, 0, -1};
-	uint8_t tracks[] = {0, 0, 1, 0, 1};
+	// has_track: the joints a channel of this clip targets (node 1 in the first, node 4 in the second)
+	uint8_t clip_tracks[2][5] = {{0, 0, 1, 0, 0}, {0, 0, 0, 0, 1}};
 	for (uint32_t c = 0; c < 2; ++c) {
+		const uint8_t *tracks = clip_tracks[c];
 		sinew_clip *clip = set->clips[c];
 		CHECK(strcmp(clip->name, c ? "second" : "first") == 0);
 		CHECK_EQ(clip->joint_count, 5);

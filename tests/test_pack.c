@@ -318,7 +318,7 @@ static void test_pack_unpack_rejects_hostile_references(void) {
 	bool ok = try_edit(text, ext_ref, bad_ref, SINEW_RESULT_CORRUPT, "hostile_view_index.gltf") &&
 	          try_edit(text, range, bad_range, SINEW_RESULT_CORRUPT, "hostile_view_past_buffer.gltf") &&
 	          try_edit(text, range, bad_offset, SINEW_RESULT_CORRUPT, "hostile_view_offset_overflow.gltf") &&
-	          try_edit(text, "\"version\":2", "\"version\":3", SINEW_RESULT_BAD_VERSION, "hostile_version.gltf") &&
+	          try_edit(text, "\"version\":3", "\"version\":9", SINEW_RESULT_BAD_VERSION, "hostile_version.gltf") &&
 	          try_edit(text, "{\"name\":\"falling\",", "{\"name\":\"extra\"},{\"name\":\"falling\",", SINEW_RESULT_CORRUPT,
 	                   "hostile_clip_count.gltf") &&
 	          try_edit(text, "\"SINEW_compressed_animation\":{", "\"SINEW_other\":{", SINEW_RESULT_UNSUPPORTED,

@@ -84,7 +84,7 @@ static void test_pages_decode_like_unpaged(void) {
 		CHECK_OK(sinew_validate(p.paged, p.paged_size, &err), &err);
 		sinew_clip_info info;
 		CHECK_OK(sinew_blob_clip_info(p.paged, p.paged_size, 0, &info, &err), &err);
-		CHECK(info.format_version == 2 && info.page_count > 4 && info.page_count < info.segment_count);
+		CHECK(info.format_version == 3 && info.page_count > 4 && info.page_count < info.segment_count);
 		CHECK(p.resident < p.paged_size && info.page_bytes_max <= 512);
 		for (int ra = 0; ra < 2; ++ra) {
 			void *m0 = NULL, *m1 = NULL;

@@ -133,19 +133,19 @@ static bool gltf_output_ok(const char *command, const cli_options *o) {
 static void size_rows(const sinew_size_breakdown *b, const char **names, double *bytes, int *count) {
 	const char *n[] = {"blob_header", "clip_headers", "descriptors", "constants", "clip_ranges", "time_map", "segment_table",
 	                   "segment_descriptors", "segment_ranges", "group_offsets", "rotation_bits", "translation_bits",
-	                   "scale_bits", "scalar_bits", "bit_padding", "metadata", "padding"};
+	                   "scale_bits", "scalar_bits", "bit_padding", "metadata", "rig", "padding"};
 	double v[] = {(double)b->blob_header, (double)b->clip_headers, (double)b->descriptors, (double)b->constants,
 	              (double)b->clip_ranges, (double)b->time_map, (double)b->segment_table, (double)b->segment_descriptors,
 	              (double)b->segment_ranges, (double)b->group_offsets, (double)b->bits_rotation / 8.0, (double)b->bits_translation / 8.0,
 	              (double)b->bits_scale / 8.0, (double)b->bits_scalar / 8.0, (double)b->bit_padding / 8.0, (double)b->metadata,
-	              (double)b->padding};
+	              (double)b->rig, (double)b->padding};
 	*count = (int)(sizeof v / sizeof v[0]);
 	for (int i = 0; i < *count; ++i) names[i] = n[i], bytes[i] = v[i];
 }
 
 static void print_sizes(cli_json *j, const cli_options *o, const char *label, const sinew_size_breakdown *b) {
-	const char *names[17];
-	double bytes[17];
+	const char *names[18];
+	double bytes[18];
 	int n;
 	size_rows(b, names, bytes, &n);
 	if (o->json) {

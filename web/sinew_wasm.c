@@ -14,7 +14,7 @@
 // The exports (web/build_wasm.sh lists them with --export; nothing else is visible).
 void *sinew_web_alloc(uint32_t size);
 const char *sinew_web_error(void);
-int sinew_web_load(const void *blob, uint32_t size, uint32_t options);
+int sinew_web_load(const void *blob, uint32_t size, uint32_t options, const sinew_qvv *rest, const float *rest_scalars);
 uint32_t sinew_web_clip_count(void);
 float *sinew_web_sample(uint32_t clip, double t);
 const uint32_t *sinew_web_changed(void);
@@ -68,13 +68,19 @@ const char *sinew_web_error(void) {
 	return g.error.message;
 }
 
-static int fail(sinew_result code, const char *message) {
-	return (int)sinewi_fail(&g.error, code, "%s", message);
+static int fail(sinew_result code, const char *message) { // (copied: no printf in this module)
+	g.error.code = code;
+	size_t n = 0;
+	while (message[n] && n + 1 < sizeof g.error.message) g.error.message[n] = message[n], ++n;
+	g.error.message[n] = 0;
+	return (int)code;
 }
 
 // Validates `blob` (which must stay in place) and prepares every clip. `options` bit 0: random
-// access contexts (same cost in any playback order, more memory). Returns a sinew_result.
-int sinew_web_load(const void *blob, uint32_t size, uint32_t options) {
+// access contexts (same cost in any playback order, more memory). `rest` and `rest_scalars` (0 for none)
+// are the rest pose of a blob whose rig does not store it (a packed glTF's: sinew.mjs loadPacked reads it
+// from the document); copied, they need not stay. Returns a sinew_result.
+int sinew_web_load(const void *blob, uint32_t size, uint32_t options, const sinew_qvv *rest, const float *rest_scalars) {
 	if (g.loaded) return fail(SINEW_RESULT_INVALID_ARGUMENT, "this instance already holds a blob");
 	if (!blob && size) return fail(SINEW_RESULT_INVALID_ARGUMENT, "NULL blob");
 	sinew_result r = sinew_validate(blob, size, &g.error);
@@ -82,7 +88,7 @@ int sinew_web_load(const void *blob, uint32_t size, uint32_t options) {
 	uint32_t count = sinew_blob_clip_count(blob, size);
 	web_clip *clips = (web_clip *)sinewi_web_heap_alloc((size_t)count * sizeof(web_clip) + 1, 16);
 	if (!clips) return fail(SINEW_RESULT_OUT_OF_MEMORY, "out of memory (clip table)");
-	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 1 : 0, 0};
+	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 1 : 0, 0, rest, rest_scalars};
 	size_t output_floats = 1;
 	for (uint32_t i = 0; i < count; ++i) {
 		web_clip *c = &clips[i];

@@ -21,7 +21,7 @@ void *sinew_world_reserve(uint32_t size);
 void *sinew_world_alloc(uint32_t size);
 const char *sinew_world_error(void);
 int sinew_world_validate(const void *blob, uint32_t size);
-int sinew_world_load(const void *blob, uint32_t size, uint32_t options);
+int sinew_world_load(const void *blob, uint32_t size, uint32_t options, const sinew_qvv *rest, const float *rest_scalars);
 uint32_t sinew_world_clip(uint32_t blob, uint32_t clip);
 uint32_t sinew_world_add_player(uint32_t joints, uint32_t scalar_floats, uint32_t layers);
 uint32_t sinew_world_update(double dt);
@@ -210,7 +210,8 @@ int sinew_world_validate(const void *blob, uint32_t size) {
 // and prepares every clip: a sampling context (random access unless options bit 0: the same cost
 // at any time, so players at different times share one context) and its pose at t = 0. On
 // failure every allocation since the reserve is zeroed and given back and the state restored.
-SINEWI_WASM_SMALL int sinew_world_load(const void *blob, uint32_t size, uint32_t options) {
+SINEWI_WASM_SMALL int sinew_world_load(const void *blob, uint32_t size, uint32_t options, const sinew_qvv *rest,
+                                       const float *rest_scalars) {
 	if (!W.mark) W.mark = (uint32_t)(uintptr_t)sinewi_web_heap_mark();
 	world_state saved = W;
 	sinew_result r = sinew_validate(blob, size, &E);
@@ -220,7 +221,7 @@ SINEWI_WASM_SMALL int sinew_world_load(const void *blob, uint32_t size, uint32_t
 		clips = (world_clip *)take((size_t)count * sizeof(world_clip) + 16);
 		if (!clips) r = sinewi_fail(&E, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (clip table)");
 	}
-	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 0 : 1, 0};
+	sinew_context_options co = {SINEW_KERNEL_AUTO, 0, (options & 1u) ? 0 : 1, 0, rest, rest_scalars}; // (rest: a packed glTF's)
 	for (uint32_t i = 0; r == SINEW_RESULT_OK && i < count; ++i) {
 		world_clip *c = &clips[i];
 		sinew_clip_info ci;
@@ -243,9 +244,11 @@ SINEWI_WASM_SMALL int sinew_world_load(const void *blob, uint32_t size, uint32_t
 		}
 		uint8_t *part = (uint8_t *)take((size_t)ci.joint_count + scalar_floats + 4);
 		if (!part) { r = sinewi_fail(&E, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (participation)"); break; }
-		const unsigned char *meta = ctx->view.metadata;
+		// the rest pose the defaults hold: the rig's (format 3), else the identity (a sub-track of kind identity
+		// then sets nothing either)
 		for (uint32_t j = 0; j < ci.joint_count; ++j) {
-			const float *def = meta ? (const float *)(const void *)(meta + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE + 20) : NULL;
+			float bind[10];
+			const float *def = sinewi_rig_rest(&ctx->view, j, bind) ? bind : NULL;
 			uint8_t m = 0;
 			for (uint32_t k = 0; k < 3; ++k) {
 				uint8_t kind = ctx->joints[j].kinds[k];
@@ -261,8 +264,8 @@ SINEWI_WASM_SMALL int sinew_world_load(const void *blob, uint32_t size, uint32_t
 			part[j] = m;
 		}
 		for (uint32_t s = 0; s < ci.scalar_track_count; ++s) {
-			const float *def = meta ? (const float *)(const void *)(meta + SINEW_FMT_META_HEADER_SIZE + (size_t)ci.joint_count * SINEW_FMT_META_JOINT_SIZE +
-			                                                        (size_t)s * SINEW_FMT_META_SCALAR_SIZE + 16) : NULL;
+			float bind[4];
+			const float *def = sinewi_rig_scalar_rest(&ctx->view, s, bind) ? bind : NULL;
 			uint8_t kind = ctx->scalars[s].kind;
 			for (uint32_t k = 0; k < ctx->scalars[s].components; ++k) {
 				int sets = kind >= 2 || (kind == 0 && def && def[k] != 0.0f);

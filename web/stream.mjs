@@ -220,7 +220,8 @@ export async function loadStreaming(source, options = {}) {
 	const dv = new DataView(header.buffer, header.byteOffset, 32);
 	if (dv.getUint32(0, true) !== 0x57454e53) throw new SinewError(20, 'not a sinew stream (bad magic)');
 	const version = dv.getUint16(4, true), total = dv.getUint32(8, true);
-	const resident = version >= 2 ? dv.getUint32(20, true) : 0;
+	// format 3: Resident_size only with Blob_flags Paged; format 2: 0 when not paged
+	const resident = version >= 3 ? ((dv.getUint16(6, true) & 1) ? dv.getUint32(20, true) : 0) : version >= 2 ? dv.getUint32(20, true) : 0;
 	if (!resident) return load(await read(0, total), options); // not paged: the whole blob
 	const data = new Uint8Array(await read(0, resident));
 	const simd = options.simd ?? simdSupported();
@@ -230,7 +231,7 @@ export async function loadStreaming(source, options = {}) {
 	const ptr = x.sinew_web_alloc(data.byteLength);
 	if (!ptr) throw new SinewError(60, `cannot allocate ${data.byteLength} bytes for the resident part`);
 	new Uint8Array(x.memory.buffer, ptr, data.byteLength).set(data);
-	const code = x.sinew_web_load(ptr, data.byteLength, options.randomAccess ? 1 : 0);
+	const code = x.sinew_web_load(ptr, data.byteLength, options.randomAccess ? 1 : 0, 0, 0);
 	if (code !== 0) throw new SinewError(code, cString(x.memory, x.sinew_web_error()));
 	return new StreamingAnimation(instance, simd, readMetadata(data), read, {
 		budgetBytes: options.budgetBytes ?? 65536, prefetchSeconds: options.prefetchSeconds ?? 0.5, tiers: options.tiers ?? 0,

@@ -615,7 +615,7 @@ export class SinewWorld {
 		const ptr = x.sinew_world_reserve(data.byteLength);
 		if (!ptr) throw new SinewError(60, `world: cannot allocate ${data.byteLength} bytes for the blob`);
 		new Uint8Array(this.memory.buffer, ptr, data.byteLength).set(data);
-		const r = x.sinew_world_load(ptr, data.byteLength, randomAccess ? 0 : 1);
+		const r = x.sinew_world_load(ptr, data.byteLength, randomAccess ? 0 : 1, 0, 0);
 		if (r !== 0) throw new SinewError(r, cString(this.memory.buffer, x.sinew_world_error()));
 		const blob = new WorldBlob(this, this.blobs.length, metadata, randomAccess);
 		this.blobs.push(blob);

@@ -96,6 +96,7 @@ sinew_result sinew_clip_set_add_clip(sinew_clip_set *set, const sinew_clip_desc 
 			if (c < 1 || c > 4) return SINEW_RESULT_INVALID_ARGUMENT;
 			track->components = c;
 			track->rounding = SINEW_ROUNDING_CLIP;
+			track->has_track = 1;
 			track->source_node = -1;
 			track->source_target = -1;
 			size_t n;

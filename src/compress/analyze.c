@@ -27,7 +27,10 @@ void sinewi_compress_settings_resolve(const sinew_compress_options *options, sin
 	if (out->segment_length > 1024) out->segment_length = 1024;
 	out->level = options->level ? options->level : SINEW_LEVEL_DEFAULT;
 	out->allow_over_bound = options->allow_over_bound != 0;
-	out->metadata = !options->strip_metadata;
+	out->rig = options->strip_metadata == SINEW_STRIP_ALL || options->strip_metadata == SINEW_STRIP_TO_SOURCES
+	               ? options->strip_metadata
+	               : SINEW_STRIP_NONE;
+	out->rest_defaults = out->rig != SINEW_STRIP_ALL;
 	out->loses_to = 0;
 	out->replay = NULL;
 	out->short_constants = false; // (encode_clip sets it per encoding)
@@ -270,8 +273,12 @@ static sinewi_joint_candidates *joint_candidates(const sinewi_work *w, uint32_t 
 	sinewi_joint_candidates *c = &w->candidates[j];
 	if (c->ready) return c;
 	c->def = w->clip->joints[j].default_pose;
-	sinewi_quat_normalize(c->def.rotation);
-	c->drop_def = compact_rotation(c->def.rotation, false);
+	if (w->settings->rest_defaults) { // the rig's rest value, played as it is (docs/format.md §rest pose)
+		c->drop_def = 0;
+	} else { // stored like a constant: three components, the fourth rebuilt
+		sinewi_quat_normalize(c->def.rotation);
+		c->drop_def = compact_rotation(c->def.rotation, false);
+	}
 	mean_rotation(w, j, c->mean_rotation);
 	midrange(w, j, SINEWI_TRACK_TRANSLATION, c->mid_translation);
 	midrange(w, j, SINEWI_TRACK_SCALE, c->mid_scale);
@@ -308,9 +315,14 @@ static void classify_joints(sinewi_work *w) {
 			double e;
 			uint8_t kind;
 			const sinew_qvv *value;
-			if ((e = memo_replace_error(w, j, sub, &identity, budget, &cand->error[0][sub], &cand->state[0][sub])) <= budget)
+			// with rest defaults the rest value costs nothing and leaves a node at rest out of the clip: it comes first
+			if (w->settings->rest_defaults &&
+			    (e = memo_replace_error(w, j, sub, def, budget, &cand->error[1][sub], &cand->state[1][sub])) <= budget)
+				kind = SINEWI_KIND_DEFAULT, value = def;
+			else if ((e = memo_replace_error(w, j, sub, &identity, budget, &cand->error[0][sub], &cand->state[0][sub])) <= budget)
 				kind = SINEWI_KIND_IDENTITY, value = &identity;
-			else if ((e = memo_replace_error(w, j, sub, def, budget, &cand->error[1][sub], &cand->state[1][sub])) <= budget)
+			else if (!w->settings->rest_defaults &&
+			         (e = memo_replace_error(w, j, sub, def, budget, &cand->error[1][sub], &cand->state[1][sub])) <= budget)
 				kind = SINEWI_KIND_DEFAULT, value = def;
 			else if ((e = memo_replace_error(w, j, sub, &constant, budget, &cand->error[crow][sub], &cand->state[crow][sub])) <= budget)
 				kind = SINEWI_KIND_CONSTANT, value = &constant;
@@ -347,8 +359,11 @@ static void classify_scalars(sinewi_work *w) {
 		for (uint32_t c = 0; c < nc; ++c) mid[c] = (float)(((double)lo[c] + (double)hi[c]) * 0.5);
 		short_constants(mid, nc, w->settings->short_constants); // Short_constants: constants (not defaults) in 24 bits
 		// A candidate value fits when every sample is within precision and exact zeros stay zero.
-		const float *candidates[3] = {zero, t->default_value, mid};
-		uint8_t kinds[3] = {SINEWI_KIND_IDENTITY, SINEWI_KIND_DEFAULT, SINEWI_KIND_CONSTANT};
+		// (with rest defaults the rest value first: it costs nothing and leaves the track out of the clip)
+		const bool rest = w->settings->rest_defaults;
+		const float *candidates[3] = {rest ? t->default_value : zero, rest ? zero : t->default_value, mid};
+		uint8_t kinds[3] = {rest ? SINEWI_KIND_DEFAULT : SINEWI_KIND_IDENTITY, rest ? SINEWI_KIND_IDENTITY : SINEWI_KIND_DEFAULT,
+		                    SINEWI_KIND_CONSTANT};
 		enc->scalar_kinds[i] = SINEWI_KIND_ANIMATED;
 		for (int k = 0; k < 3; ++k) {
 			bool fits = true;
@@ -860,12 +875,12 @@ static bool cannot_win(sinewi_work *w) {
 	const sinew_allocator *allocator = &w->arena->alloc.a;
 	set_knot_widths(enc, 0);
 	enc->half_ranges = 1, enc->midpoint = 0;
-	const size_t floor = sinewi_serialized_clip_size(enc, w->settings->metadata, allocator);
+	const size_t floor = sinewi_serialized_clip_size(enc, w->settings->rest_defaults, allocator);
 	bool sure = floor > w->settings->loses_to && floor < SIZE_MAX - 1;
 	if (sure) {
 		set_knot_widths(enc, SINEWI_WIDTH_RAW);
 		enc->half_ranges = 0, enc->midpoint = 1;
-		const size_t ceiling = sinewi_serialized_clip_size(enc, w->settings->metadata, allocator);
+		const size_t ceiling = sinewi_serialized_clip_size(enc, w->settings->rest_defaults, allocator);
 		sure = ceiling < SIZE_MAX - 1 && (uint64_t)sinewi_enc_constant_count(enc) * 100 >= ceiling;
 		set_knot_widths(enc, 0);
 	}

@@ -49,7 +49,7 @@ static sinew_result encode_variant(const sinew_clip *clip, const sinewi_clip_pre
 		r = sinewi_compress_clip(clip, prep, &s, arena, &enc, error);
 	}
 	const bool ok = r == SINEW_RESULT_OK, left_out = ok && enc->left_out;
-	const size_t size = !ok || left_out ? SIZE_MAX : copied ? reuse->size[variant] : sinewi_serialized_clip_size(enc, s.metadata, allocator);
+	const size_t size = !ok || left_out ? SIZE_MAX : copied ? reuse->size[variant] : sinewi_serialized_clip_size(enc, s.rest_defaults, allocator);
 	if (record) {
 		record->tried[variant] = true;
 		record->enc[variant] = ok ? enc : NULL;
@@ -184,6 +184,45 @@ static void clip_task(void *arg, uint32_t i) {
 	if (timed) options->clip_ns[i] = options->now_ns(options->now_user) - t0;
 }
 
+static bool same_name(const char *a, const char *b) {
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+sinew_result sinewi_check_rig(const sinew_clip_set *set, sinew_error *error) {
+	const sinew_clip *a = set->clips[0];
+	for (uint32_t c = 1; c < set->clip_count; ++c) {
+		const sinew_clip *b = set->clips[c];
+		const char *name = b->name ? b->name : "";
+		SINEWI_CHECK(b->joint_count == a->joint_count && b->scalar_track_count == a->scalar_track_count, error,
+		             SINEW_RESULT_BAD_COUNT,
+		             "clip %u '%.64s' has %u joints and %u scalar tracks, clip 0 %u and %u: the clips of one blob share one rig "
+		             "(compress them into separate blobs)", c, name, b->joint_count, b->scalar_track_count, a->joint_count,
+		             a->scalar_track_count);
+		SINEWI_CHECK(b->unit_scale == a->unit_scale, error, SINEW_RESULT_BAD_COUNT,
+		             "clip %u '%.64s' is in other units than clip 0 (%g and %g per metre): the clips of one blob share one rig", c,
+		             name, b->unit_scale, a->unit_scale);
+		for (uint32_t j = 0; j < a->joint_count; ++j) {
+			const sinew_joint *x = &a->joints[j], *y = &b->joints[j];
+			SINEWI_CHECK(x->parent == y->parent && x->source_index == y->source_index && same_name(x->name, y->name) &&
+			                 memcmp(&x->default_pose, &y->default_pose, sizeof x->default_pose) == 0 &&
+			                 x->shell_distance == y->shell_distance && x->precision == y->precision,
+			             error, SINEW_RESULT_BAD_COUNT,
+			             "clip %u '%.64s' joint %u '%.64s' differs from clip 0's (parent, name, source, rest pose or shell): the "
+			             "clips of one blob share one rig", c, name, j, y->name ? y->name : "");
+		}
+		for (uint32_t i = 0; i < a->scalar_track_count; ++i) {
+			const sinew_scalar_track *x = &a->scalar_tracks[i], *y = &b->scalar_tracks[i];
+			SINEWI_CHECK(x->components == y->components && x->source_node == y->source_node &&
+			                 x->source_target == y->source_target && same_name(x->name, y->name) &&
+			                 memcmp(x->default_value, y->default_value, sizeof x->default_value) == 0,
+			             error, SINEW_RESULT_BAD_COUNT,
+			             "clip %u '%.64s' scalar track %u '%.64s' differs from clip 0's (components, name, source or default): "
+			             "the clips of one blob share one rig", c, name, i, y->name ? y->name : "");
+		}
+	}
+	return SINEW_RESULT_OK;
+}
+
 sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_options *options,
                             const sinew_allocator *allocator, void **out_blob, size_t *out_size, sinew_error *error) {
 	SINEWI_CHECK(set && out_blob && out_size, error, SINEW_RESULT_INVALID_ARGUMENT, "compress: NULL argument");
@@ -198,6 +237,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 		                 set->clips[i]->scalar_track_count <= SINEW_FMT_MAX_SCALARS,
 		             error, SINEW_RESULT_UNSUPPORTED, "clip %u: more than 65535 joints or scalar tracks", i);
 	}
+	SINEWI_TRY(sinewi_check_rig(set, error));
 	if (options && options->tier_count > 1) {
 		SINEWI_CHECK(options->tier_count <= SINEW_MAX_TIERS, error, SINEW_RESULT_INVALID_ARGUMENT,
 		             "compress: %u tiers (at most %u)", options->tier_count, SINEW_MAX_TIERS);
@@ -242,7 +282,7 @@ sinew_result sinew_compress(const sinew_clip_set *set, const sinew_compress_opti
 	// tiers are pages of their own: a tiered blob is paged (64 KB pages unless asked otherwise)
 	const uint32_t page_target = options && options->page_bytes ? options->page_bytes : settings.tier_count > 1 ? 65536u : 0u;
 	if (r == SINEW_RESULT_OK)
-		r = sinewi_serialize(tasks.encoded, set->clip_count, settings.metadata, page_target, &arena, allocator, out_blob, out_size,
+		r = sinewi_serialize(tasks.encoded, set->clip_count, settings.rig, page_target, &arena, allocator, out_blob, out_size,
 		                     error);
 	for (uint32_t i = 0; i < set->clip_count; ++i) sinewi_arena_free(&tasks.arenas[i]);
 	sinewi_arena_free(&arena);

@@ -9,7 +9,8 @@
 // Sub-track kinds (docs/format.md §joint descriptors).
 enum {
 	SINEWI_KIND_IDENTITY = 0, // identity rotation, zero translation, unit scale; scalar: all zero
-	SINEWI_KIND_DEFAULT = 1,  // equal to the joint's default pose (value stored with the constants)
+	SINEWI_KIND_DEFAULT = 1,  // equal to the joint's default pose (the rig's rest value, or stored with the constants
+	                          // without rest defaults)
 	SINEWI_KIND_CONSTANT = 2, // one value for the whole clip (stored with the constants)
 	SINEWI_KIND_ANIMATED = 3  // range-reduced, quantized per segment
 };
@@ -102,7 +103,9 @@ typedef struct sinewi_compress_settings {
 	const sinew_jobs *jobs;     // where a clip's segment searches run (NULL: this thread)
 	sinewi_arena *scratch;      // with no jobs: one arena the segment searches of the clip's encodings reuse
 	                            // in turn (rewound, not freed, between them); NULL: each its own
-	bool metadata;              // the blob keeps names, hierarchy and default poses (sizes count them)
+	int rig;                    // the blob's rig (sinew_compress_options.strip_metadata): SINEW_STRIP_NONE, _ALL, _TO_SOURCES
+	bool rest_defaults;         // defaults play the rig's rest pose and cost no bytes (every rig but SINEW_STRIP_ALL):
+	                            // classification tries the default pose first, as it is, and stores none
 	size_t loses_to;            // > 0: leave out an encoding sure to be larger (sinewi_compress_clip)
 	const struct sinewi_enc_clip *replay; // without midpoint knots: a lone-segment encoding of the same clip and
 	                            // constants with them, whose first search's plain choices stand in for this one's
@@ -178,12 +181,17 @@ uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st
 // Values of the clip's constant (not default) sub-tracks and scalar tracks: what Short_constants shortens.
 uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc);
 // Bytes of one clip block as serialize writes it without pages (for choosing between encodings).
-size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator);
-// Writes the blob of `clip_count` encoded clips (docs/format.md), paged when `page_target` > 0
-// (every tier of a tiered clip in pages of its own). Page bookkeeping comes from `arena`.
-sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, bool metadata, uint32_t page_target,
+size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool rest_defaults, const sinew_allocator *allocator);
+// Writes the blob of `clip_count` encoded clips (docs/format.md): the clips, then the rig `rig` (a SINEW_STRIP_*
+// mode) made of the first clip's joints and scalar tracks (every clip has the same: sinewi_check_rig), paged when
+// `page_target` > 0 (every tier of a tiered clip in pages of its own). Page bookkeeping comes from `arena`.
+sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, int rig, uint32_t page_target,
                               sinewi_arena *arena, const sinew_allocator *allocator, void **out_blob, size_t *out_size,
                               sinew_error *error);
+// Checks that every clip of the set plays on one rig (docs/format.md §rig): the same joints (parents, names,
+// source indices, default poses), scalar tracks (components, names, sources, default values) and unit.
+// BAD_COUNT with the first difference otherwise.
+sinew_result sinewi_check_rig(const sinew_clip_set *set, sinew_error *error);
 
 // OVER_BOUND, naming the node, the time and why, when the clip's samples are already further from its source than
 // the threshold (clip->resample_error), unless settings->allow_over_bound (source_bound.c).

@@ -16,13 +16,15 @@ static uint32_t residual_width(int64_t lo, int64_t hi) {
 	return rw;
 }
 
-// Shifts of one track in one segment; returns the bits they save (0: the track stays plain).
+// Shifts of one track in one segment; returns the bits they save. A component whose residuals need as many
+// bits as its values, or more, takes Shift 0: its residual then wraps modulo 2^width (docs/format.md §midpoint
+// knots, format 3). A track with a raw component, or without any Shift, stores its predicted knots whole.
 uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st) {
 	for (uint32_t c = 0; c < 4; ++c) st->shift[c] = 0;
 	const uint32_t n = t->components, knots = st->knot_count, predicted = sinewi_predicted_knots(knots);
 	if (predicted == 0) return 0;
 	for (uint32_t c = 0; c < n; ++c)
-		if (st->width[c] > SINEWI_MAX_WIDTH) return 0; // raw components are never predicted
+		if (st->width[c] > SINEWI_MAX_WIDTH) return 0; // a raw component: the track stores its knots whole
 	uint8_t shift[4] = {0, 0, 0, 0};
 	uint32_t saved = 0;
 	for (uint32_t c = 0; c < n; ++c) {
@@ -34,7 +36,7 @@ uint64_t sinewi_track_shifts(const sinewi_enc_track *t, sinewi_enc_seg_track *st
 			if (r > hi) hi = r;
 		}
 		uint32_t rw = residual_width(lo, hi);
-		if (rw > st->width[c]) return 0; // this component's residuals need more bits than its values
+		if (rw >= st->width[c]) continue; // no bit saved: Shift 0
 		uint32_t s = st->width[c] - rw;
 		shift[c] = (uint8_t)(s > 15u ? 15u : s);
 		saved += shift[c];

@@ -1,5 +1,5 @@
 // sinew — see include/sinew.h for version and licence
-// Serializes the compressor's clips exactly as docs/format.md (version 2) describes: clip blocks,
+// Serializes the compressor's clips exactly as docs/format.md (version 3) describes: clip blocks, the rig,
 // the resident part, pages and tiers, checksums.
 #include "compress_internal.h"
 #include "../core/bits.h"
@@ -82,61 +82,131 @@ typedef struct string_table {
 static uint32_t add_string(string_table *t, const char *s) {
 	if (!s) return SINEW_FMT_NO_STRING;
 	size_t n = strlen(s) + 1;
+	// a name already in the table is used again (a pointer split over tracks of 4 floats names each of them)
+	for (size_t at = 0; at + n <= t->b.size && !t->b.failed; at += strlen((const char *)t->b.data + at) + 1)
+		if (memcmp(t->b.data + at, s, n) == 0) return (uint32_t)at;
 	size_t at = buffer_reserve(&t->b, n);
 	if (!t->b.failed) memcpy(t->b.data + at, s, n);
 	return (uint32_t)at;
 }
 
-static void write_metadata(buffer *b, size_t clip_start, const sinewi_enc_clip *enc) {
-	const sinew_clip *clip = enc->source;
+static void write_padded(buffer *b, const void *data, size_t n) {
+	size_t at = buffer_reserve(b, n);
+	if (!b->failed && n) memcpy(b->data + at, data, n);
 	buffer_align(b, 4);
-	size_t meta = b->size;
-	(void)clip_start; // version 2: the metadata offset follows from the layout (4-aligned after the segments)
-	string_table strings = {{NULL, 0, 0, false, b->alloc, false, false}};
-	size_t fixed = SINEW_FMT_META_HEADER_SIZE + (size_t)clip->joint_count * SINEW_FMT_META_JOINT_SIZE +
-	               (size_t)clip->scalar_track_count * SINEW_FMT_META_SCALAR_SIZE;
-	buffer_reserve(b, fixed);
+}
+
+// A node or source index as u16 (0xFFFF none, 0xFFFE pointer) or, with wide sources, u32.
+static void put_index(buffer *b, int32_t v, bool wide) {
+	size_t at = buffer_reserve(b, wide ? 4u : 2u);
 	if (b->failed) return;
-	unsigned char *p = b->data + meta;
-	uint32_t clip_name = add_string(&strings, clip->name);
-	for (uint32_t j = 0; j < clip->joint_count; ++j) {
-		const sinew_joint *joint = &clip->joints[j];
-		unsigned char *q = p + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE;
-		sinewi_wr32(q, (uint32_t)joint->parent);
-		sinewi_wr32(q + 4, (uint32_t)joint->source_index);
-		sinewi_wr32(q + 8, add_string(&strings, joint->name));
-		sinewi_wrf32(q + 12, joint->shell_distance);
-		sinewi_wrf32(q + 16, joint->precision);
-		const float *v = joint->default_pose.rotation;
-		for (int k = 0; k < 4; ++k) sinewi_wrf32(q + 20 + 4 * k, v[k]);
-		for (int k = 0; k < 3; ++k) sinewi_wrf32(q + 36 + 4 * k, joint->default_pose.translation[k]);
-		for (int k = 0; k < 3; ++k) sinewi_wrf32(q + 48 + 4 * k, joint->default_pose.scale[k]);
+	if (wide) sinewi_wr32(b->data + at, (uint32_t)v);
+	else sinewi_wr16(b->data + at, v == -1 ? SINEW_FMT_NO_INDEX16 : v == SINEW_SOURCE_POINTER ? SINEW_FMT_POINTER16 : (uint32_t)v);
+}
+
+// Whether a scalar track extends the run of the track before it (docs/format.md §rig, Scalar_sources).
+static bool same_run(const sinew_scalar_track *prev, const sinew_scalar_track *t) {
+	return prev->source_node == t->source_node && (t->source_node == -1 || t->source_target == prev->source_target + (int32_t)prev->components);
+}
+
+// The rig (docs/format.md §rig) from the first clip's joints and scalar tracks (the clips share them): with
+// SINEW_STRIP_NONE every part the clips have, with SINEW_STRIP_TO_SOURCES the source indices alone (a glTF
+// document holds the rest, and its extension the pointers; pointer tracks keep their rest values, which the
+// document may lack), with SINEW_STRIP_ALL the counts alone.
+static void write_rig(buffer *b, sinewi_enc_clip *const *encoded, uint32_t clip_count, int mode) {
+	const sinew_clip *clip = encoded[0]->source;
+	const uint32_t n = clip->joint_count, s = clip->scalar_track_count;
+	bool pointers = false, shells = false, wide = false, names = false, scalar_sources = false;
+	for (uint32_t j = 0; j < n; ++j) {
+		shells |= clip->joints[j].shell_distance != 0.0f || clip->joints[j].precision != 0.0f;
+		wide |= clip->joints[j].source_index > 0xFFFD || clip->joints[j].source_index < -1;
+		names |= clip->joints[j].name != NULL;
 	}
-	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+	for (uint32_t i = 0; i < s; ++i) {
 		const sinew_scalar_track *t = &clip->scalar_tracks[i];
-		unsigned char *q = p + SINEW_FMT_META_HEADER_SIZE + (size_t)clip->joint_count * SINEW_FMT_META_JOINT_SIZE +
-		                   (size_t)i * SINEW_FMT_META_SCALAR_SIZE;
-		sinewi_wr32(q, add_string(&strings, t->name));
-		sinewi_wr32(q + 4, (uint32_t)t->source_node);
-		sinewi_wr32(q + 8, (uint32_t)t->source_target);
-		sinewi_wrf32(q + 12, t->precision);
-		for (int k = 0; k < 4; ++k) sinewi_wrf32(q + 16 + 4 * k, t->default_value[k]);
+		pointers |= t->source_node == SINEW_SOURCE_POINTER;
+		shells |= t->precision != 0.0f;
+		wide |= t->source_node > 0xFFFD || t->source_node < -2 || t->source_target > 0xFFFF || t->source_target < -1;
+		names |= t->name != NULL;
+		scalar_sources |= t->source_node != -1;
 	}
-	if (strings.b.failed) {
-		b->failed = true;
+	for (uint32_t c = 0; c < clip_count; ++c) names |= encoded[c]->source->name != NULL;
+	uint32_t flags = 0;
+	bool node_sources = false;
+	for (uint32_t j = 0; j < n; ++j) node_sources |= clip->joints[j].source_index >= 0;
+	if (mode == SINEW_STRIP_NONE) {
+		bool parents = false;
+		for (uint32_t j = 0; j < n; ++j) parents |= clip->joints[j].parent >= 0;
+		flags = SINEW_FMT_RIG_REST | (parents ? SINEW_FMT_RIG_PARENTS : 0u) | (node_sources ? SINEW_FMT_RIG_NODE_SOURCES : 0u) |
+		        (shells ? SINEW_FMT_RIG_SHELLS : 0u) | (scalar_sources ? SINEW_FMT_RIG_SCALAR_SOURCES : 0u) |
+		        (names ? SINEW_FMT_RIG_NAMES : 0u);
+	} else if (mode == SINEW_STRIP_TO_SOURCES) {
+		flags = (node_sources ? SINEW_FMT_RIG_NODE_SOURCES : 0u) | (scalar_sources ? SINEW_FMT_RIG_SCALAR_SOURCES : 0u) |
+		        (pointers ? SINEW_FMT_RIG_SCALAR_REST : 0u); // (the glTF extension lists the pointers)
+	}
+	if (wide && (flags & (SINEW_FMT_RIG_NODE_SOURCES | SINEW_FMT_RIG_SCALAR_SOURCES))) flags |= SINEW_FMT_RIG_WIDE_SOURCES;
+	size_t at = buffer_reserve(b, SINEW_FMT_RIG_HEADER_SIZE);
+	if (b->failed) return;
+	sinewi_wr16(b->data + at, n), sinewi_wr16(b->data + at + 2, s), sinewi_wr16(b->data + at + 4, flags);
+	sinewi_wrf64(b->data + at + 8, clip->unit_scale);
+	for (uint32_t i = 0; i < s; ++i) {
+		size_t c = buffer_reserve(b, 1);
+		if (!b->failed) b->data[c] = (unsigned char)(clip->scalar_tracks[i].components - 1);
+	}
+	buffer_align(b, 4);
+	if (flags & SINEW_FMT_RIG_PARENTS) {
+		for (uint32_t j = 0; j < n; ++j) put_index(b, clip->joints[j].parent, false);
+		buffer_align(b, 4);
+	}
+	if (flags & SINEW_FMT_RIG_NODE_SOURCES) {
+		for (uint32_t j = 0; j < n; ++j) put_index(b, clip->joints[j].source_index, wide);
+		buffer_align(b, 4);
+	}
+	if (flags & SINEW_FMT_RIG_REST) {
+		for (uint32_t j = 0; j < n; ++j) write_padded(b, &clip->joints[j].default_pose, sizeof(sinew_qvv)); // 10 f32
+		for (uint32_t i = 0; i < s; ++i) write_padded(b, clip->scalar_tracks[i].default_value, clip->scalar_tracks[i].components * sizeof(float));
+	}
+	if (flags & SINEW_FMT_RIG_SHELLS) {
+		for (uint32_t j = 0; j < n; ++j) {
+			const float v[2] = {clip->joints[j].shell_distance, clip->joints[j].precision};
+			write_padded(b, v, sizeof v);
+		}
+		for (uint32_t i = 0; i < s; ++i) write_padded(b, &clip->scalar_tracks[i].precision, sizeof(float));
+	}
+	if (flags & SINEW_FMT_RIG_SCALAR_SOURCES) {
+		size_t head = buffer_reserve(b, 4);
+		uint32_t runs = 0;
+		for (uint32_t i = 0, count = 0; i < s; ++i) {
+			const sinew_scalar_track *t = &clip->scalar_tracks[i];
+			count++;
+			if (i + 1 < s && same_run(t, &clip->scalar_tracks[i + 1])) continue;
+			const sinew_scalar_track *first = &clip->scalar_tracks[i + 1 - count];
+			put_index(b, (int32_t)count, wide);
+			put_index(b, first->source_node, wide);
+			put_index(b, first->source_node == -1 ? 0 : first->source_target, wide);
+			runs++, count = 0;
+		}
+		if (!b->failed) sinewi_wr16(b->data + head, runs);
+		buffer_align(b, 4);
+	}
+	if (flags & SINEW_FMT_RIG_NAMES) {
+		const bool all = mode == SINEW_STRIP_NONE;
+		const uint32_t entries = n + s + clip_count;
+		size_t head = buffer_reserve(b, 4 + 4 * (size_t)entries);
+		string_table strings = {{NULL, 0, 0, false, b->alloc, false, false}};
+		for (uint32_t e = 0; e < entries && !b->failed; ++e) {
+			const char *name = e < n ? (all ? clip->joints[e].name : NULL)
+			                   : e < n + s ? (all || clip->scalar_tracks[e - n].source_node == SINEW_SOURCE_POINTER ? clip->scalar_tracks[e - n].name : NULL)
+			                               : (all ? encoded[e - n - s]->source->name : NULL);
+			sinewi_wr32(b->data + head + 4 + 4 * (size_t)e, add_string(&strings, name));
+		}
+		if (strings.b.failed) b->failed = true;
+		if (!b->failed) sinewi_wr32(b->data + head, (uint32_t)strings.b.size);
+		write_padded(b, strings.b.data, strings.b.size);
 		sinewi_free(&b->alloc, strings.b.data, strings.b.capacity);
-		return;
 	}
-	size_t at = buffer_reserve(b, strings.b.size);
-	if (!b->failed) {
-		memcpy(b->data + at, strings.b.data, strings.b.size);
-		p = b->data + meta;
-		sinewi_wr32(p, (uint32_t)(b->size - meta));
-		sinewi_wr32(p + 4, clip_name);
-		sinewi_wr32(p + 8, (uint32_t)fixed);
-		sinewi_wr32(p + 12, (uint32_t)strings.b.size);
-	}
-	sinewi_free(&b->alloc, strings.b.data, strings.b.capacity);
+	if (flags & SINEW_FMT_RIG_SCALAR_REST)
+		for (uint32_t i = 0; i < s; ++i) write_padded(b, clip->scalar_tracks[i].default_value, clip->scalar_tracks[i].components * sizeof(float));
 }
 
 // Bits per knot: raw rotations store four float32 components (docs/format.md §segment data).
@@ -154,9 +224,14 @@ static uint32_t residual_bits(const sinewi_enc_track *t, const sinewi_enc_seg_tr
 	return bits;
 }
 
-// One segment; a lone segment stores no segment ranges (the encoder quantized it over the whole
-// clip range, docs/format.md §segment). With Midpoint_knots, a track with shifts stores its plain
-// knots, then the residuals of its predicted knots.
+// The bits of slot c of a knot: its width, or 32 for every slot of a raw rotation.
+static uint32_t slot_bits(bool raw_rotation, const sinewi_enc_seg_track *st, uint32_t c) {
+	return sinewi_width_bits(raw_rotation ? SINEWI_WIDTH_RAW : st->width[c]);
+}
+
+// One segment (docs/format.md §segment): descriptors, segment ranges (none for a lone segment: the encoder
+// quantized it over the whole clip range), then the knots in rows per decimation level (§bit stream), one
+// knot of every track of the level per row, in knot order: a pose reads a few neighbouring rows.
 static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_enc_segment *seg) {
 	const uint32_t nt = enc->track_count;
 	const uint32_t ds = enc->midpoint ? SINEW_FMT_TRACK_DESCRIPTOR_SIZE_MIDPOINT : SINEW_FMT_TRACK_DESCRIPTOR_SIZE;
@@ -164,21 +239,19 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 	uint32_t stored_components = 0;
 	for (uint32_t i = 0; i < nt; ++i) stored_components += enc->tracks[i].components;
 	const uint32_t range_bytes = with_ranges ? stored_components * 2 : 0u;
-	const uint32_t groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
-	size_t header = (size_t)nt * ds + (size_t)range_bytes + (size_t)groups * 4;
+	size_t header = (size_t)nt * ds + (size_t)range_bytes;
 	uint64_t bits = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
 		const sinewi_enc_seg_track *st = &seg->tracks[i];
-		bits += sinewi_track_bits(st->knot_count, knot_bits(&enc->tracks[i], st), residual_bits(&enc->tracks[i], st));
+		const uint32_t kb = knot_bits(&enc->tracks[i], st);
+		bits += sinewi_track_bits(st->knot_count, kb, enc->midpoint ? residual_bits(&enc->tracks[i], st) : kb);
 	}
 	if (header + (bits + 7) / 8 == 0) return; // no animated track: an empty segment
 	size_t at = b->probe ? buffer_grow(b, header + (size_t)((bits + 7) / 8)) : buffer_reserve(b, header + (size_t)((bits + 7) / 8));
 	if (b->failed || b->probe) return;
 	unsigned char *p = b->data + at;
 	unsigned char *ranges = p + (size_t)nt * ds;
-	unsigned char *group_offsets = ranges + range_bytes;
 	unsigned char *data = p + header;
-	uint64_t pos = 0;
 	for (uint32_t i = 0; i < nt; ++i) {
 		const sinewi_enc_track *t = &enc->tracks[i];
 		const sinewi_enc_seg_track *st = &seg->tracks[i];
@@ -195,22 +268,35 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 			*ranges++ = st->range_min[c];
 			*ranges++ = st->range_ext[c];
 		}
-		if (i % SINEW_FMT_GROUP_TRACKS == 0) sinewi_wr32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS), (uint32_t)pos);
-		bool raw_rotation = t->type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW;
-		uint32_t n = raw_rotation ? 4u : t->components;
-		const bool predicted = residual_bits(t, st) != knot_bits(t, st);
-		const uint32_t last = st->knot_count - 1u;
-		for (uint32_t k = 0; k < st->knot_count; ++k) // plain knots: all, or the even ones and the last
-			if (!predicted || k % 2 == 0 || k == last)
-				for (uint32_t c = 0; c < n; ++c)
-					sinewi_write_bits(data, &pos, st->knots[k * n + c],
-					                  sinewi_width_bits(raw_rotation ? SINEWI_WIDTH_RAW : st->width[c]));
-		for (uint32_t k = 1; predicted && k < last; k += 2) // residuals: q - midpoint + 2^(rw - 1), rw bits
-			for (uint32_t c = 0; c < n; ++c) {
-				const uint32_t rw = st->width[c] - st->shift[c];
-				const uint32_t mid = sinewi_midpoint(st->knots[(k - 1) * n + c], st->knots[(k + 1) * n + c]);
-				sinewi_write_bits(data, &pos, st->knots[k * n + c] - mid + sinewi_residual_bias(rw), rw);
+	}
+	uint64_t pos = 0;
+	for (uint32_t level = 0; level < 4; ++level) {
+		uint32_t knots = 0;
+		for (uint32_t i = 0; i < nt && !knots; ++i)
+			if (seg->tracks[i].decimation == level) knots = seg->tracks[i].knot_count;
+		if (!knots) continue; // no track at this decimation
+		// row i holds knot i of every level track: a plain knot whole (every knot without Midpoint_knots; with it,
+		// the even ones and the last), a predicted knot (odd, before the last) as q - midpoint + 2^(rw - 1),
+		// modulo the slot's 2^width, in rw bits, or whole for a track without any Shift (nothing to rebuild)
+		for (uint32_t k = 0; k < knots; ++k) {
+			const bool predicted = enc->midpoint && (k & 1u) && k + 1 < knots;
+			for (uint32_t i = 0; i < nt; ++i) {
+				const sinewi_enc_seg_track *st = &seg->tracks[i];
+				if (st->decimation != level) continue;
+				const bool raw_rotation = enc->tracks[i].type == SINEWI_TRACK_ROTATION && st->width[0] == SINEWI_WIDTH_RAW;
+				const uint32_t n = raw_rotation ? 4u : enc->tracks[i].components;
+				if (!predicted || !(st->shift[0] | st->shift[1] | st->shift[2] | st->shift[3])) {
+					for (uint32_t c = 0; c < n; ++c) sinewi_write_bits(data, &pos, st->knots[k * n + c], slot_bits(raw_rotation, st, c));
+					continue;
+				}
+				for (uint32_t c = 0; c < n; ++c) {
+					const uint32_t w = slot_bits(raw_rotation, st, c), rw = w - st->shift[c];
+					const uint32_t mid = sinewi_midpoint(st->knots[(k - 1) * n + c], st->knots[(k + 1) * n + c]);
+					const uint32_t mask = sinewi_width_mask(raw_rotation ? SINEWI_WIDTH_RAW : st->width[c]);
+					sinewi_write_bits(data, &pos, (st->knots[k * n + c] - mid + sinewi_residual_bias(rw)) & mask, rw);
+				}
 			}
+		}
 	}
 }
 
@@ -224,11 +310,31 @@ typedef struct clip_pages {
 	size_t table;         // blob offset of the clip's first page entry
 } clip_pages;
 
-static bool any_track_rounding(const sinew_clip *clip) {
+// The kinds of a node or scalar track a clip does not list (docs/format.md §node map): defaults with rest
+// defaults, identity without.
+static uint8_t unlisted_kind(bool rest_defaults) {
+	return rest_defaults ? SINEWI_KIND_DEFAULT : SINEWI_KIND_IDENTITY;
+}
+// Listed: the nodes and scalar tracks the clip animates (has_track: in glTF, a channel of the animation
+// targets them), and any other that does not play the unlisted kinds.
+static bool joint_listed(const sinewi_enc_clip *enc, uint32_t j, bool rest_defaults) {
+	const uint8_t *k = &enc->joint_kinds[(size_t)j * 3], u = unlisted_kind(rest_defaults);
+	return enc->source->joints[j].has_track || k[0] != u || k[1] != u || k[2] != u;
+}
+static bool scalar_listed(const sinewi_enc_clip *enc, uint32_t i, bool rest_defaults) {
+	return enc->source->scalar_tracks[i].has_track || enc->scalar_kinds[i] != unlisted_kind(rest_defaults);
+}
+// A kind-1 sub-track stores its value (without rest defaults), like a constant.
+static bool stores_value(uint8_t kind, bool rest_defaults) {
+	return kind == SINEWI_KIND_CONSTANT || (kind == SINEWI_KIND_DEFAULT && !rest_defaults);
+}
+
+static bool any_track_rounding(const sinewi_enc_clip *enc, bool rest_defaults) {
+	const sinew_clip *clip = enc->source;
 	for (uint32_t j = 0; j < clip->joint_count; ++j)
-		if (clip->joints[j].rounding != SINEW_ROUNDING_CLIP) return true;
+		if (clip->joints[j].rounding != SINEW_ROUNDING_CLIP && joint_listed(enc, j, rest_defaults)) return true;
 	for (uint32_t i = 0; i < clip->scalar_track_count; ++i)
-		if (clip->scalar_tracks[i].rounding != SINEW_ROUNDING_CLIP) return true;
+		if (clip->scalar_tracks[i].rounding != SINEW_ROUNDING_CLIP && scalar_listed(enc, i, rest_defaults)) return true;
 	return false;
 }
 
@@ -248,26 +354,68 @@ static void plan_pages(clip_pages *cp, uint32_t tier, uint32_t segments, size_t 
 	}
 }
 
-// One clip block (docs/format.md, version 2). With `pages`, the segments are kept aside in it
-// and the clip holds a page table instead, filled when the pages are written.
-static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, clip_pages *pages, size_t page_target) {
+// A node or scalar map (docs/format.md §node map): one bit per entry, set for those the clip lists.
+static void write_map(buffer *b, const sinewi_enc_clip *enc, uint32_t count, bool joints, bool rest_defaults) {
+	size_t at = buffer_reserve(b, (count + 7) / 8);
+	for (uint32_t i = 0; i < count && !b->failed; ++i)
+		if (joints ? joint_listed(enc, i, rest_defaults) : scalar_listed(enc, i, rest_defaults))
+			b->data[at + i / 8] |= (unsigned char)(1u << (i % 8));
+}
+
+// The time map (docs/format.md §time map): the marks' times, then, unless every sample is a mark, the samples of
+// the inner marks (u16 while the samples fit).
+static void write_time_map(buffer *b, const sinew_clip *clip, uint32_t stored) {
+	const uint32_t n = clip->time_mark_count, sample_bytes = n == stored ? 0u : stored <= 65536u ? 2u : 4u;
+	size_t at = buffer_reserve(b, 4 + 4 * (size_t)n + (size_t)(n - 2) * sample_bytes);
+	if (b->failed) return;
+	sinewi_wr32(b->data + at, n);
+	for (uint32_t m = 0; m < n; ++m) sinewi_wrf32(b->data + at + 4 + 4 * (size_t)m, clip->time_marks[m].time);
+	for (uint32_t m = 1; sample_bytes && m + 1 < n; ++m) {
+		unsigned char *q = b->data + at + 4 + 4 * (size_t)n + (size_t)(m - 1) * sample_bytes;
+		if (sample_bytes == 2) sinewi_wr16(q, clip->time_marks[m].sample);
+		else sinewi_wr32(q, clip->time_marks[m].sample);
+	}
+	buffer_align(b, 4);
+}
+
+// One clip block (docs/format.md, version 3). With `pages`, the segments are kept aside in it and the clip
+// holds a page table instead, filled when the pages are written. With rest defaults, a default sub-track
+// stores nothing, and nodes and scalar tracks at their defaults throughout are left out of the clip.
+static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool rest_defaults, clip_pages *pages, size_t page_target) {
 	const sinew_clip *clip = enc->source;
 	buffer_align(b, 4);
-	size_t start = buffer_reserve(b, SINEW_FMT_CLIP_HEADER_SIZE_V2);
+	const bool rate_f64 = (double)(float)clip->sample_rate != clip->sample_rate;
+	size_t start = buffer_reserve(b, SINEW_FMT_V3_CLIP_HEADER_SIZE + (rate_f64 ? 4u : 0u));
 	const uint32_t nj = clip->joint_count, ns = clip->scalar_track_count;
-	const bool rounding = any_track_rounding(clip);
-	// descriptors, then the rounding bytes when some track has a rounding of its own
-	size_t desc = buffer_reserve(b, (size_t)(nj + ns) * (rounding ? 2u : 1u));
+	const bool rounding = any_track_rounding(enc, rest_defaults);
+	uint32_t listed_joints = 0, listed_scalars = 0;
+	for (uint32_t j = 0; j < nj; ++j) listed_joints += joint_listed(enc, j, rest_defaults);
+	for (uint32_t i = 0; i < ns; ++i) listed_scalars += scalar_listed(enc, i, rest_defaults);
+	// a map whenever the clip leaves some out (decoders then know which the clip animates)
+	const uint32_t per_entry = rounding ? 2u : 1u;
+	const bool node_map = listed_joints < nj, scalar_map = listed_scalars < ns;
+	if (!node_map) listed_joints = nj;
+	if (!scalar_map) listed_scalars = ns;
+	if (node_map) write_map(b, enc, nj, true, rest_defaults);
+	if (scalar_map) write_map(b, enc, ns, false, rest_defaults);
+	// descriptors, then the rounding bytes when some listed track has a rounding of its own
+	const uint32_t listed = listed_joints + listed_scalars;
+	size_t desc = buffer_reserve(b, (size_t)listed * per_entry);
 	if (b->failed) return;
+	uint32_t d = 0;
 	for (uint32_t j = 0; j < nj; ++j) {
+		if (node_map && !joint_listed(enc, j, rest_defaults)) continue;
 		const uint8_t *k = &enc->joint_kinds[(size_t)j * 3];
-		uint32_t dropped = k[0] == SINEWI_KIND_DEFAULT || k[0] == SINEWI_KIND_CONSTANT ? enc->constant_dropped[j] : 0u;
-		b->data[desc + j] = (unsigned char)(k[0] | (k[1] << 2) | (k[2] << 4) | (dropped << 6));
-		if (rounding) b->data[desc + nj + ns + j] = (unsigned char)effective_rounding_nibble(clip->joints[j].rounding);
+		uint32_t dropped = stores_value(k[0], rest_defaults) ? enc->constant_dropped[j] : 0u;
+		b->data[desc + d] = (unsigned char)(k[0] | (k[1] << 2) | (k[2] << 4) | (dropped << 6));
+		if (rounding) b->data[desc + listed + d] = (unsigned char)effective_rounding_nibble(clip->joints[j].rounding);
+		d++;
 	}
 	for (uint32_t i = 0; i < ns; ++i) {
-		b->data[desc + nj + i] = (unsigned char)(enc->scalar_kinds[i] | ((clip->scalar_tracks[i].components - 1) << 2));
-		if (rounding) b->data[desc + 2 * (size_t)nj + ns + i] = (unsigned char)effective_rounding_nibble(clip->scalar_tracks[i].rounding);
+		if (scalar_map && !scalar_listed(enc, i, rest_defaults)) continue;
+		b->data[desc + d] = (unsigned char)enc->scalar_kinds[i];
+		if (rounding) b->data[desc + listed + d] = (unsigned char)effective_rounding_nibble(clip->scalar_tracks[i].rounding);
+		d++;
 	}
 	// constants: f32; with Short_constants a constant (not a default) takes the high 3 bytes of its
 	// f32 (classification rounded it to such a value); padded to 4 bytes
@@ -277,7 +425,7 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 		const uint8_t *kinds = &enc->joint_kinds[(size_t)j * 3];
 		const sinew_qvv *v = &enc->constants[j];
 		for (int sub = 0; sub < 3; ++sub) {
-			if (kinds[sub] != SINEWI_KIND_DEFAULT && kinds[sub] != SINEWI_KIND_CONSTANT) continue;
+			if (!stores_value(kinds[sub], rest_defaults)) continue;
 			const float *src = sub == 0 ? v->rotation : (sub == 1 ? v->translation : v->scale);
 			const size_t vs = enc->short_constants && kinds[sub] == SINEWI_KIND_CONSTANT ? 3u : 4u;
 			size_t at = buffer_reserve(b, 3 * vs);
@@ -288,7 +436,7 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 		}
 	}
 	for (uint32_t i = 0; i < ns; ++i) {
-		if (enc->scalar_kinds[i] != SINEWI_KIND_DEFAULT && enc->scalar_kinds[i] != SINEWI_KIND_CONSTANT) continue;
+		if (!stores_value(enc->scalar_kinds[i], rest_defaults)) continue;
 		uint32_t n = clip->scalar_tracks[i].components;
 		const size_t vs = enc->short_constants && enc->scalar_kinds[i] == SINEWI_KIND_CONSTANT ? 3u : 4u;
 		size_t at = buffer_reserve(b, (size_t)n * vs);
@@ -329,16 +477,7 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 			k++;
 		}
 	}
-	// the time map of a clip sampled off a uniform grid (docs/format.md §time map)
-	if (clip->time_mark_count) {
-		size_t at = buffer_reserve(b, 4 + (size_t)clip->time_mark_count * SINEW_FMT_MARK_SIZE);
-		if (b->failed) return;
-		sinewi_wr32(b->data + at, clip->time_mark_count);
-		for (uint32_t m = 0; m < clip->time_mark_count; ++m) {
-			sinewi_wrf32(b->data + at + 4 + (size_t)m * SINEW_FMT_MARK_SIZE, clip->time_marks[m].time);
-			sinewi_wr32(b->data + at + 8 + (size_t)m * SINEW_FMT_MARK_SIZE, clip->time_marks[m].sample);
-		}
-	}
+	if (clip->time_mark_count) write_time_map(b, clip, enc->stored_sample_count);
 	const uint32_t tiers = enc->tier_count > 1 ? enc->tier_count : 1;
 	if (pages) {
 		// segments aside, grouped into pages tier by tier; the page table's offsets, sizes and checksums
@@ -375,6 +514,9 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 				sinewi_wrf32(e + 8, (float)enc->tier_max_error[k]);
 			}
 		}
+	} else if (enc->segment_count == 1) { // a lone segment: no table, it ends the clip
+		write_segment(b, enc, &enc->segments[0]);
+		if (b->failed) return;
 	} else {
 		// segment table (segment_count + 1 offsets) then segments
 		size_t table = buffer_reserve(b, ((size_t)enc->segment_count + 1) * 4);
@@ -390,21 +532,18 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool metadata, cli
 	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (enc->half_ranges ? SINEW_FMT_FLAG_HALF_RANGES : 0u) |
 	                 (enc->short_constants ? SINEW_FMT_FLAG_SHORT_CONSTANTS : 0u) |
 	                 (enc->midpoint ? SINEW_FMT_FLAG_MIDPOINT_KNOTS : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
-	                 (metadata ? SINEW_FMT_FLAG_METADATA : 0u) |
+	                 (rate_f64 ? SINEW_FMT_FLAG_RATE_F64 : 0u) |
 	                 (enc->looping && enc->sample_count < clip->sample_count ? SINEW_FMT_FLAG_LAST_REPEATS_FIRST : 0u) |
 	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |
 	                 (pages && tiers > 1 ? SINEW_FMT_FLAG_TIERED : 0u) | (clip->time_mark_count ? SINEW_FMT_FLAG_TIME_MAP : 0u) |
-	                 (enc->over_bound ? SINEW_FMT_FLAG_OVER_BOUND : 0u) | (enc->slerp_fit ? SINEW_FMT_FLAG_SLERP_FIT : 0u);
+	                 (enc->over_bound ? SINEW_FMT_FLAG_OVER_BOUND : 0u) | (enc->slerp_fit ? SINEW_FMT_FLAG_SLERP_FIT : 0u) |
+	                 (node_map ? SINEW_FMT_FLAG_NODE_MAP : 0u) | (scalar_map ? SINEW_FMT_FLAG_SCALAR_MAP : 0u);
+	sinewi_wr32(h + SINEW_FMT_CLIP_SIZE, (uint32_t)(b->size - start));
 	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
-	sinewi_wrf64(h + SINEW_FMT_CLIP_SAMPLE_RATE, clip->sample_rate);
-	sinewi_wrf64(h + SINEW_FMT_CLIP_UNIT_SCALE, clip->unit_scale);
-	sinewi_wr32(h + SINEW_FMT_CLIP_SAMPLE_COUNT, enc->sample_count);
-	sinewi_wr16(h + SINEW_FMT_V2_JOINT_COUNT, nj);
-	sinewi_wr16(h + SINEW_FMT_V2_SCALAR_COUNT, ns);
-	sinewi_wr16(h + SINEW_FMT_V2_SEGMENT_LENGTH, enc->segment_length);
-	if (metadata) write_metadata(b, start, enc);
-	if (b->failed) return;
-	sinewi_wr32(b->data + start + SINEW_FMT_CLIP_SIZE, (uint32_t)(b->size - start));
+	sinewi_wr32(h + SINEW_FMT_V3_CLIP_SAMPLE_COUNT, enc->sample_count);
+	sinewi_wr16(h + SINEW_FMT_V3_CLIP_SEGMENT_LENGTH, enc->segment_length);
+	if (rate_f64) sinewi_wrf64(h + SINEW_FMT_V3_CLIP_SAMPLE_RATE, clip->sample_rate);
+	else sinewi_wrf32(h + SINEW_FMT_V3_CLIP_SAMPLE_RATE, (float)clip->sample_rate);
 }
 
 // Appends the pages of a paged clip after the resident part and fills its page table.
@@ -437,19 +576,20 @@ uint32_t sinewi_enc_constant_count(const sinewi_enc_clip *enc) {
 	return n;
 }
 
-size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool metadata, const sinew_allocator *allocator) {
+size_t sinewi_serialized_clip_size(const sinewi_enc_clip *enc, bool rest_defaults, const sinew_allocator *allocator) {
 	unsigned char local[4096]; // (a short clip's headers fit: no allocation)
 	buffer probe = {local, 0, sizeof local, false, sinewi_alloc_from(allocator), true, true};
-	write_clip(&probe, enc, metadata, NULL, 0);
+	write_clip(&probe, enc, rest_defaults, NULL, 0);
 	size_t size = probe.failed ? SIZE_MAX - 1 : probe.size;
 	if (!probe.borrowed) sinewi_free(&probe.alloc, probe.data, probe.capacity);
 	return size;
 }
 
-sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, bool metadata, uint32_t page_target,
+sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_count, int rig, uint32_t page_target,
                               sinewi_arena *arena, const sinew_allocator *allocator, void **out_blob, size_t *out_size,
                               sinew_error *error) {
 	buffer b = {NULL, 0, 0, false, sinewi_alloc_from(allocator), false, false};
+	const bool rest_defaults = rig != SINEW_STRIP_ALL;
 	clip_pages *pages = NULL;
 	if (page_target) {
 		pages = (clip_pages *)sinewi_arena_array(arena, clip_count, sizeof *pages);
@@ -463,13 +603,18 @@ sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_cou
 		}
 		if (!pages) b.failed = true;
 	}
-	buffer_reserve(&b, SINEW_FMT_HEADER_SIZE + (size_t)clip_count * 4);
+	const size_t header = SINEW_FMT_V3_HEADER_SIZE + (pages ? 4u : 0u);
+	buffer_reserve(&b, header + (size_t)clip_count * 4);
 	for (uint32_t i = 0; i < clip_count && !b.failed; ++i) {
 		buffer_align(&b, 4);
-		sinewi_wr32(b.data + SINEW_FMT_HEADER_SIZE + 4 * i, (uint32_t)b.size);
-		write_clip(&b, encoded[i], metadata, pages ? &pages[i] : NULL, page_target);
+		sinewi_wr32(b.data + header + 4 * i, (uint32_t)b.size);
+		write_clip(&b, encoded[i], rest_defaults, pages ? &pages[i] : NULL, page_target);
 	}
-	buffer_reserve(&b, SINEW_FMT_TAIL_PADDING);
+	// the rig, then zeros to at least 8 bytes past the clips (64-bit reads of the last segment stay inside)
+	const size_t clips_end = b.size;
+	buffer_align(&b, 4);
+	if (!b.failed) write_rig(&b, encoded, clip_count, rig);
+	if (b.size < clips_end + SINEW_FMT_TAIL_PADDING) buffer_reserve(&b, clips_end + SINEW_FMT_TAIL_PADDING - b.size);
 	buffer_align(&b, 4);
 	const size_t resident = b.size;
 	for (uint32_t i = 0; pages && i < clip_count && !b.failed; ++i) write_pages(&b, &pages[i], encoded[i]->segment_count);
@@ -482,10 +627,11 @@ sinew_result sinewi_serialize(sinewi_enc_clip *const *encoded, uint32_t clip_cou
 	}
 	memcpy(b.data, SINEW_FMT_MAGIC, 4);
 	sinewi_wr16(b.data + SINEW_FMT_HDR_VERSION, SINEW_FMT_VERSION);
-	sinewi_wr16(b.data + SINEW_FMT_HDR_HEADER_SIZE, SINEW_FMT_HEADER_SIZE);
+	sinewi_wr16(b.data + SINEW_FMT_V3_HDR_BLOB_FLAGS,
+	            (pages ? SINEW_FMT_BLOB_PAGED : 0u) | (rest_defaults ? SINEW_FMT_BLOB_REST_DEFAULTS : 0u));
 	sinewi_wr32(b.data + SINEW_FMT_HDR_TOTAL_SIZE, (uint32_t)b.size);
 	sinewi_wr32(b.data + SINEW_FMT_HDR_CLIP_COUNT, clip_count);
-	if (pages) sinewi_wr32(b.data + SINEW_FMT_HDR_RESIDENT_SIZE, (uint32_t)resident);
+	if (pages) sinewi_wr32(b.data + SINEW_FMT_V3_HDR_RESIDENT_SIZE, (uint32_t)resident);
 	sinewi_wr32(b.data + SINEW_FMT_HDR_CHECKSUM, sinewi_xxh32(b.data + 16, (pages ? resident : b.size) - 16, 0));
 	// hand the exact-size block to the caller: blob_free receives `size`
 	unsigned char *blob = (unsigned char *)b.alloc.a.alloc(b.alloc.a.user, b.size, 16);

@@ -43,7 +43,14 @@
 #endif
 
 // Fills `error` (may be NULL) and returns `code`, so callers can `return sinewi_fail(...)`.
+#ifndef SINEW_TERSE_ERRORS
 sinew_result sinewi_fail(sinew_error *error, sinew_result code, const char *fmt, ...) SINEWI_PRINTF(3, 4);
+#else
+// The wasm decoders count bytes (32 KB): their messages name the source line that refused the input
+// ("format_read.c:412"; `sinew validate` gives the full text), without the format strings and a printf.
+sinew_result sinewi_fail_at(sinew_error *error, sinew_result code, const char *file, unsigned line);
+#define sinewi_fail(error, code, ...) sinewi_fail_at((error), (code), __FILE__, __LINE__)
+#endif
 
 // Returns from the current function with `code` and a formatted message when `cond` is false.
 #define SINEWI_CHECK(cond, error, code, ...)                                                       \

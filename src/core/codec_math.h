@@ -101,16 +101,21 @@ static inline uint32_t sinewi_plain_slot(uint32_t knot) {
 	return (knot + 1u) >> 1;
 }
 // A predicted component: the rounded-up midpoint of its neighbours' quantized values plus the residual
-// `r` of `rw` bits, biased by 2^(rw - 1) (rw = width - Shift; written branch-free, 0 for rw = 0).
-// Unsigned arithmetic: values of a hostile blob wrap, which only gives other finite floats.
+// `r` of `rw` bits, biased by 2^(rw - 1), modulo 2^width (docs/format.md §midpoint knots; rw = width - Shift,
+// written branch-free, 0 for rw = 0). Predicted slots are 24 bits at most (a raw slot is never predicted), so
+// a + b + 1 does not overflow; the sum wraps, then `mask` (the slot's sinewi_width_mask) keeps the slot's
+// bits, so a residual of Shift 0 holds any value of the slot.
 static inline uint32_t sinewi_midpoint(uint32_t a, uint32_t b) {
 	return (a + b + 1u) >> 1;
 }
 static inline uint32_t sinewi_residual_bias(uint32_t rw) {
 	return (1u << rw) >> 1;
 }
-static inline uint32_t sinewi_midpoint_value(uint32_t a, uint32_t b, uint32_t r, uint32_t rw) {
-	return sinewi_midpoint(a, b) + r - sinewi_residual_bias(rw);
+static inline uint32_t sinewi_width_mask(uint32_t code) {
+	return code == SINEWI_WIDTH_RAW ? 0xFFFFFFFFu : (1u << code) - 1u; // (code 0..24 or raw)
+}
+static inline uint32_t sinewi_midpoint_value(uint32_t a, uint32_t b, uint32_t r, uint32_t rw, uint32_t mask) {
+	return (sinewi_midpoint(a, b) + r - sinewi_residual_bias(rw)) & mask;
 }
 // Shift of stored slot k in a 40-bit track descriptor (0 in a 24-bit one).
 static inline uint32_t sinewi_descriptor_shift(uint64_t descriptor, uint32_t k) {

@@ -22,6 +22,25 @@ const char *sinew_result_name(sinew_result result) {
 	}
 }
 
+#ifdef SINEW_TERSE_ERRORS
+sinew_result sinewi_fail_at(sinew_error *error, sinew_result code, const char *file, unsigned line) {
+	if (!error) return code;
+	error->code = code;
+	const char *base = file;
+	for (const char *p = file; *p; ++p)
+		if (*p == '/') base = p + 1;
+	char digits[12], *d = digits + sizeof digits;
+	*--d = 0;
+	do *--d = (char)('0' + line % 10), line /= 10;
+	while (line);
+	size_t n = 0;
+	for (const char *p = base; *p && n + 1 < sizeof error->message; ++p) error->message[n++] = *p;
+	if (n + 1 < sizeof error->message) error->message[n++] = ':';
+	for (const char *p = d; *p && n + 1 < sizeof error->message; ++p) error->message[n++] = *p;
+	error->message[n] = 0;
+	return code;
+}
+#else
 sinew_result sinewi_fail(sinew_error *error, sinew_result code, const char *fmt, ...) {
 	if (error) {
 		error->code = code;
@@ -37,6 +56,7 @@ sinew_result sinewi_fail(sinew_error *error, sinew_result code, const char *fmt,
 	}
 	return code;
 }
+#endif
 
 unsigned sinew_version_number(void) {
 	return SINEW_VERSION_NUMBER;

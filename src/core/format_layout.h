@@ -4,9 +4,9 @@
 #define SINEW_FORMAT_LAYOUT_H
 
 #define SINEW_FMT_MAGIC "SNEW"
-#define SINEW_FMT_VERSION 2u // written by the encoder
+#define SINEW_FMT_VERSION 3u // written by the encoder
 #define SINEW_FMT_VERSION_FIRST 1u
-#define SINEW_FMT_VERSION_LATEST 2u
+#define SINEW_FMT_VERSION_LATEST 3u
 
 #define SINEW_FMT_HEADER_SIZE 32u
 #define SINEW_FMT_HDR_VERSION 4u
@@ -76,6 +76,35 @@
 #define SINEW_FMT_META_JOINT_SIZE 60u
 #define SINEW_FMT_META_SCALAR_SIZE 32u
 #define SINEW_FMT_NO_STRING 0xFFFFFFFFu
+
+// Version 3 (docs/format.md): a 20-byte blob header (24 paged), a rig after the clips, 20-byte clip headers.
+#define SINEW_FMT_V3_HEADER_SIZE 20u
+#define SINEW_FMT_V3_HDR_BLOB_FLAGS 6u    // u16
+#define SINEW_FMT_V3_HDR_RESIDENT_SIZE 20u // u32, Paged only
+#define SINEW_FMT_BLOB_PAGED 0x1u
+#define SINEW_FMT_BLOB_REST_DEFAULTS 0x2u
+#define SINEW_FMT_BLOB_FLAGS_KNOWN 0x3u
+#define SINEW_FMT_V3_CLIP_HEADER_SIZE 20u // 24 with Rate_f64
+#define SINEW_FMT_V3_CLIP_SAMPLE_COUNT 8u
+#define SINEW_FMT_V3_CLIP_SEGMENT_LENGTH 12u // u16
+#define SINEW_FMT_V3_CLIP_RESERVED 14u       // u16
+#define SINEW_FMT_V3_CLIP_SAMPLE_RATE 16u    // f32, or f64 with Rate_f64
+#define SINEW_FMT_FLAG_RATE_F64 0x8u         // version 3 (bit 3 is Has_metadata in versions 1 and 2)
+#define SINEW_FMT_FLAG_NODE_MAP 0x4000u      // version 3: a bit per rig node says which have descriptors
+#define SINEW_FMT_FLAG_SCALAR_MAP 0x8000u    // version 3: the same for the rig's scalar tracks
+#define SINEW_FMT_FLAGS_KNOWN_V3 0xFFFFu
+#define SINEW_FMT_RIG_HEADER_SIZE 16u        // node count, scalar count, rig flags, reserved, f64 unit scale
+#define SINEW_FMT_RIG_PARENTS 0x1u
+#define SINEW_FMT_RIG_NODE_SOURCES 0x2u
+#define SINEW_FMT_RIG_REST 0x4u
+#define SINEW_FMT_RIG_SHELLS 0x8u
+#define SINEW_FMT_RIG_SCALAR_SOURCES 0x10u
+#define SINEW_FMT_RIG_NAMES 0x20u
+#define SINEW_FMT_RIG_SCALAR_REST 0x40u
+#define SINEW_FMT_RIG_WIDE_SOURCES 0x80u
+#define SINEW_FMT_RIG_FLAGS_KNOWN 0xFFu
+#define SINEW_FMT_NO_INDEX16 0xFFFFu
+#define SINEW_FMT_POINTER16 0xFFFEu
 
 #define SINEW_FMT_MAX_JOINTS 65535u
 #define SINEW_FMT_MAX_SCALARS 65535u

@@ -17,28 +17,43 @@ static uint32_t padded(uint32_t n) {
 	return (n + SINEWI_MAX_LANES - 1) / SINEWI_MAX_LANES * SINEWI_MAX_LANES;
 }
 
-// Counts of each batch, from the descriptors alone.
-static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32_t *vectors) {
+// Counts of each batch from the listed descriptors alone, and whether the animated tracks use more than one
+// rounding mode (tracks may then read two segments in one call: sample_direct).
+static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32_t *vectors, bool *modes) {
 	*rotations = *vectors = 0;
-	for (uint32_t j = 0; j < v->joint_count; ++j) {
-		uint32_t k = sinewi_joint_kinds(v, j);
-		*rotations += (k & 3u) == 3u;
-		*vectors += ((k >> 2) & 3u) == 3u;
-		*vectors += ((k >> 4) & 3u) == 3u;
+	uint32_t used = 0;
+	const uint32_t clip_rounding = (v->flags & SINEW_FMT_FLAG_ROUNDING_MASK) >> SINEW_FMT_FLAG_ROUNDING_SHIFT;
+	for (uint32_t d = 0; d < v->listed_joints + v->listed_scalars; ++d) {
+		const uint32_t k = v->descriptors[(size_t)v->descriptor_size * d];
+		uint32_t animated = 0;
+		if (d < v->listed_joints) {
+			*rotations += (k & 3u) == 3u;
+			*vectors += (((k >> 2) & 3u) == 3u) + (((k >> 4) & 3u) == 3u);
+			animated = (k & 3u) == 3u || ((k >> 2) & 3u) == 3u || ((k >> 4) & 3u) == 3u;
+		} else {
+			*vectors += (k & 3u) == 3u;
+			animated = (k & 3u) == 3u;
+		}
+		const uint32_t r = v->rounding ? v->rounding[(size_t)v->rounding_stride * d] & 15u : 15u;
+		if (animated) used |= 1u << (r == SINEW_FMT_ROUNDING_CLIP ? clip_rounding : r);
 	}
-	for (uint32_t i = 0; i < v->scalar_count; ++i) *vectors += (sinewi_scalar_desc(v, i) & 3u) == 3u;
+	*modes = (used & (used - 1u)) != 0;
 }
 
 static size_t params_bytes(uint32_t rotations, uint32_t vectors) {
 	return align16((size_t)rotations * sizeof(sinewi_cached_track)) + align16((size_t)vectors * sizeof(sinewi_cached_track)) +
-	       align16((size_t)padded(rotations) * 10 * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
+	       align16((size_t)padded(rotations) * 13 * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
 }
 
 static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	uint32_t r, n;
-	count_batches(v, &r, &n);
+	bool modes;
+	count_batches(v, &r, &n, &modes);
 	size_t rot_floats = (size_t)padded(r) * 23, vec_floats = (size_t)padded(n) * 13; // qa, qb, qr, mid, alpha, ka, kb, out
 	size_t entries = random_access || v->segment_count < 2 ? v->segment_count : 2; // else current + prefill
+	if (modes && !random_access && v->segment_count > 1) entries++;                // + the direct one
+	// (random access never needs less than the default: its memory does for either)
+	if (random_access && modes && v->segment_count == 2) entries = 3;
 	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
 	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
 	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) + 2 * align16((size_t)r * sizeof(uint32_t)) +
@@ -65,8 +80,8 @@ static uint8_t resolve_rounding(uint32_t nibble, uint32_t clip_rounding) {
 	return (uint8_t)(nibble == SINEW_FMT_ROUNDING_CLIP ? clip_rounding : nibble);
 }
 
-// n values of a kind-1/2 sub-track at byte offset `at` of the clip: f32, or 3 bytes each for a constant
-// with Short_constants; returns their size
+// n values of a stored kind-1/2 sub-track at byte offset `at` of the clip: f32, or 3 bytes each for a
+// constant with Short_constants; returns their size
 static uint32_t read_constants(const sinewi_clip_view *v, uint32_t at, uint32_t kind, float *out, uint32_t n) {
 	const uint32_t size = kind == 1 ? 4u : v->constant_size;
 	for (uint32_t i = 0; i < n; ++i) out[i] = sinewi_constant_value(v->clip + at, i, size);
@@ -82,7 +97,7 @@ static void *take(unsigned char **cursor, size_t bytes) {
 
 const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s) {
 	const sinewi_clip_view *v = &ctx->view;
-	if (!SINEWI_PAGES || !v->page_count) return v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	if (!SINEWI_PAGES || !v->page_count) return v->clip + sinewi_segment_offset(v, s);
 	// the finest tier whose page of s is present (tiers above ctx->tiers are not used)
 	for (uint32_t t = ctx->tiers; t-- > 0;) {
 		uint32_t page = ctx->segment_page[(size_t)t * v->segment_count + s];
@@ -99,16 +114,53 @@ static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_p
 	const sinewi_clip_view *v = &ctx->view;
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
-	p->data = sinewi_segment_bytes(ctx, s) + ctx->segment_header;
+	const unsigned char *segment = sinewi_segment_bytes(ctx, s);
+	p->data = segment + ctx->segment_header;
 	p->length = length > v->segment_length ? v->segment_length : length;
 	p->raw_count = 0;
-	p->predicted_count = 0;
+	p->predicted_count = p->rebuilt_count = 0;
 	p->sels = 0;
+	p->rows = v->version >= 3;
+	for (uint32_t d = 0; d < 4; ++d) p->row_bits[d] = p->residual_row_bits[d] = 0;
+}
+
+// Format 3 stores the knots in rows per decimation level (docs/format.md §bit stream): while its tracks are
+// filled, a track takes the next column of its level's plain and residual rows (the row widths grow), and once
+// every track is, finish_rows places the levels (sampling adds a track's column to its rows' positions).
+static void place_in_rows(sinewi_segment_params *p, sinewi_cached_track *c, uint32_t d, bool midpoint) {
+	c->bitpos = p->row_bits[d], c->stride = 1;
+	c->residual_pos = p->residual_row_bits[d], c->rstride = 1;
+	c->predicted = midpoint;
+	c->whole = midpoint && c->residual_bits == c->knot_bits; // no Shift: the predicted knots are stored as they are
+	p->row_bits[d] += c->knot_bits, p->residual_row_bits[d] += c->residual_bits;
+}
+
+// Format 3, once every track is filled: where each level's rows start; with `warm` (1: forward, 2: backward) the
+// cache lines of the rows the first poses read (the first three rows of each level, or the last three) are read.
+static void finish_rows(const sinew_context *ctx, sinewi_segment_params *p, int warm, uint8_t *sink) {
+	const bool midpoint = (ctx->view.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS) != 0;
+	uint64_t at = 0;
+	for (uint32_t d = 0; d < 4; ++d) {
+		const uint32_t knots = sinewi_knot_count(p->length, d), predicted = midpoint ? sinewi_predicted_knots(knots) : 0u;
+		const uint64_t start = at, wp = p->row_bits[d], wr = p->residual_row_bits[d];
+		p->level_start[d] = at;
+		at += (uint64_t)(knots - predicted) * wp + (uint64_t)predicted * wr;
+		if (!warm || at == start) continue;
+		const uint64_t span = 2 * wp + wr, from = warm == 2 && at - start > span ? at - span : start;
+		const uint64_t to = from + span < at ? from + span : at;
+		for (uint64_t bit = from; bit < to; bit += 512) *sink ^= p->data[bit >> 3];
+		*sink ^= p->data[(to - 1) >> 3];
+	}
+}
+
+// Formats 1, 2: warms the cache line of the first knot (warm 1) or the last (2) of track c.
+static void warm_track(const sinewi_segment_params *p, const sinewi_cached_track *c, uint32_t plain, int warm, uint8_t *sink) {
+	*sink ^= p->data[(c->bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->stride : 0u)) >> 3];
 }
 
 // Fills tracks [from, to) of segment s into p; `bitpos` is where track `from` starts in the
-// segment's bit stream. Returns where track `to` starts. With `warm` (1: first knot, 2: last knot)
-// it also reads one byte of that knot of every track, so the cache lines the first samples of the
+// segment's bit stream (formats 1, 2). Returns where track `to` starts. With `warm` (1: first knot, 2: last
+// knot) it also reads one byte of that knot of every track, so the cache lines the first samples of the
 // segment need are loaded by then (a new segment's bit stream is otherwise cold: a frame spike).
 static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment_params *p, uint32_t from, uint32_t to,
                             uint64_t bitpos, int warm, uint8_t *sink) {
@@ -117,6 +169,7 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 	const uint32_t ds = v->track_descriptor_size;
 	const unsigned char *seg_ranges = segment + (size_t)v->track_count * ds;
 	const bool ranges_stored = v->segment_range_bytes != 0; // else the whole clip range: 0 and 255
+	const bool rows = !SINEWI_LEGACY || v->version >= 3, midpoint = (v->flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS) != 0;
 	const uint32_t length = p->length;
 	for (uint32_t i = from; i < to; ++i) {
 		const sinewi_track_entry *t = &ctx->tracks[i];
@@ -125,10 +178,12 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 		uint32_t n = t->components, dropped = t->type == 0 ? (uint32_t)(desc >> 15) & 3u : 0u;
 		uint32_t plain = 0;
 		uint64_t next = sinewi_cache_track(desc, t->type, n, t->rounding, length, bitpos, c, &plain);
+		if (rows) place_in_rows(p, c, (uint32_t)(desc >> 20) & 3u, midpoint);
+		else if (warm) warm_track(p, c, plain, warm, sink);
 		p->raw_count += c->raw;
 		p->predicted_count += c->predicted;
+		p->rebuilt_count += c->predicted && !c->whole;
 		p->sels |= 1u << c->sel;
-		if (warm) *sink ^= p->data[(bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->knot_bits : 0u)) >> 3];
 		bitpos = next;
 		const unsigned char *q = seg_ranges + t->segment_ranges; // the segment range bytes of slot k: q[2k], q[2k + 1]
 		if (t->type == 0) { // (three stored slots; the lanes of each go to their own arrays)
@@ -140,7 +195,10 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 				                     ranges_stored ? q[2 * k + 1] : 255u, &lo, &ext);
 				p->rot_lo[k][b] = lo;
 				p->rot_step[k][b] = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
-				if (SINEWI_KERNEL_MIDPOINTS) p->rot_bias[k][b] = sinewi_residual_bias(c->rwidth[k]);
+				if (SINEWI_KERNEL_MIDPOINTS) {
+					p->rot_bias[k][b] = sinewi_residual_bias(c->rwidth[k]);
+					p->rot_mask[k][b] = c->width[k] == SINEWI_WIDTH_RAW ? 0u : sinewi_width_mask(c->width[k]);
+				}
 			}
 			p->rot_dropped[b] = (float)dropped;
 		} else {
@@ -153,6 +211,7 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 			}
 		}
 	}
+	if (rows && to == v->track_count) finish_rows(ctx, p, warm, sink);
 	return bitpos;
 }
 
@@ -165,6 +224,23 @@ void sinewi_fill_segment(sinew_context *ctx, uint32_t s) {
 	fill_segment(ctx, s, &ctx->params[s]);
 }
 
+const sinewi_segment_params *sinewi_segment_direct(sinew_context *ctx, uint32_t s) {
+	if (ctx->random_access) return &ctx->params[s];
+	if (ctx->direct_segment != s) fill_segment(ctx, s, ctx->direct);
+	ctx->direct_segment = s;
+	return ctx->direct;
+}
+
+// The rest value of node j (docs/format.md §rest pose): the rig's, else the caller's; false when neither has one.
+static bool rest_of(const sinewi_clip_view *v, const sinew_context_options *options, uint32_t j, float out[10]) {
+	if (sinewi_rig_rest(v, j, out)) return true;
+	if (!options || !options->rest_pose) return false;
+	const sinew_qvv *x = &options->rest_pose[j];
+	memcpy(out, x->rotation, 4 * sizeof(float)), memcpy(out + 4, x->translation, 3 * sizeof(float));
+	memcpy(out + 7, x->scale, 3 * sizeof(float));
+	return true;
+}
+
 sinew_result sinew_context_init(void *memory, size_t memory_size, const void *blob, size_t size, uint32_t clip,
                                 const sinew_context_options *options, sinew_context **out, sinew_error *error) {
 	SINEWI_CHECK(memory && out, error, SINEW_RESULT_INVALID_ARGUMENT, "context_init: NULL argument");
@@ -172,6 +248,14 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	sinewi_clip_view v;
 	SINEWI_TRY(sinewi_read_clip((const unsigned char *)blob, size, clip, &v, error));
 	const bool random_access = options && options->random_access;
+	const bool skip = options && options->skip_defaults;
+	// Rest_defaults without the rest pose in the rig: the caller's (a packed glTF's document), unless it fills defaults
+	const bool rest_given = v.rig_rest || (options && options->rest_pose);
+	const bool scalar_rest_given = v.rig_rest || v.rig_scalar_rest || (options && options->rest_scalars);
+	SINEWI_CHECK(!v.rest_defaults || skip || ((rest_given || !v.joint_count) && (scalar_rest_given || !v.scalar_count)), error,
+	             SINEW_RESULT_INVALID_ARGUMENT,
+	             "this blob's defaults play a rest pose its rig does not store (a packed glTF's blob: its document has it); "
+	             "pass sinew_context_options.rest_pose%s, or skip_defaults", v.scalar_count ? " and rest_scalars" : "");
 	size_t need = context_bytes(&v, random_access);
 	SINEWI_CHECK(memory_size >= need, error, SINEW_RESULT_BUFFER_TOO_SMALL, "context needs %zu bytes, got %zu", need,
 	             memory_size);
@@ -179,12 +263,13 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	unsigned char *m = (unsigned char *)memory;
 	sinew_context *ctx = (sinew_context *)take(&m, sizeof *ctx);
 	ctx->view = v;
-	ctx->skip_defaults = options ? options->skip_defaults : 0;
+	ctx->skip_defaults = skip;
 	ctx->kernel = sinewi_select_kernel(options ? options->kernel : SINEW_KERNEL_AUTO);
 	ctx->joints = (sinewi_joint_entry *)take(&m, (size_t)v.joint_count * sizeof(sinewi_joint_entry));
 	ctx->tracks = (sinewi_track_entry *)take(&m, (size_t)v.track_count * sizeof(sinewi_track_entry));
 	ctx->scalars = (sinewi_scalar_entry *)take(&m, (size_t)v.scalar_count * sizeof(sinewi_scalar_entry));
-	count_batches(&v, &ctx->rotation_count, &ctx->vector_count);
+	bool modes;
+	count_batches(&v, &ctx->rotation_count, &ctx->vector_count, &modes);
 	ctx->rot_track = (uint32_t *)take(&m, (size_t)ctx->rotation_count * sizeof(uint32_t));
 	ctx->vec_track = (uint32_t *)take(&m, (size_t)ctx->vector_count * sizeof(uint32_t));
 	ctx->rot_out = (uint32_t *)take(&m, (size_t)ctx->rotation_count * sizeof(uint32_t));
@@ -212,19 +297,25 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->vec.alpha = vec + (size_t)vp * 12;
 	ctx->random_access = random_access;
 	uint32_t entries = random_access || v.segment_count < 2 ? v.segment_count : 2;
-	ctx->params = (sinewi_segment_params *)take(&m, entries * sizeof(sinewi_segment_params));
-	for (uint32_t e = 0; e < entries; ++e) {
+	const bool direct = modes && !random_access && v.segment_count > 1;
+	ctx->params = (sinewi_segment_params *)take(&m, (entries + (direct ? 1u : 0u)) * sizeof(sinewi_segment_params));
+	for (uint32_t e = 0; e < entries + (direct ? 1u : 0u); ++e) {
 		sinewi_segment_params *p = &ctx->params[e];
 		p->rot_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->rotation_count * sizeof(sinewi_cached_track));
 		p->vec_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->vector_count * sizeof(sinewi_cached_track));
-		float *pr = (float *)take(&m, (size_t)rp * 10 * sizeof(float));
+		float *pr = (float *)take(&m, (size_t)rp * 13 * sizeof(float));
 		float *pv = (float *)take(&m, (size_t)vp * 8 * sizeof(float));
 		for (int k = 0; k < 3; ++k) p->rot_lo[k] = pr + (size_t)rp * k, p->rot_step[k] = pr + (size_t)rp * (3 + k);
 		p->rot_dropped = pr + (size_t)rp * 6;
-		for (int k = 0; SINEWI_KERNEL_MIDPOINTS && k < 3; ++k) p->rot_bias[k] = (uint32_t *)(void *)(pr + (size_t)rp * (7 + k));
+		for (int k = 0; SINEWI_KERNEL_MIDPOINTS && k < 3; ++k) {
+			p->rot_bias[k] = (uint32_t *)(void *)(pr + (size_t)rp * (7 + k));
+			p->rot_mask[k] = (uint32_t *)(void *)(pr + (size_t)rp * (10 + k));
+		}
 		p->vec_lo = pv;
 		p->vec_step = pv + (size_t)vp * 4;
 	}
+	ctx->direct = direct ? &ctx->params[entries] : NULL;
+	ctx->direct_segment = UINT32_MAX;
 	if (SINEWI_PAGES && v.page_count) {
 		ctx->pages = (const unsigned char **)take(&m, (size_t)v.page_count * sizeof(const unsigned char *));
 		ctx->segment_page = (uint32_t *)take(&m, (size_t)v.segment_count * v.tier_count * sizeof(uint32_t));
@@ -251,24 +342,34 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	uint32_t constants = (uint32_t)(v.constants - v.clip), ranges = (uint32_t)(v.ranges - v.clip);
 	uint32_t track = 0, seg_ranges = 0, rotations = 0, vectors = 0;
 	static const float identity[10] = {0, 0, 0, 1, 0, 0, 0, 1, 1, 1};
-	for (uint32_t j = 0; j < v.joint_count; ++j) {
+	const uint32_t unlisted = SINEWI_KINDS_ALL(sinewi_unlisted_kind(&v));
+	const bool stored = sinewi_default_stored(&v); // kind 1 values are in the constants (else the rest pose)
+	for (uint32_t j = 0, slot = 0; j < v.joint_count; ++j) {
 		sinewi_joint_entry *e = &ctx->joints[j];
-		uint32_t k = sinewi_joint_kinds(&v, j);
-		e->rounding = resolve_rounding(sinewi_joint_rounding(&v, j), clip_rounding);
-		e->dropped = (uint8_t)sinewi_joint_dropped(&v, j);
+		// a node the clip does not list has no descriptor, rounding byte or constant (docs/format.md §node map)
+		const bool listed = sinewi_map_bit(v.node_map, j);
+		const uint32_t d = listed ? slot++ : UINT32_MAX;
+		uint32_t k = listed ? v.descriptors[(size_t)v.descriptor_size * d] & 63u : unlisted;
+		const uint32_t rb = listed && v.rounding ? v.rounding[(size_t)v.rounding_stride * d] & 15u : SINEW_FMT_ROUNDING_CLIP;
+		e->rounding = resolve_rounding(rb, clip_rounding);
+		e->dropped = listed ? (uint8_t)((v.descriptors[(size_t)v.descriptor_size * d + v.dropped_offset] >> v.dropped_shift) & 3u) : 0u;
 		e->constants = constants;
 		sinew_qvv *base = &ctx->base_pose[j];
+		float rest[10];
 		memcpy(base, identity, sizeof identity);
+		if (!stored && !rest_of(&v, options, j, rest)) memcpy(rest, identity, sizeof identity); // (skip_defaults)
 		float *dst[3] = {base->rotation, base->translation, base->scale};
 		for (uint32_t sub = 0; sub < 3; ++sub) {
 			uint32_t kind = (k >> (2 * sub)) & 3u;
 			e->kinds[sub] = (uint8_t)kind;
 			e->track[sub] = -1;
-			if (kind == 1 || kind == 2) {
+			if (kind == 1 && !stored) { // the rest value (docs/format.md §rest pose)
+				memcpy(dst[sub], rest + (sub == 0 ? 0 : sub == 1 ? 4 : 7), (sub == 0 ? 4 : 3) * sizeof(float));
+			} else if (kind == 1 || kind == 2) {
 				if (sub == 0) {
-					float stored[3];
-					constants += read_constants(&v, constants, kind, stored, 3);
-					sinewi_quat_from_three(stored, e->dropped, dst[0]);
+					float values[3];
+					constants += read_constants(&v, constants, kind, values, 3);
+					sinewi_quat_from_three(values, e->dropped, dst[0]);
 				} else {
 					constants += read_constants(&v, constants, kind, dst[sub], 3);
 				}
@@ -292,16 +393,23 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	}
 	ctx->joint_vector_count = vectors;
 	uint32_t output = 0;
-	for (uint32_t i = 0; i < v.scalar_count; ++i) {
+	for (uint32_t i = 0, slot = 0; i < v.scalar_count; ++i) {
 		sinewi_scalar_entry *e = &ctx->scalars[i];
-		uint32_t k = sinewi_scalar_desc(&v, i);
-		e->kind = (uint8_t)(k & 3u);
-		e->components = (uint8_t)(((k >> 2) & 3u) + 1);
-		e->rounding = resolve_rounding(sinewi_scalar_rounding(&v, i), clip_rounding);
+		const bool listed = sinewi_map_bit(v.scalar_map, i);
+		const uint32_t d = listed ? v.listed_joints + slot++ : UINT32_MAX;
+		e->kind = (uint8_t)(listed ? v.descriptors[(size_t)v.descriptor_size * d] & 3u : sinewi_unlisted_kind(&v));
+		e->components = (uint8_t)sinewi_scalar_components(&v, i);
+		const uint32_t rb = listed && v.rounding ? v.rounding[(size_t)v.rounding_stride * d] & 15u : SINEW_FMT_ROUNDING_CLIP;
+		e->rounding = resolve_rounding(rb, clip_rounding);
 		e->constants = constants;
 		e->output = output;
 		e->track = -1;
-		if (e->kind == 1 || e->kind == 2) {
+		if (e->kind == 1 && !stored) { // the rest value: the rig's, else the caller's (zeros with skip_defaults)
+			float rest[4];
+			if (!sinewi_rig_scalar_rest(&v, i, rest) && options && options->rest_scalars)
+				memcpy(rest, options->rest_scalars + output, e->components * sizeof(float));
+			memcpy(ctx->base_scalars + output, rest, e->components * sizeof(float));
+		} else if (e->kind == 1 || e->kind == 2) {
 			constants += read_constants(&v, constants, e->kind, ctx->base_scalars + output, e->components);
 		}
 		output += e->components;
@@ -330,7 +438,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			t->range_extent[c] = sinewi_range_value(v.clip + t->ranges, components + c, v.half_ranges);
 		}
 	}
-	uint32_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	// versions 1 and 2: a bit offset per group of 8 tracks ends the segment header
+	uint32_t groups = v.version >= 3 ? 0u : (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
 	ctx->segment_header = v.track_count * v.track_descriptor_size + v.segment_range_bytes + groups * 4;
 	if (random_access)
 		for (uint32_t e = 0; e < v.segment_count; ++e)

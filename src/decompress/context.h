@@ -39,15 +39,21 @@ typedef struct sinewi_scalar_entry {
 // Per animated track, for the cached segment, stored in batch order (rotations, vectors) so the
 // unpack loops read them sequentially and without a branch on the track type.
 typedef struct sinewi_cached_track {
-	uint64_t bitpos;       // first bit of the track in the segment's stream
-	uint64_t residual_pos; // midpoint knots: first bit of the residuals (after the plain knots)
+	uint64_t bitpos;       // first bit of the track's first (plain) knot in the segment's stream (format 3: its
+	                       // column in a row)
+	uint64_t residual_pos; // midpoint knots: first bit of its first residual (format 3: its column in a residual row)
+	uint32_t stride;       // bits from one plain knot of the track to the next: its knot bits (format 1, 2: a track's
+	                       // knots follow each other); 1 in format 3, where picks are rows' bit positions
+	uint32_t rstride;      // the same for its residuals
 	uint8_t width[4];      // bits per stored component
 	uint8_t rwidth[4];     // midpoint knots: bits per component of a residual (width - Shift)
 	uint8_t knot_bits;     // bits per knot (sum of widths; 128 for a raw rotation)
 	uint8_t sel;           // rounding * 4 + decimation: which knot pair and weight the track uses
 	uint8_t raw;           // some component is raw float32 (the decode_track path)
 	uint8_t residual_bits; // bits per residual (may be 0: every predicted knot is its midpoint)
-	uint8_t predicted;     // 1: some Shift is set, the odd knots but the last are midpoint residuals
+	uint8_t predicted;     // 1: the odd knots but the last are stored apart, after the plain ones (format 2: some
+	                       // Shift is set; format 3: every track of a clip with Midpoint_knots, in the residual rows)
+	uint8_t whole;         // format 3, predicted: the track has no Shift and its odd knots are stored whole (nothing to rebuild)
 } sinewi_cached_track;
 
 // Per-track parameters of one segment: where its knots are, their widths, and the kernels'
@@ -56,12 +62,18 @@ typedef struct sinewi_segment_params {
 	const unsigned char *data; // bit stream start
 	uint32_t length;           // intervals in this segment
 	uint32_t raw_count;        // tracks with raw float32 components (decoded one by one)
-	uint32_t predicted_count;  // tracks with midpoint residuals (none: the plain unpack loops)
+	uint32_t predicted_count;  // tracks with their odd knots stored apart (none: the plain unpack loops)
+	uint32_t rebuilt_count;    // of these, tracks with midpoint residuals (none: the kernels skip the rebuild)
 	uint32_t sels;             // bit `sel` set for each rounding mode * 4 + decimation some track uses
 	sinewi_cached_track *rot_tracks, *vec_tracks; // [rotation batch], [vector batch]
 	float *rot_lo[3], *rot_step[3], *rot_dropped; // [rotation batch, padded]
-	uint32_t *rot_bias[3];                         // [rotation batch, padded] midpoint residual bias
+	uint32_t *rot_bias[3], *rot_mask[3];           // [rotation batch, padded] midpoint residual bias, slot mask
 	float *vec_lo, *vec_step;                      // [vector batch * 4, padded]
+	// format 3 rows (docs/format.md §bit stream), per decimation level: where its rows start, and the plain and
+	// residual row widths (while the tracks are filled: the columns they take so far)
+	uint32_t rows;             // format 3: a track's knots are at its columns of rows (pick_knots), not after each other
+	uint64_t level_start[4];
+	uint32_t row_bits[4], residual_row_bits[4];
 } sinewi_segment_params;
 
 // Fills `c` from a track descriptor (type 0..3, n stored components) of a segment of `length`
@@ -87,9 +99,11 @@ SINEWI_CACHE_TRACK_LINKAGE uint64_t sinewi_cache_track(uint64_t desc, uint32_t t
 	c->knot_bits = (uint8_t)bits;
 	c->residual_bits = (uint8_t)residual;
 	c->predicted = residual != bits;
+	c->whole = 0;
 	uint32_t knots = sinewi_knot_count(length, d);
 	*plain_knots = knots - (residual != bits ? sinewi_predicted_knots(knots) : 0u);
 	c->residual_pos = bitpos + (uint64_t)*plain_knots * bits;
+	c->stride = bits, c->rstride = residual;
 	return bitpos + sinewi_track_bits(knots, bits, residual);
 }
 #endif
@@ -122,6 +136,8 @@ struct sinew_context {
 	uint8_t prefill_backward;      // params[1] is reached going backward (warm its last knots)
 	float last_u;                  // local position of the previous call (playback speed estimate)
 	sinewi_segment_params *params; // [segment_count or 2]
+	sinewi_segment_params *direct; // tracks of several rounding modes: the segment some need besides the cached one
+	uint32_t direct_segment;       // the segment in `direct` (UINT32_MAX: none)
 	// Paged clips: the bytes of each page (NULL while absent) and the page of each segment.
 	const unsigned char **pages;   // [page_count]
 	uint32_t *segment_page;        // [tier_count * segment_count]: tier t's page of segment s at t * segment_count + s
@@ -136,6 +152,9 @@ struct sinew_context {
 const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s);
 // Random-access contexts: fills the parameters of segment s (present) in params[s].
 void sinewi_fill_segment(sinew_context *ctx, uint32_t s);
+// The parameters of present segment s for a call that needs them besides the cached segment (tracks of other
+// rounding modes): params[s] in random-access contexts, else filled into ctx->direct.
+const sinewi_segment_params *sinewi_segment_direct(sinew_context *ctx, uint32_t s);
 // Key position (in samples, clamped) for time t, with the near-integer snap of docs/format.md.
 double sinewi_key_for_time(const sinew_context *ctx, double t);
 sinew_result sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);

@@ -29,10 +29,11 @@ static const char *meta_string(const sinewi_clip_view *v, uint32_t offset) {
 	return (const char *)v->metadata + sinewi_rd32(v->metadata + 8) + offset;
 }
 
-static sinew_result decompress_clip(const void *blob, size_t size, uint32_t index, uint32_t tiers, const sinewi_alloc *al,
-                                    sinew_clip_set *set, sinew_error *error) {
+static sinew_result decompress_clip(const void *blob, size_t size, uint32_t index, const sinew_decompress_options *o,
+                                    const sinewi_alloc *al, sinew_clip_set *set, sinew_error *error) {
 	sinew_context_options co = {0};
-	co.tiers = tiers;
+	co.tiers = o->tiers;
+	co.rest_pose = o->rest_pose, co.rest_scalars = o->rest_scalars;
 	size_t need = sinew_context_size_with(blob, size, index, &co);
 	SINEWI_CHECK(need > 0, error, SINEW_RESULT_CORRUPT, "clip %u is invalid", index);
 	void *mem = sinewi_malloc(al, need);
@@ -57,6 +58,7 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 	for (uint32_t i = 0; i < v->scalar_count; ++i) components[i] = ctx->scalars[i].components;
 	const char *name = NULL;
 	if (v->metadata) name = meta_string(v, sinewi_rd32(v->metadata + 4));
+	if (v->rig) name = sinewi_rig_clip_name(v, index);
 	// A looping source whose last sample repeated the first gets it back (it is the wrap sample).
 	const uint32_t samples = v->sample_count + ((v->flags & SINEW_FMT_FLAG_LAST_REPEATS_FIRST) ? 1u : 0u);
 	sinew_clip_desc desc = {name, v->sample_rate, samples, v->joint_count, v->scalar_count, components};
@@ -66,8 +68,8 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 		clip->time_marks = (sinew_time_mark *)sinew_clip_set_alloc(set, (size_t)v->mark_count * sizeof(sinew_time_mark));
 		if (!clip->time_marks) r = SINEW_RESULT_OUT_OF_MEMORY;
 		for (uint32_t m = 0; clip->time_marks && m < v->mark_count; ++m) {
-			clip->time_marks[m].time = sinewi_rdf32(v->time_map + (size_t)m * SINEW_FMT_MARK_SIZE);
-			clip->time_marks[m].sample = sinewi_rd32(v->time_map + (size_t)m * SINEW_FMT_MARK_SIZE + 4);
+			clip->time_marks[m].time = (float)sinewi_mark_time(v, m);
+			clip->time_marks[m].sample = sinewi_mark_sample(v, m);
 		}
 		clip->time_mark_count = clip->time_marks ? v->mark_count : 0;
 	}
@@ -79,6 +81,21 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			sinew_joint *joint = &clip->joints[j];
 			uint32_t rounding = sinewi_joint_rounding(v, j);
 			joint->rounding = (uint8_t)(rounding == SINEW_FMT_ROUNDING_CLIP ? SINEW_ROUNDING_CLIP : rounding);
+			if (v->rig) { // format 3: the rig; a joint the clip does not list is there for the hierarchy only
+				joint->parent = sinewi_rig_parent(v, j);
+				joint->source_index = sinewi_rig_source(v, j);
+				joint->name = sinew_clip_set_strdup(set, sinewi_rig_name(v, j));
+				sinewi_rig_shell(v, j, &joint->shell_distance, &joint->precision);
+				float rest[10];
+				if (sinewi_rig_rest(v, j, rest) || (o->rest_pose && memcpy(rest, &o->rest_pose[j], sizeof rest))) {
+					memcpy(joint->default_pose.rotation, rest, 4 * sizeof(float));
+					memcpy(joint->default_pose.translation, rest + 4, 3 * sizeof(float));
+					memcpy(joint->default_pose.scale, rest + 7, 3 * sizeof(float));
+				}
+				joint->has_track = sinewi_map_bit(v->node_map, j) && // listed: the clip animates it (docs/format.md §node map)
+				                   (v->node_map || !at_default_pose(sinewi_joint_kinds(v, j), &joint->default_pose));
+				continue;
+			}
 			if (!v->metadata) continue;
 			const unsigned char *q = v->metadata + SINEW_FMT_META_HEADER_SIZE + (size_t)j * SINEW_FMT_META_JOINT_SIZE;
 			joint->parent = (int32_t)sinewi_rd32(q);
@@ -95,6 +112,15 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			sinew_scalar_track *t = &clip->scalar_tracks[i];
 			uint32_t rounding = sinewi_scalar_rounding(v, i);
 			t->rounding = (uint8_t)(rounding == SINEW_FMT_ROUNDING_CLIP ? SINEW_ROUNDING_CLIP : rounding);
+			if (v->rig) { // format 3: the rig's track; one the clip does not list plays its rest value only
+				t->name = sinew_clip_set_strdup(set, sinewi_rig_scalar_name(v, i));
+				sinewi_rig_scalar_source(v, i, &t->source_node, &t->source_target);
+				t->precision = sinewi_rig_scalar_precision(v, i);
+				memcpy(t->default_value, ctx->base_scalars + ctx->scalars[i].output, components[i] * sizeof(float));
+				if (!v->rest_defaults) sinewi_rig_scalar_rest(v, i, t->default_value);
+				t->has_track = sinewi_map_bit(v->scalar_map, i);
+				continue;
+			}
 			if (!v->metadata) continue;
 			const unsigned char *q = v->metadata + SINEW_FMT_META_HEADER_SIZE +
 			                         (size_t)v->joint_count * SINEW_FMT_META_JOINT_SIZE + (size_t)i * SINEW_FMT_META_SCALAR_SIZE;
@@ -121,11 +147,20 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 
 sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_allocator *allocator,
                                     sinew_clip_set **out, sinew_error *error) {
-	return sinew_decompress_clips_tiers(blob, size, 0, allocator, out, error);
+	return sinew_decompress_clips_with(blob, size, NULL, allocator, out, error);
 }
 
 sinew_result sinew_decompress_clips_tiers(const void *blob, size_t size, uint32_t tiers, const sinew_allocator *allocator,
                                           sinew_clip_set **out, sinew_error *error) {
+	sinew_decompress_options o = {0};
+	o.tiers = tiers;
+	return sinew_decompress_clips_with(blob, size, &o, allocator, out, error);
+}
+
+sinew_result sinew_decompress_clips_with(const void *blob, size_t size, const sinew_decompress_options *options,
+                                         const sinew_allocator *allocator, sinew_clip_set **out, sinew_error *error) {
+	const sinew_decompress_options defaults = {0};
+	const sinew_decompress_options *o = options ? options : &defaults;
 	SINEWI_CHECK(out, error, SINEW_RESULT_INVALID_ARGUMENT, "decompress: NULL argument");
 	*out = NULL;
 	SINEWI_TRY(sinew_validate(blob, size, error));
@@ -134,7 +169,7 @@ sinew_result sinew_decompress_clips_tiers(const void *blob, size_t size, uint32_
 	SINEWI_CHECK(sinew_clip_set_create(&set, allocator) == SINEW_RESULT_OK, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
 	uint32_t count = sinew_blob_clip_count(blob, size);
 	for (uint32_t i = 0; i < count; ++i) {
-		sinew_result r = decompress_clip(blob, size, i, tiers, &al, set, error);
+		sinew_result r = decompress_clip(blob, size, i, o, &al, set, error);
 		if (r != SINEW_RESULT_OK) {
 			sinew_clip_set_free(set);
 			return r;

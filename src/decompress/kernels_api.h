@@ -29,6 +29,7 @@ typedef struct sinewi_rotation_batch {
 	float *lo[3], *step[3];  // per stored slot (segment constants)
 	float *dropped;          // rebuilt component index as a float 0..3 (segment constant)
 	uint32_t *bias[3];       // midpoint residual bias per stored slot (segment constant)
+	uint32_t *mask[3];       // the slot's bits: the rebuilt value wraps modulo 2^width (segment constant)
 	uint32_t *qa[3], *qb[3]; // quantized values of the two knots (predicted ones: their plain neighbours)
 	uint32_t *qr[3];         // residual fields of the predicted knot
 	float *mid;              // 0: both knots plain, 1: knot a is predicted, 2: knot b is (with `residuals`)

@@ -69,8 +69,34 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 	               2 * njx * sizeof(sinew_qvv) + 2 * ((size_t)scalar_values + 1) * sizeof(float) + 64;
 	unsigned char *mem = (unsigned char *)sinewi_malloc(&al, bytes);
 	SINEWI_CHECK(mem, error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: out of memory (%zu bytes)", bytes);
+	// a blob whose defaults play a rest pose its rig does not store (a packed glTF's) plays the source's: the
+	// joints' default poses and the scalar tracks' default values (its document's)
+	sinew_rig_info rig;
+	sinew_result rr = sinew_blob_rig(blob, size, &rig, error);
+	if (rr != SINEW_RESULT_OK) {
+		sinewi_free(&al, mem, bytes);
+		return rr;
+	}
+	sinew_qvv *rest = NULL;
+	float *rest_scalars = NULL;
+	if (rig.rest_defaults && (!rig.has_rest || !rig.has_scalar_rest)) {
+		rest = (sinew_qvv *)sinewi_malloc(&al, (size_t)(nj ? nj : 1) * sizeof(sinew_qvv));
+		rest_scalars = (float *)sinewi_malloc(&al, ((size_t)scalar_values + 1) * sizeof(float));
+		if (!rest || !rest_scalars) {
+			sinewi_free(&al, rest, (size_t)(nj ? nj : 1) * sizeof(sinew_qvv));
+			sinewi_free(&al, rest_scalars, ((size_t)scalar_values + 1) * sizeof(float));
+			sinewi_free(&al, mem, bytes);
+			return sinewi_fail(error, SINEW_RESULT_OUT_OF_MEMORY, "measure_blob_error: out of memory");
+		}
+		for (uint32_t j = 0; j < nj; ++j) rest[j] = source->joints[j].default_pose;
+		for (uint32_t i = 0, o = 0; i < source->scalar_track_count; o += source->scalar_tracks[i++].components)
+			memcpy(rest_scalars + o, source->scalar_tracks[i].default_value, source->scalar_tracks[i].components * sizeof(float));
+		co.rest_pose = rest, co.rest_scalars = rest_scalars;
+	}
 	sinew_context *ctx = NULL;
 	sinew_result r = sinew_context_init(mem, ctx_size, blob, size, clip, &co, &ctx, error);
+	sinewi_free(&al, rest, (size_t)(nj ? nj : 1) * sizeof(sinew_qvv)); // (the context copied them)
+	sinewi_free(&al, rest_scalars, ((size_t)scalar_values + 1) * sizeof(float));
 	if (r != SINEW_RESULT_OK) {
 		sinewi_free(&al, mem, bytes);
 		return r;

@@ -10,10 +10,14 @@
 
 uint32_t sinew_blob_resident_size(const void *blob, size_t size) {
 	const unsigned char *b = (const unsigned char *)blob;
-	if (!b || size < SINEW_FMT_HEADER_SIZE || memcmp(b, SINEW_FMT_MAGIC, 4) != 0) return 0;
+	if (!b || size < SINEW_FMT_V3_HEADER_SIZE || memcmp(b, SINEW_FMT_MAGIC, 4) != 0) return 0;
 	uint32_t version = sinewi_rd16(b + SINEW_FMT_HDR_VERSION);
 	if (version < SINEW_FMT_VERSION_FIRST || version > SINEW_FMT_VERSION_LATEST) return 0;
-	uint32_t resident = version >= 2 ? sinewi_rd32(b + SINEW_FMT_HDR_RESIDENT_SIZE) : 0u;
+	if (version < 3 && size < SINEW_FMT_HEADER_SIZE) return 0;
+	const bool paged3 = version >= 3 && (sinewi_rd16(b + SINEW_FMT_V3_HDR_BLOB_FLAGS) & SINEW_FMT_BLOB_PAGED);
+	if (paged3 && size < SINEW_FMT_V3_HEADER_SIZE + 4) return 0;
+	uint32_t resident = version >= 3 ? (paged3 ? sinewi_rd32(b + SINEW_FMT_V3_HDR_RESIDENT_SIZE) : 0u)
+	                    : version >= 2 ? sinewi_rd32(b + SINEW_FMT_HDR_RESIDENT_SIZE) : 0u;
 	return resident ? resident : sinewi_rd32(b + SINEW_FMT_HDR_TOTAL_SIZE);
 }
 
@@ -48,16 +52,9 @@ sinew_result sinew_page_check(const void *blob, size_t blob_size, uint32_t clip,
 	SINEWI_CHECK(v.page_count, error, SINEW_RESULT_OUT_OF_RANGE, "clip %u is not paged", clip);
 	// track types in track order, from the descriptors (a context has them in its track table)
 	uint8_t types[3 * 256 + 256], comps[3 * 256 + 256];
-	uint32_t n = 0;
 	SINEWI_CHECK((uint64_t)v.track_count <= sizeof types, error, SINEW_RESULT_UNSUPPORTED,
 	             "page_check: more than %zu animated tracks; check pages with sinew_context_add_page", sizeof types);
-	for (uint32_t j = 0; j < v.joint_count; ++j)
-		for (uint32_t sub = 0; sub < 3; ++sub)
-			if (((sinewi_joint_kinds(&v, j) >> (2 * sub)) & 3u) == 3u) types[n] = (uint8_t)sub, comps[n++] = 3;
-	for (uint32_t i = 0; i < v.scalar_count; ++i) {
-		uint32_t d = sinewi_scalar_desc(&v, i);
-		if ((d & 3u) == 3u) types[n] = 3, comps[n++] = (uint8_t)(((d >> 2) & 3u) + 1);
-	}
+	sinewi_track_types(&v, types, comps, (uint32_t)sizeof types);
 	return sinewi_check_page(&v, page, (const unsigned char *)bytes, size, true, types, comps, 1, error);
 }
 
@@ -68,6 +65,7 @@ static void forget_page(sinew_context *ctx, uint32_t page) {
 	sinewi_page_entry_of(&ctx->view, page, &e);
 	if (ctx->cached_segment - e.first_segment < e.segment_count) ctx->cached_segment = UINT32_MAX;
 	if (ctx->prefill_segment - e.first_segment < e.segment_count) ctx->prefill_segment = UINT32_MAX;
+	if (ctx->direct_segment - e.first_segment < e.segment_count) ctx->direct_segment = UINT32_MAX;
 }
 
 // Random-access contexts: the parameters of the page's segments, from the finest present tier.

@@ -44,7 +44,7 @@ SINEWI_WASM_SMALL static void seek_one(const sinew_context *ctx, double key, see
 	uint32_t first = s * v->segment_length;
 	uint32_t length = v->stored_sample_count - 1 - first;
 	if (length > v->segment_length) length = v->segment_length;
-	sm->segment = SINEWI_PAGES ? sinewi_segment_bytes(ctx, s) : v->clip + sinewi_rd32(v->segment_table + 4 * s);
+	sm->segment = SINEWI_PAGES ? sinewi_segment_bytes(ctx, s) : v->clip + sinewi_segment_offset(v, s);
 	sm->data = SINEWI_PAGES && !sm->segment ? NULL : sm->segment + ctx->segment_header; // NULL: page not loaded
 	sm->length = length;
 	sm->index = s;
@@ -86,32 +86,57 @@ static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 	return true;
 }
 
-static uint64_t read_descriptor(const sinew_context *ctx, const unsigned char *segment, uint32_t track) {
-	return sinewi_track_descriptor(segment, track, ctx->view.track_descriptor_size);
+// Where the knots an interval (k0, k1) of decimation level d needs are (docs/format.md §midpoint knots, §bit
+// stream): `mid` 1 when k0 is a predicted knot (rebuilt from its plain neighbours j, jn and residual jr), 2 when k1
+// is, 0 when both are plain (j, jn). A `split` track (Midpoint_knots) stores its predicted knots apart. j, jn
+// and jr are, in format 3, the bit positions of their rows in the segment's stream (a track adds its column);
+// in formats 1 and 2, plain slot and residual indices (a track multiplies them by its knot and residual bits).
+SINEWI_WASM_SMALL static void pick_knots(const sinewi_segment_params *p, uint32_t d, uint32_t k0, uint32_t k1, uint32_t knots,
+                                         bool split, uint64_t *j, uint64_t *jn, uint64_t *jr, uint32_t *mid) {
+	uint32_t a = k0, b = k1, r = k0, m = 0; // knots: the plain pair, the predicted one
+	if (split && (k0 & 1u) && k0 + 1u < knots) m = 1, r = k0, a = k0 - 1u;       // k1 = k0 + 1 is plain
+	else if (split && (k1 & 1u) && k1 + 1u < knots) m = 2, r = k1, b = k1 + 1u; // k0 = k1 - 1 is plain
+	*mid = m;
+	if (!SINEWI_LEGACY || p->rows) { // row i starts after ceil(i / 2) plain rows and floor(i / 2) residual rows (Wr = Wp without them)
+		const uint64_t L = p->level_start[d], wp = p->row_bits[d], wr = p->residual_row_bits[d];
+		*j = L + ((a + 1u) >> 1) * wp + (a >> 1) * wr;
+		*jn = L + ((b + 1u) >> 1) * wp + (b >> 1) * wr;
+		*jr = L + ((r + 1u) >> 1) * wp + (r >> 1) * wr;
+	} else if (split) {
+		*j = sinewi_plain_slot(a), *jn = sinewi_plain_slot(b), *jr = r >> 1;
+	} else {
+		*j = a, *jn = b, *jr = 0;
+	}
 }
 
-// Which stored knots an interval (k0, k1) of a track with midpoint residuals needs (docs/format.md
-// §midpoint knots): plain slots j and jn, and `mid` 1 when k0 is the predicted knot (rebuilt from
-// them and residual slot j), 2 when k1 is, 0 when both are plain.
-SINEWI_WASM_SMALL static void midpoint_pick(uint32_t k0, uint32_t k1, uint32_t knots, uint32_t *j, uint32_t *jn, uint32_t *mid) {
-	const uint32_t last = knots - 1u;
-	if ((k0 & 1u) && k0 < last) *j = k0 >> 1, *jn = *j + 1u, *mid = 1u;      // k1 = k0 + 1 is plain
-	else if ((k1 & 1u) && k1 < last) *j = k0 >> 1, *jn = *j + 1u, *mid = 2u; // k0 = k1 - 1 is plain
-	else *j = sinewi_plain_slot(k0), *jn = sinewi_plain_slot(k1), *mid = 0u;
+// Where the two knots of an interval start (pick_knots gave j, jn, jr), but that a track storing its predicted
+// knots whole (format 3, no Shift) reads the predicted one (`mid`) from row jr, and then has nothing to rebuild.
+static inline void knot_positions(const sinewi_cached_track *c, uint64_t j, uint64_t jn, uint64_t jr, uint32_t *mid,
+                                  uint64_t *pa, uint64_t *pb) {
+	*pa = c->bitpos + j * c->stride, *pb = c->bitpos + jn * c->stride;
+	if (*mid && c->whole) {
+		const uint64_t pr = c->residual_pos + jr * c->rstride;
+		if (*mid == 1u) *pa = pr;
+		else *pb = pr;
+		*mid = 0;
+	}
 }
 
-// The quantized components of plain slots j and jn (a plain track: knots j and jn) into qa and qb,
-// one read per component; with `mid`, the predicted knot replaces qa (1) or qb (2).
-SINEWI_WASM_SMALL static void read_pair(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint32_t j, uint32_t jn,
-                      uint32_t mid, uint32_t qa[4], uint32_t qb[4]) {
-	uint64_t p0 = c->bitpos + (uint64_t)j * c->knot_bits, p1 = c->bitpos + (uint64_t)jn * c->knot_bits;
-	uint64_t pr = c->residual_pos + (uint64_t)j * c->residual_bits;
+// The quantized components of the interval's knots (pick_knots) into qa and qb, one read per component; with
+// `mid`, the predicted knot replaces qa (1) or qb (2). A raw rotation (128-bit knots) is read as its four
+// float32 components.
+SINEWI_WASM_SMALL static void read_pair(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint64_t j, uint64_t jn,
+                      uint64_t jr, uint32_t mid, uint32_t qa[4], uint32_t qb[4]) {
+	uint64_t p0, p1;
+	knot_positions(c, j, jn, jr, &mid, &p0, &p1);
+	uint64_t pr = c->residual_pos + jr * c->rstride;
 	for (uint32_t k = 0; k < n; ++k) {
-		uint32_t w = sinewi_width_bits(c->width[k]);
+		const uint32_t code = c->knot_bits == 128 ? SINEWI_WIDTH_RAW : c->width[k], w = sinewi_width_bits(code);
 		qa[k] = w ? sinewi_read_bits(data, p0, w) : 0u, qb[k] = w ? sinewi_read_bits(data, p1, w) : 0u;
 		p0 += w, p1 += w;
 		if (mid) {
-			uint32_t rw = c->rwidth[k], m = sinewi_midpoint_value(qa[k], qb[k], rw ? sinewi_read_bits(data, pr, rw) : 0u, rw);
+			uint32_t rw = c->knot_bits == 128 ? 32u : c->rwidth[k];
+			uint32_t m = sinewi_midpoint_value(qa[k], qb[k], rw ? sinewi_read_bits(data, pr, rw) : 0u, rw, sinewi_width_mask(code));
 			pr += rw;
 			if (mid == 1u) qa[k] = m;
 			else qb[k] = m;
@@ -119,58 +144,49 @@ SINEWI_WASM_SMALL static void read_pair(const unsigned char *data, const sinewi_
 	}
 }
 
-// Decodes track `ti` whose bit stream starts at `bitpos`; returns the track's size in bits.
-SINEWI_WASM_SMALL static uint64_t decode_track(const sinew_context *ctx, const seek *seeks, uint32_t ti, uint64_t bitpos,
-                                                float out[4]) {
+// Decodes animated track `ti` at local position `u` of the segment whose parameters are `p` (cached or
+// filled for this call: every track of the segment is located there).
+SINEWI_WASM_SMALL static void decode_track(const sinew_context *ctx, const sinewi_segment_params *p, float u, uint32_t ti,
+                                           float out[4]) {
 	const sinewi_track_entry *t = &ctx->tracks[ti];
-	const seek_mode *sk = &seeks->m[t->rounding];
-	uint64_t desc = read_descriptor(ctx, sk->segment, ti);
-	uint32_t n = t->components, d = (uint32_t)(desc >> 20) & 3u;
-	uint32_t dropped = t->type == 0 ? (uint32_t)(desc >> 15) & 3u : 0u;
-	sinewi_cached_track c;
-	uint32_t plain;
-	uint64_t end = sinewi_cache_track(desc, t->type, n, t->rounding, sk->length, bitpos, &c, &plain);
-	uint32_t knots = sinewi_knot_count(sk->length, d);
-	uint32_t k0, j, jn, mid = 0;
+	const uint32_t b = t->batch, n = t->components;
+	const sinewi_cached_track *c = t->type == 0 ? &p->rot_tracks[b] : &p->vec_tracks[b];
+	const uint32_t d = c->sel & 3u, knots = sinewi_knot_count(p->length, d);
+	uint32_t k0, mid;
+	uint64_t j, jn, jr;
 	float alpha;
-	sinewi_knot_locate(sk->u, sk->length, d, &k0, &alpha);
-	uint32_t k1 = k0 + 1 < knots ? k0 + 1 : k0;
-	if (c.predicted) midpoint_pick(k0, k1, knots, &j, &jn, &mid);
-	else j = k0, jn = k1;
-	const unsigned char *ranges = sk->segment + (size_t)ctx->view.track_count * ctx->view.track_descriptor_size + t->segment_ranges;
-	const bool ranges_stored = ctx->view.segment_range_bytes != 0; // else the whole clip range: 0 and 255
-	const uint32_t rrc = ctx->view.rotation_range_components;
-	float a[4], b[4], qa4[4], qb4[4];
-	if (c.knot_bits == 128 && t->type == 0) { // raw rotation
-		uint64_t p0 = bitpos + (uint64_t)j * 128u, p1 = bitpos + (uint64_t)jn * 128u;
+	sinewi_knot_locate(u, p->length, d, &k0, &alpha);
+	pick_knots(p, d, k0, k0 + 1 < knots ? k0 + 1 : k0, knots, c->predicted, &j, &jn, &jr, &mid);
+	float a[4], bv[4], qa4[4], qb4[4];
+	uint32_t qa[4], qb[4];
+	if (c->knot_bits == 128 && t->type == 0) { // raw rotation
+		read_pair(p->data, c, 4, j, jn, jr, mid, qa, qb);
 		for (uint32_t k = 0; k < 4; ++k) {
-			qa4[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p0 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
-			qb4[k] = sinewi_dequantize(sinewi_read_bits(sk->data, p1 + 32 * k, 32), SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			qa4[k] = sinewi_dequantize(qa[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			qb4[k] = sinewi_dequantize(qb[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 		}
 		if (alpha == 0.0f) { // a raw knot decodes as stored (docs/format.md)
 			memcpy(out, qa4, sizeof qa4);
-			return end - bitpos;
+			return;
 		}
 	} else {
-		uint32_t qa[4], qb[4];
-		read_pair(sk->data, &c, n, j, jn, mid, qa, qb);
+		read_pair(p->data, c, n, j, jn, jr, mid, qa, qb);
 		for (uint32_t k = 0; k < n; ++k) {
-			uint32_t comp = t->type == 0 && rrc == 4 ? sinewi_stored_component(k, dropped) : k; // range slot
-			float lo, ext;
-			sinewi_segment_range(t->range_min[comp], t->range_extent[comp], ranges_stored ? ranges[2 * k] : 0u, ranges_stored ? ranges[2 * k + 1] : 255u, &lo, &ext);
-			a[k] = sinewi_dequantize(qa[k], c.width[k], lo, ext);
-			b[k] = sinewi_dequantize(qb[k], c.width[k], lo, ext);
+			const float lo = t->type == 0 ? p->rot_lo[k][b] : p->vec_lo[4 * (size_t)b + k];
+			const float step = t->type == 0 ? p->rot_step[k][b] : p->vec_step[4 * (size_t)b + k];
+			a[k] = c->width[k] == SINEWI_WIDTH_RAW ? sinewi_dequantize(qa[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : lo + (float)(int32_t)qa[k] * step;
+			bv[k] = c->width[k] == SINEWI_WIDTH_RAW ? sinewi_dequantize(qb[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : lo + (float)(int32_t)qb[k] * step;
 		}
 		if (t->type != 0) {
-			sinewi_interp_values(a, b, n, alpha, out);
-			return end - bitpos;
+			sinewi_interp_values(a, bv, n, alpha, out);
+			return;
 		}
+		const uint32_t dropped = (uint32_t)p->rot_dropped[b];
 		sinewi_quat_from_three(a, dropped, qa4);
-		sinewi_quat_from_three(b, dropped, qb4);
+		sinewi_quat_from_three(bv, dropped, qb4);
 	}
 	// one interpolation for raw and quantized rotations (one copy of the fitted nlerp in the wasm module)
 	sinewi_quat_nlerp_fit(qa4, qb4, alpha, ctx->rot.fit, out);
-	return end - bitpos;
 }
 
 // Non-animated parts of joint j from the constant pose; with skip_defaults, identity and
@@ -212,24 +228,16 @@ static void write_track(const sinew_context *ctx, uint32_t ti, const float value
 	else memcpy(t->type == 1 ? out_pose[dst].translation : out_pose[dst].scale, value, 3 * sizeof(float));
 }
 
-// Bit offset of track `ti` in the segment: its group's checkpoint plus at most 7 track sizes.
-SINEWI_WASM_SMALL static uint64_t track_bit_offset(const sinew_context *ctx, const seek *seeks, uint32_t ti) {
-	const seek_mode *sk = &seeks->m[ctx->tracks[ti].rounding];
-	uint32_t group = ti / SINEW_FMT_GROUP_TRACKS;
-	const unsigned char *offsets =
-	    sk->segment + (size_t)ctx->view.track_count * ctx->view.track_descriptor_size + ctx->view.segment_range_bytes;
-	uint64_t pos = sinewi_rd32(offsets + 4 * group);
-	for (uint32_t i = group * SINEW_FMT_GROUP_TRACKS; i < ti; ++i) {
-		const sinewi_track_entry *t = &ctx->tracks[i];
-		sinewi_cached_track c;
-		uint32_t plain;
-		pos = sinewi_cache_track(read_descriptor(ctx, sk->segment, i), t->type, t->components, t->rounding, sk->length, pos,
-		                         &c, &plain);
-	}
-	return pos;
+// The parameters of the segment rounding mode r reads: the cached segment's for the first mode in use, and
+// for another mode in another segment those filled for it (sinewi_segment_direct).
+static const sinewi_segment_params *mode_params(sinew_context *ctx, const seek *sk, uint32_t r) {
+	uint32_t first = 0;
+	while (first < 3 && !((ctx->modes_used >> first) & 1u)) ++first;
+	const sinewi_segment_params *p = sinewi_segment(ctx, sk->m[first].index, sk->m[first].u);
+	return sk->m[r].index == sk->m[first].index ? p : sinewi_segment_direct(ctx, sk->m[r].index);
 }
 
-// Every track located on its own (tracks whose rounding modes land in different segments).
+// Every track decoded on its own (tracks whose rounding modes land in different segments).
 SINEWI_WASM_SMALL static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pose, const uint32_t *remap,
                           float *out_scalars, bool animated_only) {
 	const sinewi_clip_view *v = &ctx->view;
@@ -238,36 +246,40 @@ SINEWI_WASM_SMALL static void sample_direct(sinew_context *ctx, const seek *sk, 
 		if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], ctx->skip_defaults != 0);
 	}
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, ctx->skip_defaults != 0);
+	const sinewi_segment_params *params[4] = {NULL, NULL, NULL, NULL};
+	for (uint32_t r = 0; r < 4; ++r)
+		if ((ctx->modes_used >> r) & 1u) params[r] = mode_params(ctx, sk, r);
 	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
+		const uint32_t r = ctx->tracks[ti].rounding;
 		float value[4];
-		decode_track(ctx, sk, ti, track_bit_offset(ctx, sk, ti), value);
+		decode_track(ctx, params[r], sk->m[r].u, ti, value);
 		write_track(ctx, ti, value, out_pose, remap, out_scalars);
 	}
 }
 
 // Per rounding mode in use and decimation level, indexed like a cached track's `sel` (mode * 4 +
-// decimation): the knot pair and weight, and for tracks with midpoint residuals the plain slots and
-// which knot is predicted (midpoint_pick).
+// decimation): the knot pair and weight, for plain tracks [0] and split ones [1] (pick_knots).
 typedef struct knot_picks {
-	uint32_t j[2][16], jn[2][16], mid[2][16]; // [0]: plain tracks (knots k0, k1), [1]: predicted tracks
+	uint64_t j[2][16], jn[2][16], jr[2][16];
+	uint32_t mid[2][16];
 	float alpha[16];
 } knot_picks;
 
-// Where track c's interval starts and ends: plain slots (plain tracks: knots) and `mid`; in a segment
-// without residuals (`residuals` false, a constant where the unpack loops are specialized) every track is plain.
-static inline void pick_of(const sinewi_cached_track *c, const knot_picks *kp, bool residuals, uint32_t *j, uint32_t *jn,
-                           uint32_t *mid) {
+// Where track c's interval starts and ends (pick_knots); in a segment without split tracks (`residuals` false, a
+// constant where the unpack loops are specialized) every track is plain.
+static inline void pick_of(const sinewi_cached_track *c, const knot_picks *kp, bool residuals, uint64_t *j, uint64_t *jn,
+                           uint64_t *jr, uint32_t *mid) {
 	const uint32_t sel = c->sel, p = residuals ? c->predicted : 0u;
-	*j = kp->j[p][sel], *jn = kp->jn[p][sel], *mid = kp->mid[p][sel];
+	*j = kp->j[p][sel], *jn = kp->jn[p][sel], *jr = kp->jr[p][sel], *mid = kp->mid[p][sel];
 }
 
 // The quantized components of an interval's two knots, one read per component (knots wider than
 // one word's 57 bits; rare, kept out of line), predicted knots rebuilt: component k goes to
 // a[k * stride] and b[k * stride].
-SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint32_t j,
-                                        uint32_t jn, uint32_t mid, uint32_t *a, uint32_t *b, size_t stride) {
+SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint64_t j,
+                                        uint64_t jn, uint64_t jr, uint32_t mid, uint32_t *a, uint32_t *b, size_t stride) {
 	uint32_t qa[4], qb[4];
-	read_pair(data, c, n, j, jn, mid, qa, qb);
+	read_pair(data, c, n, j, jn, jr, mid, qa, qb);
 	for (uint32_t k = 0; k < n; ++k) a[k * stride] = qa[k], b[k * stride] = qb[k];
 }
 
@@ -297,16 +309,19 @@ static const uint32_t field_mask[32] = {
 // The quantized x, y, z of plain slots j and jn (a plain track: knots j and jn) of a 3-component
 // track whose knots fit one word: one load per knot; with `mid`, one more for the residual fields
 // of the predicted knot between them (they fit one word too).
-UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint32_t j, uint32_t jn, uint32_t mid,
-                            uint32_t a[3], uint32_t b[3], uint32_t r[3]) {
-	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)j * c->knot_bits), c->width[0], c->width[1], c->width[2], a);
-	SPLIT3(sinewi_read_word(data, c->bitpos + (uint64_t)jn * c->knot_bits), c->width[0], c->width[1], c->width[2], b);
-	if (mid) SPLIT3(sinewi_read_word(data, c->residual_pos + (uint64_t)j * c->residual_bits), c->rwidth[0], c->rwidth[1], c->rwidth[2], r);
+// A track storing its odd knots whole reads them like plain ones, and `mid` becomes 0.
+UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint64_t j, uint64_t jn, uint64_t jr,
+                            uint32_t *mid, uint32_t a[3], uint32_t b[3], uint32_t r[3]) {
+	uint64_t pa, pb;
+	knot_positions(c, j, jn, jr, mid, &pa, &pb);
+	SPLIT3(sinewi_read_word(data, pa), c->width[0], c->width[1], c->width[2], a);
+	SPLIT3(sinewi_read_word(data, pb), c->width[0], c->width[1], c->width[2], b);
+	if (*mid) SPLIT3(sinewi_read_word(data, c->residual_pos + jr * c->rstride), c->rwidth[0], c->rwidth[1], c->rwidth[2], r);
 }
 // The predicted knot (mid 1: a, 2: b) rebuilt from its plain neighbours a, b and residual fields r.
 static inline void rebuild3(const sinewi_cached_track *c, uint32_t mid, uint32_t a[3], uint32_t b[3], const uint32_t r[3]) {
 	uint32_t *m = mid == 1u ? a : b;
-	for (int k = 0; k < 3; ++k) m[k] = sinewi_midpoint_value(a[k], b[k], r[k], c->rwidth[k]);
+	for (int k = 0; k < 3; ++k) m[k] = sinewi_midpoint_value(a[k], b[k], r[k], c->rwidth[k], field_mask[c->width[k]]);
 }
 
 // The unpack loops, specialized natively for segments with and without midpoint residuals (the
@@ -339,12 +354,14 @@ UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_param
 	const uint32_t count = ctx->rotation_count;
 	for (uint32_t b = 0; b < count; ++b) {
 		const sinewi_cached_track *c = &tracks[b];
-		uint32_t j, jn, mid;
-		pick_of(c, kp, residuals, &j, &jn, &mid);
+		uint64_t j, jn, jr;
+		uint32_t mid;
+		pick_of(c, kp, residuals, &j, &jn, &jr, &mid);
 		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
 			uint32_t x[3], y[3], r[3];
-			unpack3(data, c, j, jn, residuals ? mid : 0u, x, y, r);
+			if (!residuals) mid = 0;
+			unpack3(data, c, j, jn, jr, &mid, x, y, r);
 #if SINEWI_KERNEL_MIDPOINTS
 			if (residuals) {
 				out_mid[b] = mid_value[mid];
@@ -356,7 +373,7 @@ UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_param
 			qa0[b] = x[0], qa1[b] = x[1], qa2[b] = x[2];
 			qb0[b] = y[0], qb1[b] = y[1], qb2[b] = y[2];
 		} else if (!c->raw) {
-			unpack_wide(data, c, 3, j, jn, mid, qa0 + b, qb0 + b, stride);
+			unpack_wide(data, c, 3, j, jn, jr, mid, qa0 + b, qb0 + b, stride);
 #if SINEWI_KERNEL_MIDPOINTS
 			if (residuals) out_mid[b] = 0.0f; // rebuilt already
 #endif
@@ -374,26 +391,29 @@ UNPACK_LOOP void unpack_vectors(sinew_context *ctx, const sinewi_segment_params 
 	const uint32_t count = ctx->vector_count, joint_vectors = ctx->joint_vector_count;
 	for (uint32_t b = 0; b < joint_vectors; ++b) {
 		const sinewi_cached_track *c = &tracks[b];
-		uint32_t j, jn, mid;
-		pick_of(c, kp, residuals, &j, &jn, &mid);
+		uint64_t j, jn, jr;
+		uint32_t mid;
+		pick_of(c, kp, residuals, &j, &jn, &jr, &mid);
 		uint32_t *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
 		out_alpha[b] = kp->alpha[c->sel];
 		if (c->knot_bits <= 57) {
 			uint32_t x[3], y[3], r[3];
-			unpack3(data, c, j, jn, residuals ? mid : 0u, x, y, r);
+			if (!residuals) mid = 0;
+			unpack3(data, c, j, jn, jr, &mid, x, y, r);
 			if (residuals && mid) rebuild3(c, mid, x, y, r);
 			a4[0] = x[0], a4[1] = x[1], a4[2] = x[2];
 			b4[0] = y[0], b4[1] = y[1], b4[2] = y[2];
 		} else if (!c->raw) {
-			unpack_wide(data, c, 3, j, jn, mid, a4, b4, 1);
+			unpack_wide(data, c, 3, j, jn, jr, mid, a4, b4, 1);
 		}
 	}
 	for (uint32_t b = joint_vectors; b < count; ++b) {
 		const sinewi_cached_track *c = &tracks[b];
-		uint32_t j, jn, mid;
-		pick_of(c, kp, residuals, &j, &jn, &mid);
+		uint64_t j, jn, jr;
+		uint32_t mid;
+		pick_of(c, kp, residuals, &j, &jn, &jr, &mid);
 		out_alpha[b] = kp->alpha[c->sel];
-		if (!c->raw) unpack_wide(data, c, 4, j, jn, mid, qa + 4 * (size_t)b, qb + 4 * (size_t)b, 1);
+		if (!c->raw) unpack_wide(data, c, 4, j, jn, jr, mid, qa + 4 * (size_t)b, qb + 4 * (size_t)b, 1);
 	}
 }
 
@@ -437,10 +457,10 @@ static void scatter(const sinew_context *ctx, sinew_qvv *out_pose, const uint32_
 }
 
 // A track with raw float32 components, decoded and written on its own.
-SINEWI_WASM_SMALL static void decode_raw(const sinew_context *ctx, const seek *sk, uint32_t ti, uint64_t bitpos, sinew_qvv *out_pose,
-                       const uint32_t *remap, float *out_scalars) {
+SINEWI_WASM_SMALL static void decode_raw(const sinew_context *ctx, const sinewi_segment_params *p, const seek *sk, uint32_t ti,
+                                         sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
 	float value[4];
-	decode_track(ctx, sk, ti, bitpos, value);
+	decode_track(ctx, p, sk->m[ctx->tracks[ti].rounding].u, ti, value);
 	write_track(ctx, ti, value, out_pose, remap, out_scalars);
 }
 
@@ -457,9 +477,9 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	while (first_mode < 3 && !((ctx->modes_used >> first_mode) & 1u)) ++first_mode;
 	const sinewi_segment_params *seg = sinewi_segment(ctx, sk.m[first_mode].index, sk.m[first_mode].u);
 	for (int k = 0; k < 3; ++k) ctx->rot.lo[k] = seg->rot_lo[k], ctx->rot.step[k] = seg->rot_step[k];
-	for (int k = 0; k < 3; ++k) ctx->rot.bias[k] = seg->rot_bias[k];
+	for (int k = 0; k < 3; ++k) ctx->rot.bias[k] = seg->rot_bias[k], ctx->rot.mask[k] = seg->rot_mask[k];
 	ctx->rot.dropped = seg->rot_dropped;
-	ctx->rot.residuals = SINEWI_KERNEL_MIDPOINTS && seg->predicted_count != 0;
+	ctx->rot.residuals = SINEWI_KERNEL_MIDPOINTS && seg->rebuilt_count != 0;
 	ctx->vec.lo = seg->vec_lo, ctx->vec.step = seg->vec_step;
 	// knot pair and weight per rounding mode in use and decimation level, indexed like a cached
 	// track's `sel` (mode * 4 + decimation)
@@ -468,10 +488,12 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	for (uint32_t i = 0; seg->sels >> i; ++i) {
 		if (!((seg->sels >> i) & 1u)) continue;
 		const uint32_t r = i >> 2, d = i & 3u, knots = sinewi_knot_count(seg->length, d);
-		sinewi_knot_locate(sk.m[r].u, seg->length, d, &kp.j[0][i], &kp.alpha[i]);
-		kp.jn[0][i] = kp.j[0][i] + 1 < knots ? kp.j[0][i] + 1 : kp.j[0][i];
-		kp.mid[0][i] = 0; // plain tracks read their two knots as they are
-		if (seg->predicted_count) midpoint_pick(kp.j[0][i], kp.jn[0][i], knots, &kp.j[1][i], &kp.jn[1][i], &kp.mid[1][i]);
+		uint32_t k0;
+		sinewi_knot_locate(sk.m[r].u, seg->length, d, &k0, &kp.alpha[i]);
+		const uint32_t k1 = k0 + 1 < knots ? k0 + 1 : k0;
+		if (seg->predicted_count < v->track_count)
+			pick_knots(seg, d, k0, k1, knots, false, &kp.j[0][i], &kp.jn[0][i], &kp.jr[0][i], &kp.mid[0][i]);
+		if (seg->predicted_count) pick_knots(seg, d, k0, k1, knots, true, &kp.j[1][i], &kp.jn[1][i], &kp.jr[1][i], &kp.mid[1][i]);
 	}
 	const bool skip = ctx->skip_defaults != 0;
 	if (out_pose && !animated_only) {
@@ -501,9 +523,9 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	scatter(ctx, out_pose, remap, out_scalars);
 	if (seg->raw_count) { // raw float32 components, the rare last resort: decoded one by one over the kernels' slots
 		for (uint32_t b = 0; b < ctx->rotation_count; ++b)
-			if (seg->rot_tracks[b].raw) decode_raw(ctx, &sk, ctx->rot_track[b], seg->rot_tracks[b].bitpos, out_pose, remap, out_scalars);
+			if (seg->rot_tracks[b].raw) decode_raw(ctx, seg, &sk, ctx->rot_track[b], out_pose, remap, out_scalars);
 		for (uint32_t b = 0; b < ctx->vector_count; ++b)
-			if (seg->vec_tracks[b].raw) decode_raw(ctx, &sk, ctx->vec_track[b], seg->vec_tracks[b].bitpos, out_pose, remap, out_scalars);
+			if (seg->vec_tracks[b].raw) decode_raw(ctx, seg, &sk, ctx->vec_track[b], out_pose, remap, out_scalars);
 	}
 	return SINEW_RESULT_OK;
 }
@@ -529,10 +551,11 @@ SINEWI_WASM_SMALL sinew_result sinew_sample_joint(sinew_context *context, double
 	const sinewi_joint_entry *e = &context->joints[joint];
 	write_constants(context, joint, out, false);
 	float value[4];
+	const sinewi_segment_params *p = e->track[0] >= 0 || e->track[1] >= 0 || e->track[2] >= 0 ? mode_params(context, &sk, e->rounding) : NULL;
 	for (int sub = 0; sub < 3; ++sub) {
 		if (e->track[sub] < 0) continue;
 		uint32_t ti = (uint32_t)e->track[sub];
-		decode_track(context, &sk, ti, track_bit_offset(context, &sk, ti), value);
+		decode_track(context, p, sk.m[e->rounding].u, ti, value);
 		if (sub == 0) memcpy(out->rotation, value, 4 * sizeof(float));
 		else memcpy(sub == 1 ? out->translation : out->scale, value, 3 * sizeof(float));
 	}
@@ -546,13 +569,10 @@ SINEWI_WASM_SMALL sinew_result sinew_sample_scalar(sinew_context *context, doubl
 		seek sk;
 		if (!do_seek(context, sinewi_key_for_time(context, t), &sk)) return SINEW_RESULT_PAGE_MISSING;
 		float value[4];
-		decode_track(context, &sk, (uint32_t)e->track, track_bit_offset(context, &sk, (uint32_t)e->track), value);
+		decode_track(context, mode_params(context, &sk, e->rounding), sk.m[e->rounding].u, (uint32_t)e->track, value);
 		memcpy(out, value, e->components * sizeof(float));
-	} else if (e->kind == 0) {
-		memset(out, 0, e->components * sizeof(float));
-	} else {
-		for (uint32_t c = 0; c < e->components; ++c)
-			out[c] = sinewi_constant_value(context->view.clip + e->constants, c, e->kind == 1 ? 4u : context->view.constant_size);
+	} else { // identity, stored or rest values: the constant pose has them
+		memcpy(out, context->base_scalars + e->output, e->components * sizeof(float));
 	}
 	return SINEW_RESULT_OK;
 }

@@ -202,6 +202,10 @@ static sinew_result write_weights(sinewi_exporter *e, anim_builder *a, uint32_t 
 	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
 		const sinew_scalar_track *first = &clip->scalar_tracks[i];
 		if (done[i] || first->source_node < 0 || first->source_target < 0) continue;
+		bool animated = false; // (a node whose weights the clip does not animate gets no channel)
+		for (uint32_t j = i; j < clip->scalar_track_count; ++j)
+			animated |= clip->scalar_tracks[j].source_node == first->source_node && clip->scalar_tracks[j].has_track;
+		if (!animated) continue;
 		uint32_t node = (uint32_t)first->source_node;
 		SINEWI_CHECK(node < s->node_count, e->error, SINEW_RESULT_OUT_OF_RANGE,
 		             "export: clip %u ('%s') scalar track %u: source_node %u is not a node of %s", ci,
@@ -274,7 +278,7 @@ static sinew_result write_pointers(sinewi_exporter *e, anim_builder *a, uint32_t
 	if (!done) return sinewi_export_oom(e);
 	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
 		const sinew_scalar_track *first = &clip->scalar_tracks[i];
-		if (done[i] || first->source_node != SINEW_SOURCE_POINTER) continue;
+		if (done[i] || first->source_node != SINEW_SOURCE_POINTER || !first->has_track) continue; // (not animated here)
 		const char *pointer = first->name;
 		SINEWI_CHECK(pointer && pointer[0] == '/', e->error, SINEW_RESULT_INVALID_ARGUMENT,
 		             "export: clip %u ('%s') scalar track %u drives a KHR_animation_pointer but its name \"%.80s\" is "
@@ -330,18 +334,14 @@ static sinew_result write_pointers(sinewi_exporter *e, anim_builder *a, uint32_t
 }
 
 // Decides which sub-tracks are written (e->written). A sub-track whose every sample equals the node's rest value in the
-// output is left out (the node already says it), but a joint with a track keeps at least one channel
-// somewhere in the set: importers build skeletons from animated nodes, so a joint without any channel
-// would vanish from (or lose its track in) a re-import.
+// output is left out (the node already says it), but a joint the clip animates (has_track) keeps one channel
+// in that clip: the clip targets it, and a re-import sees the same joints animated by the same clips.
 sinew_result sinewi_export_analyse_clips(sinewi_exporter *e) {
 	sinewi_source_doc *s = e->src;
 	const sinew_clip_set *set = e->set;
 	e->written = (uint8_t **)sinewi_export_array(e, set->clip_count, sizeof(uint8_t *));
-	uint8_t *animated = (uint8_t *)sinewi_export_array(e, e->node_count, 1);
-	uint32_t *first_clip = (uint32_t *)sinewi_export_array(e, e->node_count, sizeof(uint32_t));
-	uint32_t *first_joint = (uint32_t *)sinewi_export_array(e, e->node_count, sizeof(uint32_t));
-	if (!e->written || !animated || !first_clip || !first_joint) return sinewi_export_oom(e);
-	for (uint32_t n = 0; n < e->node_count; ++n) first_clip[n] = SINEWI_EXPORT_NONE, e->node_stamp[n] = 0;
+	if (!e->written) return sinewi_export_oom(e);
+	for (uint32_t n = 0; n < e->node_count; ++n) e->node_stamp[n] = 0;
 	for (uint32_t ci = 0; ci < set->clip_count; ++ci) {
 		const sinew_clip *clip = set->clips[ci];
 		uint8_t *mask = (uint8_t *)sinewi_export_array(e, clip->joint_count, 1);
@@ -365,13 +365,10 @@ sinew_result sinewi_export_analyse_clips(sinewi_exporter *e) {
 			}
 			for (int path = PATH_T; path <= PATH_S; ++path)
 				if (!sub_is_rest(clip, j, path, &e->rest[node])) mask[j] |= (uint8_t)(1u << path);
-			if (mask[j]) animated[node] = 1;
-			if (first_clip[node] == SINEWI_EXPORT_NONE) first_clip[node] = ci, first_joint[node] = j;
+			// the clip animates the joint (a channel targets it) but holds it at rest: one channel keeps it targeted
+			if (!mask[j]) mask[j] = FORCE_ROTATION;
 		}
 	}
-	for (uint32_t n = 0; n < e->node_count; ++n)
-		if (first_clip[n] != SINEWI_EXPORT_NONE && !animated[n])
-			e->written[first_clip[n]][first_joint[n]] |= FORCE_ROTATION;
 	return SINEW_RESULT_OK;
 }
 

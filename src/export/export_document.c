@@ -273,6 +273,17 @@ static void write_pack_extension(sinewi_exporter *e, sinewi_json_writer *w) {
 	sinewi_jw_num(w, e->blob_view);
 	sinewi_jw_raw(w, ",\"version\":");
 	sinewi_jw_num(w, (double)((unsigned)blob[4] | (unsigned)blob[5] << 8));
+	// the JSON pointer of every pointer track, in the blob's scalar track order (the blob carries no names)
+	const sinew_clip *first = e->set && e->set->clip_count ? e->set->clips[0] : NULL;
+	bool any = false;
+	for (uint32_t i = 0; first && i < first->scalar_track_count; ++i) {
+		const sinew_scalar_track *t = &first->scalar_tracks[i];
+		if (t->source_node != SINEW_SOURCE_POINTER) continue;
+		sinewi_jw_raw(w, any ? "," : ",\"pointers\":[");
+		sinewi_json_write_string(w, t->name ? t->name : "");
+		any = true;
+	}
+	if (any) sinewi_jw_raw(w, "]");
 	sinewi_jw_raw(w, ",\"clips\":[");
 	uint32_t count = sinew_blob_clip_count(blob, size);
 	for (uint32_t i = 0; i < count; ++i) {
@@ -281,7 +292,9 @@ static void write_pack_extension(sinewi_exporter *e, sinewi_json_writer *w) {
 		sinew_blob_clip_info(blob, size, i, &info, NULL); // the blob was validated: it cannot fail
 		if (i) sinewi_jw_raw(w, ",");
 		sinewi_jw_raw(w, "{");
-		if (info.name) sinewi_jw_raw(w, "\"name\":"), sinewi_json_write_string(w, info.name), sinewi_jw_raw(w, ",");
+		// the animation's name: the source clip's (a packed blob carries no names)
+		const char *name = e->set && i < e->set->clip_count && e->set->clips[i]->name ? e->set->clips[i]->name : info.name;
+		if (name) sinewi_jw_raw(w, "\"name\":"), sinewi_json_write_string(w, name), sinewi_jw_raw(w, ",");
 		sinewi_jw_raw(w, "\"duration\":");
 		sinewi_jw_num(w, info.duration);
 		sinewi_jw_raw(w, "}");

@@ -19,8 +19,8 @@
 //
 // Every clip becomes one animation sampled at the clip rate: one float32 time accessor per clip (k / rate,
 // with min/max), then per joint one translation/rotation/scale channel unless every sample equals the
-// node's rest value in the output document. A joint with a track keeps at least one channel in the set
-// (importers build skeletons from animated nodes) and every animation keeps at least one channel with all
+// node's rest value in the output document. A joint the clip animates (has_track) keeps one channel in it
+// (a clip targets the same nodes after a round trip) and every animation keeps at least one channel with all
 // key times (its duration). Morph tracks become one `weights` channel per node covering all its targets
 // (targets without a track hold their default weight). Interpolation is STEP for floor-rounded joints and
 // tracks, LINEAR otherwise: ceil and nearest have no glTF equivalent, values at the sample times are exact.

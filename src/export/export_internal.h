@@ -32,8 +32,17 @@ sinew_result sinewi_export_gltf_hooked(const sinew_clip_set *set, const char *pa
 // and checked with sinew_validate, and the extension's `clips` list must have one entry per clip of the blob;
 // `*out_view` receives the bufferView index. Errors: CORRUPT/TRUNCATED (and the blob's own validate errors) with
 // the bufferView or offset in the message.
+// `pointers` (may be NULL) receives what the extension names (the blob carries no names): its clips' names
+// ("" for none), then the JSON pointers of the pointer tracks in the blob's scalar track order, NUL-terminated
+// strings one after another in `text` (sinewi_malloc'd, `bytes` long).
+typedef struct sinewi_packed_pointers {
+	uint32_t clip_count, count;
+	char *text;
+	size_t bytes;
+} sinewi_packed_pointers;
 sinew_result sinewi_read_packed_blob(const char *path, const sinew_allocator *allocator, void **out_blob,
-                                     size_t *out_size, uint32_t *out_view, sinew_error *error);
+                                     size_t *out_size, uint32_t *out_view, sinewi_packed_pointers *pointers,
+                                     sinew_error *error);
 
 // An output file written through "<path>.tmp.<pid>" (export_file.c): open, write to `f`, then
 // close with whether every write succeeded; close renames it over `path` or removes it.

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static sinew_result read_packed(sinewi_exporter *e, const char *path, void **out_blob, size_t *out_size,
-                                uint32_t *out_view) {
+                                uint32_t *out_view, sinewi_packed_pointers *pointers) {
 	e->src = (sinewi_source_doc *)sinewi_arena_alloc(&e->arena, sizeof(sinewi_source_doc));
 	if (!e->src) return sinewi_export_oom(e);
 	sinewi_source_doc *s = e->src;
@@ -57,6 +57,43 @@ static sinew_result read_packed(sinewi_exporter *e, const char *path, void **out
 		sinewi_free(&e->al, blob, length);
 		return sinewi_fail(e->error, r, "%s: bufferView %u (compressed animation): %s", path, v, inner.message);
 	}
+	// the clips' names and the pointer tracks' JSON pointers (docs/gltf_extension.md), NUL-separated in one block
+	const sinewi_json *list = sinewi_json_get(ext, "pointers");
+	size_t bytes = 0;
+	bool strings = !list || list->type == SINEWI_JSON_ARRAY;
+	for (uint32_t i = 0; strings && list && i < list->count; ++i) {
+		const sinewi_json *p = &list->children[i];
+		strings = p->type == SINEWI_JSON_STRING && p->string[0] == '/';
+		if (strings) bytes += strlen(p->string) + 1;
+	}
+	for (uint32_t i = 0; strings && i < clips->count; ++i) {
+		const sinewi_json *name = sinewi_json_get(&clips->children[i], "name");
+		strings = !name || name->type == SINEWI_JSON_STRING;
+		bytes += (name && strings ? strlen(name->string) : 0) + 1;
+	}
+	if (!strings) {
+		sinewi_free(&e->al, blob, length);
+		return sinewi_fail(e->error, SINEW_RESULT_CORRUPT, "%s: %s: clip names must be strings and pointers JSON pointers", path,
+		                   SINEWI_PACK_EXTENSION);
+	}
+	pointers->clip_count = clips->count, pointers->count = list ? list->count : 0, pointers->bytes = bytes;
+	pointers->text = (char *)sinewi_malloc(&e->al, bytes);
+	if (!pointers->text) {
+		sinewi_free(&e->al, blob, length);
+		return sinewi_export_oom(e);
+	}
+	size_t at = 0;
+	for (uint32_t i = 0; i < clips->count; ++i) {
+		const sinewi_json *name = sinewi_json_get(&clips->children[i], "name");
+		const char *text = name ? name->string : "";
+		memcpy(pointers->text + at, text, strlen(text) + 1);
+		at += strlen(text) + 1;
+	}
+	for (uint32_t i = 0; list && i < list->count; ++i) {
+		size_t n = strlen(list->children[i].string) + 1;
+		memcpy(pointers->text + at, list->children[i].string, n);
+		at += n;
+	}
 	*out_blob = blob;
 	*out_size = length;
 	*out_view = v;
@@ -64,7 +101,8 @@ static sinew_result read_packed(sinewi_exporter *e, const char *path, void **out
 }
 
 sinew_result sinewi_read_packed_blob(const char *path, const sinew_allocator *allocator, void **out_blob,
-                                     size_t *out_size, uint32_t *out_view, sinew_error *error) {
+                                     size_t *out_size, uint32_t *out_view, sinewi_packed_pointers *pointers,
+                                     sinew_error *error) {
 	sinewi_exporter e;
 	memset(&e, 0, sizeof e);
 	e.error = error;
@@ -73,7 +111,9 @@ sinew_result sinewi_read_packed_blob(const char *path, const sinew_allocator *al
 	sinewi_arena_init(&e.arena, allocator);
 	*out_blob = NULL;
 	*out_size = 0;
-	sinew_result r = read_packed(&e, path, out_blob, out_size, out_view);
+	sinewi_packed_pointers none;
+	sinew_result r = read_packed(&e, path, out_blob, out_size, out_view, pointers ? pointers : &none);
+	if (!pointers && r == SINEW_RESULT_OK) sinewi_free(&e.al, none.text, none.bytes);
 	sinewi_source_free(&e);
 	sinewi_arena_free(&e.arena);
 	return r;

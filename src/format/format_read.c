@@ -11,17 +11,92 @@
 #include "../core/hash.h"
 #include "../core/format_layout.h"
 
+// Version 3 (docs/format.md §blob header): a 20-byte header (24 paged), clips packed one after another from
+// the end of the clip offset table, the rig after them, then zeros to at least 8 bytes past the clips.
+static sinew_result read_blob_header_v3(const unsigned char *blob, size_t size, bool check_checksum, sinewi_blob_header *h,
+                                        sinew_error *error) {
+	const uint32_t flags = sinewi_rd16(blob + SINEW_FMT_V3_HDR_BLOB_FLAGS);
+	SINEWI_CHECK((flags & ~SINEW_FMT_BLOB_FLAGS_KNOWN) == 0, error, SINEW_RESULT_CORRUPT, "reserved blob flags %04x", flags);
+	const bool paged = (flags & SINEW_FMT_BLOB_PAGED) != 0;
+	SINEWI_CHECK(SINEWI_PAGES || !paged, error, SINEW_RESULT_UNSUPPORTED, "paged blobs are not supported by this build");
+	const uint32_t header = SINEW_FMT_V3_HEADER_SIZE + (paged ? 4u : 0u);
+	SINEWI_CHECK(size >= header, error, SINEW_RESULT_TRUNCATED, "blob of %zu bytes is shorter than its header", size);
+	const uint32_t total = sinewi_rd32(blob + SINEW_FMT_HDR_TOTAL_SIZE);
+	const uint32_t resident = paged ? sinewi_rd32(blob + SINEW_FMT_V3_HDR_RESIDENT_SIZE) : 0u;
+	const bool resident_only = paged && size == resident && resident < total;
+	SINEWI_CHECK(total <= size || resident_only, error, SINEW_RESULT_TRUNCATED, "blob declares %u bytes but %zu are available",
+	             total, size);
+	SINEWI_CHECK(total == size || resident_only, error, SINEW_RESULT_CORRUPT,
+	             "blob declares %u bytes but %zu were given (trailing bytes)", total, size);
+	SINEWI_CHECK(total % 4 == 0, error, SINEW_RESULT_CORRUPT, "blob size %u is not a multiple of 4", total);
+	if (paged)
+		SINEWI_CHECK(resident % 4 == 0 && resident < total && resident >= header + 4, error, SINEW_RESULT_CORRUPT,
+		             "resident size %u out of range", resident);
+	const uint32_t covered = paged ? resident : total;
+	if (check_checksum) {
+		uint32_t want = sinewi_rd32(blob + SINEW_FMT_HDR_CHECKSUM), got = sinewi_xxh32(blob + 16, covered - 16, 0);
+		SINEWI_CHECK(want == got, error, SINEW_RESULT_CHECKSUM, "checksum mismatch (stored %08x, computed %08x)", want, got);
+	}
+	const uint32_t count = sinewi_rd32(blob + SINEW_FMT_HDR_CLIP_COUNT);
+	SINEWI_CHECK(count >= 1 && (uint64_t)count * 4 <= covered - header, error, SINEW_RESULT_CORRUPT,
+	             "clip count %u does not fit the blob", count);
+	// the clips follow each other from the end of the offset table, each at a multiple of 4
+	uint64_t expect = header + (uint64_t)count * 4, end = expect;
+	for (uint32_t i = 0; i < count; ++i) {
+		const uint32_t at = sinewi_rd32(blob + header + 4 * i);
+		SINEWI_CHECK(at == ((end + 3) & ~(uint64_t)3) && (uint64_t)at + SINEW_FMT_V3_CLIP_HEADER_SIZE <= covered, error,
+		             SINEW_RESULT_CORRUPT, "clip %u offset %u out of range", i, at);
+		for (uint64_t b = end; b < at; ++b)
+			SINEWI_CHECK(blob[b] == 0, error, SINEW_RESULT_CORRUPT, "clip %u: padding before it is not zero", i);
+		const uint32_t clip_size = sinewi_rd32(blob + at);
+		SINEWI_CHECK(clip_size >= SINEW_FMT_V3_CLIP_HEADER_SIZE && clip_size <= covered - at, error, SINEW_RESULT_CORRUPT,
+		             "clip %u size %u out of range", i, clip_size);
+		end = (uint64_t)at + clip_size;
+	}
+	(void)expect;
+	const uint32_t rig_at = (uint32_t)((end + 3) & ~(uint64_t)3);
+	for (uint64_t b = end; b < rig_at; ++b)
+		SINEWI_CHECK(b < covered && blob[b] == 0, error, SINEW_RESULT_CORRUPT, "padding before the rig is not zero");
+	sinewi_clip_view rig;
+	memset(&rig, 0, sizeof rig);
+	uint32_t rig_end = 0;
+	SINEWI_TRY(sinewi_read_rig(blob, rig_at, covered, count, &rig, &rig_end, error));
+	uint64_t want_end = rig_end > end + SINEW_FMT_TAIL_PADDING ? rig_end : end + SINEW_FMT_TAIL_PADDING;
+	want_end = (want_end + 3) & ~(uint64_t)3;
+	SINEWI_CHECK(covered == want_end, error, SINEW_RESULT_CORRUPT, "the resident part ends at %u, expected %llu", covered,
+	             (unsigned long long)want_end);
+	for (uint64_t b = rig_end; b < covered; ++b)
+		SINEWI_CHECK(blob[b] == 0, error, SINEW_RESULT_CORRUPT, "tail byte %llu is not zero", (unsigned long long)b);
+	h->version = 3;
+	h->clip_count = count;
+	h->total_size = total;
+	h->resident_size = covered;
+	h->paged = paged;
+	h->pages_given = size == total;
+	h->blob_flags = flags;
+	h->table = header;
+	h->clips_end = (uint32_t)end;
+	h->rig_offset = rig_at;
+	return SINEW_RESULT_OK;
+}
+
 sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, bool check_checksum, sinewi_blob_header *h,
                                      sinew_error *error) {
 	SINEWI_CHECK(blob, error, SINEW_RESULT_INVALID_ARGUMENT, "blob is NULL");
 	SINEWI_CHECK(size >= 4, error, SINEW_RESULT_TRUNCATED, "blob of %zu bytes is shorter than the magic", size);
 	SINEWI_CHECK(memcmp(blob, SINEW_FMT_MAGIC, 4) == 0, error, SINEW_RESULT_BAD_MAGIC, "not a sinew stream (bad magic)");
-	SINEWI_CHECK(size >= SINEW_FMT_HEADER_SIZE, error, SINEW_RESULT_TRUNCATED, "blob of %zu bytes is shorter than its header",
-	             size);
+	SINEWI_CHECK(size >= 8, error, SINEW_RESULT_TRUNCATED, "blob of %zu bytes is shorter than its header", size);
 	uint32_t version = sinewi_rd16(blob + SINEW_FMT_HDR_VERSION);
 	SINEWI_CHECK(version >= SINEW_FMT_VERSION_FIRST && version <= SINEW_FMT_VERSION_LATEST, error,
 	             SINEW_RESULT_BAD_VERSION, "format version %u is not supported (this decoder reads %u..%u)", version,
 	             SINEW_FMT_VERSION_FIRST, SINEW_FMT_VERSION_LATEST);
+	memset(h, 0, sizeof *h);
+	if (version >= 3) return read_blob_header_v3(blob, size, check_checksum, h, error);
+	SINEWI_CHECK(SINEWI_LEGACY, error, SINEW_RESULT_BAD_VERSION,
+	             "format version %u: this decoder (the web runtime) reads format 3 only: compress the source again "
+	             "(sinew compress), or play the blob with the native library, which reads formats 1 to 3", version);
+	SINEWI_CHECK(size >= SINEW_FMT_HEADER_SIZE, error, SINEW_RESULT_TRUNCATED, "blob of %zu bytes is shorter than its header",
+	             size);
 	SINEWI_CHECK(sinewi_rd16(blob + SINEW_FMT_HDR_HEADER_SIZE) == SINEW_FMT_HEADER_SIZE, error, SINEW_RESULT_CORRUPT,
 	             "header size %u is not %u", sinewi_rd16(blob + SINEW_FMT_HDR_HEADER_SIZE), SINEW_FMT_HEADER_SIZE);
 	uint32_t total = sinewi_rd32(blob + SINEW_FMT_HDR_TOTAL_SIZE);
@@ -59,6 +134,7 @@ sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, boo
 	h->resident_size = covered;
 	h->paged = resident != 0;
 	h->pages_given = size == total;
+	h->table = SINEW_FMT_HEADER_SIZE;
 	return SINEW_RESULT_OK;
 }
 
@@ -144,7 +220,8 @@ static sinew_result check_metadata(const sinewi_clip_view *v, uint32_t meta_offs
 static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const uint8_t *types, const uint8_t *comps,
                                   size_t stride, const unsigned char *p, uint32_t size, sinew_error *error) {
 	const uint32_t nt = v->track_count, ds = v->track_descriptor_size;
-	const uint32_t groups = (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	// versions 1 and 2: a bit offset per group of 8 tracks (version 3 has none: its tracks are in rows)
+	const uint32_t groups = v->version >= 3 ? 0u : (nt + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
 	uint64_t header = (uint64_t)nt * ds + v->segment_range_bytes + (uint64_t)groups * 4;
 	SINEWI_CHECK(header <= size, error, SINEW_RESULT_CORRUPT, "segment %u: header larger than the segment", s);
 	const unsigned char *group_offsets = p + (size_t)nt * ds + v->segment_range_bytes;
@@ -184,7 +261,7 @@ static sinew_result check_segment(const sinewi_clip_view *v, uint32_t s, const u
 		if (type == 0 && raw == 3) per_knot = residual = 128;
 		SINEWI_CHECK(!bad_shift && (!shifted || !raw), error, SINEW_RESULT_CORRUPT, "segment %u track %u: bad shift", s, i);
 		uint32_t dec = (uint32_t)(d >> 20) & 3u;
-		if (i % SINEW_FMT_GROUP_TRACKS == 0)
+		if (groups && i % SINEW_FMT_GROUP_TRACKS == 0)
 			SINEWI_CHECK(sinewi_rd32(group_offsets + 4 * (i / SINEW_FMT_GROUP_TRACKS)) == bits, error, SINEW_RESULT_CORRUPT,
 			             "segment %u: bit offset of track group %u is wrong", s, i / SINEW_FMT_GROUP_TRACKS);
 		bits += sinewi_track_bits(sinewi_knot_count(length, dec), per_knot, residual);
@@ -235,35 +312,48 @@ sinew_result sinewi_check_page(const sinewi_clip_view *v, uint32_t page, const u
 }
 #endif
 
-// The time map at clip offset `at`: Mark_count >= 2 marks (f32 time, u32 sample), times finite, >= 0 and
-// increasing, samples from 0 to the last stored sample, increasing; not with Looping.
+// The time map at clip offset `at`: Mark_count >= 2 marks, times finite, >= 0 and increasing, samples from 0 to
+// the last stored sample, increasing; not with Looping. Version 2: 8 bytes per mark (f32 time, u32 sample);
+// version 3: the times, then the samples of the inner marks (u16 or u32) unless every sample is a mark.
 static sinew_result check_time_map(sinewi_clip_view *v, uint32_t index, uint64_t at, bool looping, uint64_t *bytes,
                                    sinew_error *error) {
 	SINEWI_CHECK(!looping, error, SINEW_RESULT_CORRUPT, "clip %u: Time_map with Looping", index);
 	SINEWI_CHECK(at + 4 <= v->size, error, SINEW_RESULT_CORRUPT, "clip %u: time map exceeds the clip", index);
 	const uint32_t n = sinewi_rd32(v->clip + at);
-	SINEWI_CHECK(n >= 2 && n <= v->stored_sample_count && at + 4 + (uint64_t)n * SINEW_FMT_MARK_SIZE <= v->size, error,
-	             SINEW_RESULT_CORRUPT, "clip %u: %u time marks for %u samples", index, n, v->stored_sample_count);
-	const unsigned char *m = v->clip + at + 4;
-	for (uint32_t i = 0; i < n; ++i) {
-		float t = sinewi_rdf32(m + (size_t)i * SINEW_FMT_MARK_SIZE);
-		uint32_t s = sinewi_rd32(m + (size_t)i * SINEW_FMT_MARK_SIZE + 4);
-		bool ok = isfinite(t) && t >= 0.0f && (i == 0 ? s == 0 : (s > sinewi_rd32(m + (size_t)(i - 1) * SINEW_FMT_MARK_SIZE + 4) &&
-		                                                          t > sinewi_rdf32(m + (size_t)(i - 1) * SINEW_FMT_MARK_SIZE)));
-		SINEWI_CHECK(ok && (i + 1 < n || s == v->stored_sample_count - 1), error, SINEW_RESULT_CORRUPT,
-		             "clip %u: time mark %u (%g s, sample %u) out of order", index, i, (double)t, s);
+	uint64_t size = 4 + (uint64_t)n * SINEW_FMT_MARK_SIZE;
+	v->mark_sample_size = 0;
+	if (v->version >= 3) {
+		if (n < v->stored_sample_count) v->mark_sample_size = v->stored_sample_count <= 65536u ? 2u : 4u;
+		size = 4 + 4 * (uint64_t)n + (n >= 2 ? (uint64_t)(n - 2) * v->mark_sample_size : 0u);
+		size = (size + 3) & ~(uint64_t)3;
 	}
-	v->time_map = m, v->mark_count = n;
-	*bytes = 4 + (uint64_t)n * SINEW_FMT_MARK_SIZE;
+	SINEWI_CHECK(n >= 2 && n <= v->stored_sample_count && at + size <= v->size, error, SINEW_RESULT_CORRUPT,
+	             "clip %u: %u time marks for %u samples", index, n, v->stored_sample_count);
+	v->time_map = v->clip + at + 4, v->mark_count = n;
+	for (uint64_t b = 4 + 4 * (uint64_t)n + (uint64_t)(n - 2) * v->mark_sample_size; v->version >= 3 && b < size; ++b)
+		SINEWI_CHECK(v->clip[at + b] == 0, error, SINEW_RESULT_CORRUPT, "clip %u: time map padding is not zero", index);
+	for (uint32_t i = 0; i < n; ++i) {
+		double t = sinewi_mark_time(v, i);
+		uint32_t s = sinewi_mark_sample(v, i);
+		bool ok = isfinite(t) && t >= 0.0 && (i == 0 ? s == 0 : (s > sinewi_mark_sample(v, i - 1) && t > sinewi_mark_time(v, i - 1)));
+		SINEWI_CHECK(ok && (i + 1 < n || s == v->stored_sample_count - 1), error, SINEW_RESULT_CORRUPT,
+		             "clip %u: time mark %u (%g s, sample %u) out of order", index, i, t, s);
+	}
+	*bytes = size;
 	return SINEW_RESULT_OK;
 }
 
-// Mark i of a time map.
-static double mark_time(const sinewi_clip_view *v, uint32_t i) {
-	return sinewi_rdf32(v->time_map + (size_t)i * SINEW_FMT_MARK_SIZE);
+double sinewi_mark_time(const sinewi_clip_view *v, uint32_t m) {
+	return sinewi_rdf32(v->time_map + (size_t)m * (v->version >= 3 ? 4u : SINEW_FMT_MARK_SIZE));
 }
-static uint32_t mark_sample(const sinewi_clip_view *v, uint32_t i) {
-	return sinewi_rd32(v->time_map + (size_t)i * SINEW_FMT_MARK_SIZE + 4);
+
+uint32_t sinewi_mark_sample(const sinewi_clip_view *v, uint32_t m) {
+	if (v->version < 3) return sinewi_rd32(v->time_map + (size_t)m * SINEW_FMT_MARK_SIZE + 4);
+	if (!v->mark_sample_size) return m;
+	if (m == 0) return 0;
+	if (m + 1 == v->mark_count) return v->stored_sample_count - 1;
+	const unsigned char *p = v->time_map + 4 * (size_t)v->mark_count + (size_t)(m - 1) * v->mark_sample_size;
+	return v->mark_sample_size == 2 ? sinewi_rd16(p) : sinewi_rd32(p);
 }
 
 double sinewi_view_key(const sinewi_clip_view *v, double t) {
@@ -272,15 +362,15 @@ double sinewi_view_key(const sinewi_clip_view *v, double t) {
 		double key = t * v->sample_rate;
 		return !(key > 0.0) ? 0.0 : key > last ? last : key; // NaN gives 0
 	}
-	if (!(t > mark_time(v, 0))) return 0.0;
-	uint32_t lo = 0, hi = v->mark_count - 1; // mark_time(lo) < t; find the last mark with time <= t
-	if (t >= mark_time(v, hi)) return last;
+	if (!(t > sinewi_mark_time(v, 0))) return 0.0;
+	uint32_t lo = 0, hi = v->mark_count - 1; // sinewi_mark_time(lo) < t; find the last mark with time <= t
+	if (t >= sinewi_mark_time(v, hi)) return last;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (mark_time(v, mid) <= t) lo = mid;
+		if (sinewi_mark_time(v, mid) <= t) lo = mid;
 		else hi = mid;
 	}
-	return sinewi_map_key(t, mark_time(v, lo), mark_time(v, lo + 1), mark_sample(v, lo), mark_sample(v, lo + 1));
+	return sinewi_map_key(t, sinewi_mark_time(v, lo), sinewi_mark_time(v, lo + 1), sinewi_mark_sample(v, lo), sinewi_mark_sample(v, lo + 1));
 }
 
 double sinewi_view_time(const sinewi_clip_view *v, double key) {
@@ -288,14 +378,14 @@ double sinewi_view_time(const sinewi_clip_view *v, double key) {
 	uint32_t lo = 0, hi = v->mark_count - 1; // the last mark with sample <= key, below the last mark
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if ((double)mark_sample(v, mid) <= key) lo = mid;
+		if ((double)sinewi_mark_sample(v, mid) <= key) lo = mid;
 		else hi = mid;
 	}
-	return sinewi_map_time(key, mark_time(v, lo), mark_time(v, lo + 1), mark_sample(v, lo), mark_sample(v, lo + 1));
+	return sinewi_map_time(key, sinewi_mark_time(v, lo), sinewi_mark_time(v, lo + 1), sinewi_mark_sample(v, lo), sinewi_mark_sample(v, lo + 1));
 }
 
 double sinewi_view_duration(const sinewi_clip_view *v) {
-	return v->mark_count ? mark_time(v, v->mark_count - 1) : (double)(v->stored_sample_count - 1) / v->sample_rate;
+	return v->mark_count ? sinewi_mark_time(v, v->mark_count - 1) : (double)(v->stored_sample_count - 1) / v->sample_rate;
 }
 
 // Version 1 header fields (64 bytes, offsets stored) or version 2 (36 bytes, offsets derived).
@@ -339,13 +429,34 @@ static sinew_result read_clip_header(const sinewi_blob_header *h, const unsigned
 	return SINEW_RESULT_OK;
 }
 
+// Version 3 clip header fields (docs/format.md §clip header); the counts and unit come from the rig.
+static sinew_result read_clip_header_v3(const unsigned char *c, uint32_t index, sinewi_clip_view *v, uint32_t *header_size,
+                                        sinew_error *error) {
+	v->size = sinewi_rd32(c + SINEW_FMT_CLIP_SIZE);
+	v->flags = sinewi_rd32(c + SINEW_FMT_CLIP_FLAGS);
+	SINEWI_CHECK((v->flags & ~SINEW_FMT_FLAGS_KNOWN_V3) == 0, error, SINEW_RESULT_CORRUPT, "clip %u: reserved flags %08x",
+	             index, v->flags);
+	*header_size = SINEW_FMT_V3_CLIP_HEADER_SIZE + ((v->flags & SINEW_FMT_FLAG_RATE_F64) ? 4u : 0u);
+	SINEWI_CHECK(v->size >= *header_size, error, SINEW_RESULT_CORRUPT, "clip %u size %u out of range", index, v->size);
+	v->sample_count = sinewi_rd32(c + SINEW_FMT_V3_CLIP_SAMPLE_COUNT);
+	v->segment_length = sinewi_rd16(c + SINEW_FMT_V3_CLIP_SEGMENT_LENGTH);
+	SINEWI_CHECK(sinewi_rd16(c + SINEW_FMT_V3_CLIP_RESERVED) == 0, error, SINEW_RESULT_CORRUPT,
+	             "clip %u: reserved header field is not zero", index);
+	v->sample_rate = (v->flags & SINEW_FMT_FLAG_RATE_F64) ? sinewi_rdf64(c + SINEW_FMT_V3_CLIP_SAMPLE_RATE)
+	                                                      : (double)sinewi_rdf32(c + SINEW_FMT_V3_CLIP_SAMPLE_RATE);
+	v->descriptor_size = 1;
+	v->dropped_shift = 6;
+	v->rounding_stride = 1;
+	return SINEW_RESULT_OK;
+}
+
 sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t index, sinewi_clip_view *v,
                               sinew_error *error) {
 	sinewi_blob_header h;
 	SINEWI_TRY(sinewi_read_blob_header(blob, size, false, &h, error));
 	const uint32_t count = h.clip_count;
-	const bool v2 = h.version >= 2;
-	const uint32_t header_size = v2 ? SINEW_FMT_CLIP_HEADER_SIZE_V2 : SINEW_FMT_CLIP_HEADER_SIZE;
+	const bool v2 = !SINEWI_LEGACY || h.version >= 2, v3 = !SINEWI_LEGACY || h.version >= 3;
+	uint32_t header_size = v2 ? SINEW_FMT_CLIP_HEADER_SIZE_V2 : SINEW_FMT_CLIP_HEADER_SIZE;
 	const uint32_t clip_align = v2 ? 4u : 16u;
 	SINEWI_CHECK(index < count, error, SINEW_RESULT_OUT_OF_RANGE, "clip %u of %u", index, count);
 	memset(v, 0, sizeof *v);
@@ -354,22 +465,37 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	v->version = h.version;
 	v->total_size = h.total_size;
 	v->resident_size = h.resident_size;
-	uint32_t start = sinewi_rd32(blob + SINEW_FMT_HEADER_SIZE + 4 * index);
-	uint32_t limit = h.resident_size - SINEW_FMT_TAIL_PADDING;
-	uint32_t table_end = SINEW_FMT_HEADER_SIZE + 4 * count;
-	SINEWI_CHECK(start % clip_align == 0 && start >= table_end && start < limit && limit - start >= header_size, error,
-	             SINEW_RESULT_CORRUPT, "clip %u offset %u out of range", index, start);
+	uint32_t start = sinewi_rd32(blob + h.table + 4 * index);
 	const unsigned char *c = blob + start;
-	v->clip = c;
 	uint32_t offsets[4] = {0, 0, 0, 0};
-	SINEWI_TRY(read_clip_header(&h, c, index, v, offsets, error));
-	SINEWI_CHECK(v->size <= limit - start, error, SINEW_RESULT_CORRUPT, "clip %u size %u out of range", index, v->size);
-	if (index + 1 < count) {
-		uint32_t next = sinewi_rd32(blob + SINEW_FMT_HEADER_SIZE + 4 * (index + 1));
-		SINEWI_CHECK(next >= start + v->size, error, SINEW_RESULT_CORRUPT, "clip %u overlaps clip %u", index, index + 1);
+	if (v3) { // the header check placed every clip and read the rig
+		uint32_t rig_end;
+		SINEWI_TRY(sinewi_read_rig(blob, h.rig_offset, h.resident_size, count, v, &rig_end, error));
+		v->rest_defaults = (h.blob_flags & SINEW_FMT_BLOB_REST_DEFAULTS) != 0;
+		v->clip = c;
+		SINEWI_TRY(read_clip_header_v3(c, index, v, &header_size, error));
+		SINEWI_CHECK(v->size <= h.resident_size - start, error, SINEW_RESULT_CORRUPT, "clip %u size %u out of range", index,
+		             v->size);
+		SINEWI_CHECK(((v->flags & SINEW_FMT_FLAG_PAGED) != 0) == h.paged, error, SINEW_RESULT_CORRUPT,
+		             "clip %u: %s in a blob %s pages", index, h.paged ? "not paged" : "paged", h.paged ? "with" : "without");
+		SINEWI_CHECK(isfinite(v->sample_rate) && v->sample_rate > 0.0, error, SINEW_RESULT_CORRUPT,
+		             "clip %u: sample rate is not a positive number", index);
+	} else {
+		uint32_t limit = h.resident_size - SINEW_FMT_TAIL_PADDING;
+		uint32_t table_end = SINEW_FMT_HEADER_SIZE + 4 * count;
+		SINEWI_CHECK(start % clip_align == 0 && start >= table_end && start < limit && limit - start >= header_size, error,
+		             SINEW_RESULT_CORRUPT, "clip %u offset %u out of range", index, start);
+		v->clip = c;
+		SINEWI_TRY(read_clip_header(&h, c, index, v, offsets, error));
+		SINEWI_CHECK(v->size <= limit - start, error, SINEW_RESULT_CORRUPT, "clip %u size %u out of range", index, v->size);
+		if (index + 1 < count) {
+			uint32_t next = sinewi_rd32(blob + SINEW_FMT_HEADER_SIZE + 4 * (index + 1));
+			SINEWI_CHECK(next >= start + v->size, error, SINEW_RESULT_CORRUPT, "clip %u overlaps clip %u", index, index + 1);
+		}
+		SINEWI_CHECK(isfinite(v->sample_rate) && v->sample_rate > 0.0 && isfinite(v->unit_scale) && v->unit_scale > 0.0, error,
+		             SINEW_RESULT_CORRUPT, "clip %u: sample rate or unit scale is not a positive number", index);
+		v->listed_joints = v->joint_count, v->listed_scalars = v->scalar_count;
 	}
-	SINEWI_CHECK(isfinite(v->sample_rate) && v->sample_rate > 0.0 && isfinite(v->unit_scale) && v->unit_scale > 0.0, error,
-	             SINEW_RESULT_CORRUPT, "clip %u: sample rate or unit scale is not a positive number", index);
 	bool looping = (v->flags & SINEW_FMT_FLAG_LOOPING) != 0;
 	SINEWI_CHECK(looping || !(v->flags & SINEW_FMT_FLAG_LAST_REPEATS_FIRST), error, SINEW_RESULT_CORRUPT,
 	             "clip %u: Last_repeats_first without Looping", index);
@@ -386,17 +512,36 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	SINEWI_CHECK(v->segment_count == want_segments, error, SINEW_RESULT_CORRUPT, "clip %u: %u segments, expected %u", index,
 	             v->segment_count, want_segments);
 
-	// descriptors (+ the version-2 rounding bytes)
+	// version 3: the node and scalar maps (which nodes and scalar tracks have descriptors)
+	uint64_t at = header_size;
+	if (v3) {
+		const struct { uint32_t flag, count; const unsigned char **map; uint32_t *listed; } maps[2] = {
+		    {SINEW_FMT_FLAG_NODE_MAP, v->joint_count, &v->node_map, &v->listed_joints},
+		    {SINEW_FMT_FLAG_SCALAR_MAP, v->scalar_count, &v->scalar_map, &v->listed_scalars}};
+		for (int m = 0; m < 2; ++m) {
+			*maps[m].listed = maps[m].count;
+			if (!(v->flags & maps[m].flag)) continue;
+			const uint32_t bytes = (maps[m].count + 7) / 8;
+			SINEWI_CHECK(at + bytes <= v->size, error, SINEW_RESULT_CORRUPT, "clip %u: map exceeds the clip", index);
+			const unsigned char *map = c + at;
+			SINEWI_CHECK(maps[m].count % 8 == 0 || bytes == 0 || (map[bytes - 1] >> (maps[m].count % 8)) == 0, error,
+			             SINEW_RESULT_CORRUPT, "clip %u: map bits past the last entry", index);
+			*maps[m].map = map;
+			*maps[m].listed = bytes ? sinewi_map_rank(map, maps[m].count) : 0u;
+			at += bytes;
+		}
+	}
+	// descriptors (+ the version-2/3 rounding bytes)
 	const bool track_rounding = (v->flags & SINEW_FMT_FLAG_TRACK_ROUNDING) != 0;
-	uint64_t desc_size = (uint64_t)(v->joint_count + v->scalar_count) * v->descriptor_size;
-	uint64_t desc_end = header_size + desc_size * (track_rounding ? 2u : 1u);
+	uint64_t desc_size = (uint64_t)(v->listed_joints + v->listed_scalars) * v->descriptor_size;
+	uint64_t desc_end = at + desc_size * (track_rounding ? 2u : 1u);
 	SINEWI_CHECK(desc_end <= v->size, error, SINEW_RESULT_CORRUPT, "clip %u: descriptors exceed the clip", index);
-	v->descriptors = c + header_size;
+	v->descriptors = c + at;
 	if (track_rounding) v->rounding = v->descriptors + desc_size;
 	if (!v2) v->rounding = v->descriptors + 1; // byte 1 of each descriptor
 	uint64_t constant_bytes = 0, range_bytes = 0;
 	uint32_t tracks = 0;
-	// version 2, lone segment: a rotation's clip range leaves out the component the segment drops
+	// version 2 and 3, lone segment: a rotation's clip range leaves out the component the segment drops
 	const uint32_t rotation_ranges = v2 && v->segment_count == 1 ? 3u : 4u;
 	v->half_ranges = (v->flags & SINEW_FMT_FLAG_HALF_RANGES) ? 1u : 0u;
 	v->constant_size = (v->flags & SINEW_FMT_FLAG_SHORT_CONSTANTS) ? 3u : 4u;
@@ -406,10 +551,11 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	const uint32_t short_size = v->constant_size; // a kind-2 value's bytes (kind 1: 4)
 	const uint64_t constants_at = (desc_end + 3) & ~(uint64_t)3;
 	bool finite = true; // every constant value (those inside the clip: the offset checks catch the others)
+	for (uint64_t b = desc_end; v3 && b < constants_at; ++b) finite &= b < v->size && c[b] == 0; // padding
 	v->rotation_range_components = rotation_ranges;
 	// track types/components in track order, for the segment checks (bounded by 3*joints+scalars)
 	uint8_t types_small[512], comps_small[512];
-	uint64_t max_tracks = (uint64_t)v->joint_count * 3 + v->scalar_count;
+	uint64_t max_tracks = (uint64_t)v->listed_joints * 3 + v->listed_scalars;
 	sinewi_alloc al = sinewi_alloc_from(NULL);
 	uint8_t *types = types_small, *comps = comps_small;
 	if (max_tracks > sizeof types_small) {
@@ -418,21 +564,22 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		comps = types + max_tracks;
 	}
 	sinew_result r = SINEW_RESULT_OK;
-	for (uint32_t j = 0; j < v->joint_count && r == SINEW_RESULT_OK; ++j) {
-		// version 1: descriptor byte 1 holds Rounding and Constant_dropped, bits 6-7 reserved; version 2:
-		// a rounding byte 0..3 or 15, and Constant_dropped only for a constant or default rotation
-		uint32_t k = v->descriptors[(size_t)v->descriptor_size * j], rot = k & 3u;
-		uint32_t rb = v->rounding ? v->rounding[(size_t)v->rounding_stride * j] : 15u, rounding = rb & 15u;
+	const uint32_t stored_kind1 = sinewi_default_stored(v) ? 1u : 4u; // kind 1 stores its values (not with Rest_defaults)
+	for (uint32_t d = 0; d < v->listed_joints && r == SINEW_RESULT_OK; ++d) {
+		// version 1: descriptor byte 1 holds Rounding and Constant_dropped, bits 6-7 reserved; versions 2 and 3:
+		// a rounding byte 0..3 or 15, and Constant_dropped only for a rotation whose value is stored
+		uint32_t k = v->descriptors[(size_t)v->descriptor_size * d], rot = k & 3u;
+		uint32_t rb = v->rounding ? v->rounding[(size_t)v->rounding_stride * d] : 15u, rounding = rb & 15u;
 		bool bad = (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP) || (rb >> (v2 ? 4 : 6)) != 0;
-		bad |= v2 ? (rot == 0 || rot == 3) && (k >> 6) != 0 : (k >> 6) != 0;
+		bad |= v2 ? (rot != 2 && rot != stored_kind1) && (k >> 6) != 0 : (k >> 6) != 0;
 		if (bad) {
-			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u joint %u: bad descriptor %02x (rounding %u)", index, j, k,
+			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u joint %u: bad descriptor %02x (rounding %u)", index, d, k,
 			                rounding);
 			break;
 		}
 		for (uint32_t sub = 0; sub < 3; ++sub) {
 			uint32_t kind = (k >> (2 * sub)) & 3u;
-			if (kind == 1 || kind == 2) finite &= constants_finite(c, constants_at, &constant_bytes, 3, kind, short_size, v->size);
+			if (kind == 2 || kind == stored_kind1) finite &= constants_finite(c, constants_at, &constant_bytes, 3, kind, short_size, v->size);
 			if (kind == 3) {
 				types[tracks] = (uint8_t)sub, comps[tracks] = 3;
 				range_bytes += 2u * value_bytes * (sub == 0 ? rotation_ranges : 3u);
@@ -441,17 +588,22 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 			}
 		}
 	}
-	for (uint32_t i = 0; i < v->scalar_count && r == SINEW_RESULT_OK; ++i) {
-		uint32_t k = v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)];
-		uint32_t rounding = v->rounding ? v->rounding[(size_t)v->rounding_stride * (v->joint_count + i)] : 15u;
-		if ((k >> 4) != 0 || (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP)) {
+	// scalar tracks: the listed ones in order (version 3 maps listed slot d to its rig track)
+	for (uint32_t i = 0, d = 0; i < v->scalar_count && r == SINEW_RESULT_OK; ++i) {
+		const uint32_t n = v3 ? (v->scalar_components_table[i] & 3u) + 1u
+		                      : ((v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)] >> 2) & 3u) + 1u;
+		if (!v3) v->scalar_components += n;
+		if (!sinewi_map_bit(v->scalar_map, i)) continue;
+		uint32_t k = v->descriptors[(size_t)v->descriptor_size * ((size_t)v->listed_joints + d)];
+		uint32_t rounding = v->rounding ? v->rounding[(size_t)v->rounding_stride * (v->listed_joints + d)] : 15u;
+		d++;
+		if ((k >> (v3 ? 2 : 4)) != 0 || (rounding > 3 && rounding != SINEW_FMT_ROUNDING_CLIP)) {
 			r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u scalar %u: bad descriptor %02x (rounding %u)", index, i, k,
 			                rounding);
 			break;
 		}
-		uint32_t kind = k & 3u, n = ((k >> 2) & 3u) + 1;
-		v->scalar_components += n;
-		if (kind == 1 || kind == 2) finite &= constants_finite(c, constants_at, &constant_bytes, n, kind, short_size, v->size);
+		uint32_t kind = k & 3u;
+		if (kind == 2 || kind == stored_kind1) finite &= constants_finite(c, constants_at, &constant_bytes, n, kind, short_size, v->size);
 		if (kind == 3) {
 			types[tracks] = 3, comps[tracks] = (uint8_t)n;
 			range_bytes += 2u * value_bytes * n;
@@ -465,7 +617,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	if (r == SINEW_RESULT_OK && tracks != v->track_count)
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: %u animated tracks declared, descriptors give %u", index,
 		                v->track_count, tracks);
-	// version 2: segment ranges only when there is more than one segment (a lone one uses the clip range)
+	// versions 2 and 3: segment ranges only when there is more than one segment (a lone one uses the clip range)
 	v->segment_range_bytes = v2 && v->segment_count == 1 ? 0u : 2u * v->stored_components;
 	const bool paged = SINEWI_PAGES && (v->flags & SINEW_FMT_FLAG_PAGED) != 0;
 	// the section offsets follow from the layout (version 1 stores them: they must be those values)
@@ -480,8 +632,9 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: section offsets are inconsistent", index);
 	uint32_t constants_off = (uint32_t)constants_at, ranges_off = (uint32_t)ranges_at, segments_off = (uint32_t)segments_at;
 	uint32_t meta_off = offsets[3];
-	// the segment table, or a paged clip's page count and page table
-	uint64_t table_bytes = ((uint64_t)v->segment_count + 1) * 4;
+	v->segments_offset = segments_off;
+	// the segment table, or a paged clip's page count and page table (version 3: none for a lone segment)
+	uint64_t table_bytes = v3 && v->segment_count == 1 ? 0u : ((uint64_t)v->segment_count + 1) * 4;
 	const bool tiered = paged && (v->flags & SINEW_FMT_FLAG_TIERED) != 0;
 	v->tier_count = 1;
 	if (r == SINEW_RESULT_OK && (v->flags & SINEW_FMT_FLAG_TIERED) && !paged)
@@ -513,14 +666,14 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		v->constants = c + constants_off;
 		v->ranges = c + ranges_off;
 		if (paged) v->page_table = c + segments_off + 4;
-		else v->segment_table = c + segments_off;
+		else if (table_bytes) v->segment_table = c + segments_off;
 		for (uint64_t b = constant_end; b < constant_bytes; ++b) finite &= v->constants[b] == 0; // the padding
 		if (!finite) r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite constant (or non-zero padding)", index);
 		// exponent all ones: infinity or NaN (bits 7-14 of a 16-bit value, 23-30 of an f32; the bytes
-		// after a range value are in the clip: the segment or page table follows)
+		// after a range value are in the clip: the segment or page table follows, or the rig)
 		const uint32_t shift = v->half_ranges ? 7u : 23u;
 		for (uint64_t b = 0; b < range_bytes && r == SINEW_RESULT_OK; b += value_bytes)
-			if (((sinewi_rd32(v->ranges + b) >> shift) & 255u) == 255u)
+			if ((((value_bytes == 4 ? sinewi_rd32(v->ranges + b) : sinewi_rd16(v->ranges + b))) >> shift & 255u) == 255u)
 				r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: non-finite range", index);
 	}
 	uint32_t seg_end = (uint32_t)(segments_off + table_bytes);
@@ -561,7 +714,10 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		}
 	} else
 #endif
-	{
+	if (r == SINEW_RESULT_OK && !v->segment_table) { // version 3, a lone segment: from here to the end of the clip
+		r = check_segment(v, 0, types, comps, 1, v->clip + segments_off, v->size - segments_off, error);
+		seg_end = v->size;
+	} else {
 		for (uint32_t s = 0; s < v->segment_count && r == SINEW_RESULT_OK; ++s) {
 			uint32_t begin = sinewi_rd32(v->segment_table + 4 * s), end = sinewi_rd32(v->segment_table + 4 * (s + 1));
 			uint32_t expect = s == 0 ? segments_off + (v->segment_count + 1) * 4 : seg_end;
@@ -575,7 +731,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	}
 	if (types != types_small) sinewi_free(&al, types, (size_t)max_tracks * 2);
 	SINEWI_TRY(r);
-	bool has_meta = (v->flags & SINEW_FMT_FLAG_METADATA) != 0;
+	bool has_meta = !v3 && (v->flags & SINEW_FMT_FLAG_METADATA) != 0; // (version 3: bit 3 is Rate_f64, metadata is the rig's)
 	if (v2) meta_off = has_meta ? (seg_end + 3) & ~3u : 0u;
 	if (has_meta) {
 		SINEWI_CHECK(meta_off >= seg_end && meta_off - seg_end < 4 && meta_off % 4 == 0 && meta_off < v->size, error,
@@ -587,6 +743,26 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		             "clip %u: size %u does not end at its last segment (%u)", index, v->size, seg_end);
 	}
 	return SINEW_RESULT_OK;
+}
+
+uint32_t sinewi_track_types(const sinewi_clip_view *v, uint8_t *types, uint8_t *comps, uint32_t capacity) {
+	uint32_t n = 0;
+	for (uint32_t d = 0; d < v->listed_joints; ++d) {
+		const uint32_t k = v->descriptors[(size_t)v->descriptor_size * d];
+		for (uint32_t sub = 0; sub < 3; ++sub)
+			if (((k >> (2 * sub)) & 3u) == 3u) {
+				if (n < capacity) types[n] = (uint8_t)sub, comps[n] = 3;
+				n++;
+			}
+	}
+	for (uint32_t i = 0, d = 0; i < v->scalar_count; ++i) {
+		if (!sinewi_map_bit(v->scalar_map, i)) continue;
+		const uint32_t k = v->descriptors[(size_t)v->descriptor_size * ((size_t)v->listed_joints + d++)];
+		if ((k & 3u) != 3u) continue;
+		if (n < capacity) types[n] = 3, comps[n] = (uint8_t)sinewi_scalar_components(v, i);
+		n++;
+	}
+	return n;
 }
 
 sinew_result sinew_validate(const void *blob, size_t size, sinew_error *error) {
@@ -664,5 +840,9 @@ sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, 
 		uint32_t name = sinewi_rd32(v.metadata + 4);
 		if (name != SINEW_FMT_NO_STRING) out->name = (const char *)v.metadata + sinewi_rd32(v.metadata + 8) + name;
 	}
+	if (v.rig) out->name = sinewi_rig_clip_name(&v, clip);
+	out->has_metadata = v.metadata != NULL || (v.rig_flags & (SINEW_FMT_RIG_NAMES | SINEW_FMT_RIG_PARENTS)) != 0;
+	out->listed_joints = v.listed_joints;
+	out->listed_scalars = v.listed_scalars;
 	return SINEW_RESULT_OK;
 }

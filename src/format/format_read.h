@@ -5,6 +5,7 @@
 
 #include "../core/base.h"
 #include "../core/codec_math.h"
+#include "../core/bits.h"
 
 typedef struct sinewi_clip_view {
 	const unsigned char *blob;
@@ -39,7 +40,34 @@ typedef struct sinewi_clip_view {
 	uint32_t stored_components; // sum of stored components over animated tracks
 	uint32_t scalar_components; // sum of components over scalar tracks
 	const unsigned char *descriptors, *constants, *ranges, *segment_table, *metadata;
+	uint32_t segments_offset;   // clip offset of the segment table, the page table, or (version 3) the lone segment
+	// version 3 (docs/format.md §rig, §node map): the rig shared by every clip of the blob, and which nodes and
+	// scalar tracks this clip lists (has descriptors for); NULL rig for versions 1 and 2
+	const unsigned char *rig;
+	uint32_t rig_flags, rig_size;
+	bool rest_defaults;         // Blob_flags Rest_defaults: defaults and unlisted tracks play the rig's rest value
+	const unsigned char *node_map, *scalar_map; // NULL: every node (scalar track) is listed
+	uint32_t listed_joints, listed_scalars;     // descriptors of each (= joint_count, scalar_count without maps)
+	const unsigned char *scalar_components_table; // rig: per scalar track, components - 1 (NULL: in the descriptors)
+	const unsigned char *rig_parents, *rig_sources, *rig_rest, *rig_shells, *rig_scalar_sources, *rig_names,
+	    *rig_scalar_rest; // the rig's parts (NULL when absent)
+	uint32_t rig_strings_size, rig_clip_count; // Names: bytes of strings; clips the names table covers
+	uint32_t mark_sample_size;  // version 3 time map: bytes per stored mark sample (0: every sample is a mark)
 } sinewi_clip_view;
+
+// Rank of bit j in a node or scalar map: the number of set bits before it (the index of its descriptor).
+static inline uint32_t sinewi_map_rank(const unsigned char *map, uint32_t j) {
+	uint32_t rank = 0;
+	for (uint32_t i = 0; i < j / 8; ++i) {
+		uint32_t b = map[i];
+		b = b - ((b >> 1) & 0x55u), b = (b & 0x33u) + ((b >> 2) & 0x33u), rank += (b + (b >> 4)) & 0x0Fu;
+	}
+	for (uint32_t k = j & ~7u; k < j; ++k) rank += (map[k / 8] >> (k % 8)) & 1u;
+	return rank;
+}
+static inline bool sinewi_map_bit(const unsigned char *map, uint32_t j) {
+	return !map || ((map[j / 8] >> (j % 8)) & 1u);
+}
 
 // Track descriptor `track` of a segment (docs/format.md §segment): 24 bits, or 40 with Midpoint_knots
 // (the four 4-bit Shift values in bits 24-39).
@@ -59,7 +87,7 @@ static inline void sinewi_descriptor_slots(uint64_t d, uint32_t type, uint32_t n
 	for (uint32_t k = 0; k < 4; ++k) {
 		const uint32_t w = k < n ? (uint32_t)(d >> (5 * k)) & 31u : 0u, shift = sinewi_descriptor_shift(d, k);
 		width[k] = (uint8_t)w;
-		rwidth[k] = (uint8_t)(w - shift); // (validated: shift <= width, 0 for a slot not stored)
+		rwidth[k] = (uint8_t)(sinewi_width_bits(w) - shift); // (validated: shift <= width, 0 for a slot not stored or raw)
 		any_raw |= w == SINEWI_WIDTH_RAW;
 		bits += sinewi_width_bits(w), residual += sinewi_width_bits(w) - shift;
 	}
@@ -94,12 +122,26 @@ double sinewi_view_duration(const sinewi_clip_view *v);
 #else
 #define SINEWI_PAGES 1
 #endif
+// Formats 1 and 2 can be compiled out as well (the wasm decoders, which count bytes: -DSINEW_NO_LEGACY);
+// such a build refuses them with BAD_VERSION and says how to convert (docs/format.md §version).
+#ifdef SINEW_NO_LEGACY
+#define SINEWI_LEGACY 0
+#else
+#define SINEWI_LEGACY 1
+#endif
+// The rig parts a decoder never reads (hierarchy, sources, shells, names) are checked entry by entry natively;
+// the wasm decoders leave that to web/sinew.mjs, which reads them (and checks their sizes and the tail).
+#define SINEWI_CHECK_RIG_ENTRIES SINEWI_LEGACY
 
 typedef struct sinewi_blob_header {
 	uint32_t version, clip_count, total_size;
 	uint32_t resident_size; // bytes the clips live in: the resident part of a paged blob, else total_size
-	bool paged;             // version 2 with pages
+	bool paged;             // version 2 or 3 with pages
 	bool pages_given;       // the bytes given include the pages (the whole blob)
+	uint32_t blob_flags;    // version 3 Blob_flags
+	uint32_t table;         // blob offset of the clip offset table
+	uint32_t clips_end;     // version 3: end of the last clip block
+	uint32_t rig_offset;    // version 3: the rig (checked with the header)
 } sinewi_blob_header;
 // Reads and checks the blob header of either version.
 sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, bool check_checksum, sinewi_blob_header *h,
@@ -108,9 +150,17 @@ sinew_result sinewi_read_blob_header(const unsigned char *blob, size_t size, boo
 // `check_checksum`). Returns the clip count through *clip_count.
 sinew_result sinewi_read_header(const unsigned char *blob, size_t size, bool check_checksum, uint32_t *clip_count,
                                 sinew_error *error);
+// Reads and checks the rig of a version-3 blob at blob offset `at` (before `limit`) into the view's rig fields,
+// joint_count, scalar_count, scalar_components and unit_scale; *rig_end receives where it ends.
+sinew_result sinewi_read_rig(const unsigned char *blob, uint32_t at, uint32_t limit, uint32_t clip_count,
+                             sinewi_clip_view *v, uint32_t *rig_end, sinew_error *error);
 // Reads clip `index` and checks every offset, count, width and reserved bit of it.
 sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t index, sinewi_clip_view *view,
                               sinew_error *error);
+
+// The type (0 rotation, 1 translation, 2 scale, 3 scalar) and components of each animated track, in track
+// order, up to `capacity`; returns the track count.
+uint32_t sinewi_track_types(const sinewi_clip_view *v, uint8_t *types, uint8_t *comps, uint32_t capacity);
 
 // Pages of a paged clip: the page table entry of page p.
 typedef struct sinewi_page_entry {
@@ -124,26 +174,82 @@ sinew_result sinewi_check_page(const sinewi_clip_view *v, uint32_t page, const u
                                bool check_checksum, const uint8_t *types, const uint8_t *comps, size_t stride,
                                sinew_error *error);
 
-// Descriptor fields (docs/format.md §descriptors), for either version.
+// Descriptor fields (docs/format.md §descriptors), for every version. Version 3 lists some nodes and scalar
+// tracks only: the others have the unlisted kinds (1 with Rest_defaults, else 0), no rounding byte, no
+// constant. These accessors find a descriptor by rank (O(index / 8)); loops over every node keep a cursor
+// instead (sinewi_listed_*).
+#define SINEWI_KINDS_ALL(kind) ((kind) | ((kind) << 2) | ((kind) << 4))
+static inline uint32_t sinewi_unlisted_kind(const sinewi_clip_view *v) {
+	return v->rest_defaults ? 1u : 0u;
+}
+// Descriptor index of node j, or UINT32_MAX when it is not listed.
+static inline uint32_t sinewi_joint_slot(const sinewi_clip_view *v, uint32_t j) {
+	if (!v->node_map) return j;
+	return sinewi_map_bit(v->node_map, j) ? sinewi_map_rank(v->node_map, j) : UINT32_MAX;
+}
+static inline uint32_t sinewi_scalar_slot(const sinewi_clip_view *v, uint32_t i) {
+	if (!v->scalar_map) return i;
+	return sinewi_map_bit(v->scalar_map, i) ? sinewi_map_rank(v->scalar_map, i) : UINT32_MAX;
+}
 static inline uint32_t sinewi_joint_kinds(const sinewi_clip_view *v, uint32_t j) { // rotation | translation << 2 | scale << 4
-	return v->descriptors[(size_t)v->descriptor_size * j] & 63u;
+	const uint32_t k = sinewi_joint_slot(v, j);
+	return k == UINT32_MAX ? SINEWI_KINDS_ALL(sinewi_unlisted_kind(v)) : v->descriptors[(size_t)v->descriptor_size * k] & 63u;
 }
 static inline uint32_t sinewi_joint_dropped(const sinewi_clip_view *v, uint32_t j) {
-	return (v->descriptors[(size_t)v->descriptor_size * j + v->dropped_offset] >> v->dropped_shift) & 3u;
+	const uint32_t k = sinewi_joint_slot(v, j);
+	return k == UINT32_MAX ? 0u : (v->descriptors[(size_t)v->descriptor_size * k + v->dropped_offset] >> v->dropped_shift) & 3u;
 }
 static inline uint32_t sinewi_joint_rounding(const sinewi_clip_view *v, uint32_t j) { // nibble: 0..3 or 15 (the clip's)
-	return v->rounding ? v->rounding[(size_t)v->rounding_stride * j] & 15u : 15u;
+	const uint32_t k = sinewi_joint_slot(v, j);
+	return v->rounding && k != UINT32_MAX ? v->rounding[(size_t)v->rounding_stride * k] & 15u : 15u;
+}
+// Components of scalar track i: the rig's (version 3), or its descriptor's.
+static inline uint32_t sinewi_scalar_components(const sinewi_clip_view *v, uint32_t i) {
+	if (v->scalar_components_table) return (v->scalar_components_table[i] & 3u) + 1u;
+	return ((v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)] >> 2) & 3u) + 1u;
 }
 static inline uint32_t sinewi_scalar_desc(const sinewi_clip_view *v, uint32_t i) { // kind | (components - 1) << 2
-	return v->descriptors[(size_t)v->descriptor_size * ((size_t)v->joint_count + i)] & 15u;
+	const uint32_t k = sinewi_scalar_slot(v, i);
+	const uint32_t kind = k == UINT32_MAX ? sinewi_unlisted_kind(v)
+	                                      : v->descriptors[(size_t)v->descriptor_size * ((size_t)v->listed_joints + k)] & 3u;
+	return kind | ((sinewi_scalar_components(v, i) - 1u) << 2);
 }
 static inline uint32_t sinewi_scalar_rounding(const sinewi_clip_view *v, uint32_t i) {
-	return sinewi_joint_rounding(v, v->joint_count + i);
+	const uint32_t k = sinewi_scalar_slot(v, i);
+	return v->rounding && k != UINT32_MAX ? v->rounding[(size_t)v->rounding_stride * (v->listed_joints + k)] & 15u : 15u;
 }
+// Whether a kind-1 sub-track stores its value with the constants (versions 1, 2, and 3 without Rest_defaults).
+static inline bool sinewi_default_stored(const sinewi_clip_view *v) {
+	return !v->rest_defaults;
+}
+// Clip offset where segment s starts (version 3: a lone segment has no table).
+static inline uint32_t sinewi_segment_offset(const sinewi_clip_view *v, uint32_t s);
+
+// Time map marks (docs/format.md §time map), for every version.
+double sinewi_mark_time(const sinewi_clip_view *v, uint32_t m);
+uint32_t sinewi_mark_sample(const sinewi_clip_view *v, uint32_t m);
+
+// The rig of a version-3 blob read from a validated view: node j's parent (-1 root), source index (-1 none),
+// rest pose, shell and precision, name; scalar track i's source node/target, rest value, precision, name.
+// Absent parts give -1, identity, 0 and NULL. Names point into the blob.
+int32_t sinewi_rig_parent(const sinewi_clip_view *v, uint32_t j);
+int32_t sinewi_rig_source(const sinewi_clip_view *v, uint32_t j);
+bool sinewi_rig_rest(const sinewi_clip_view *v, uint32_t j, float out[10]); // false: not stored (identity written)
+void sinewi_rig_shell(const sinewi_clip_view *v, uint32_t j, float *shell, float *precision);
+const char *sinewi_rig_name(const sinewi_clip_view *v, uint32_t j);
+void sinewi_rig_scalar_source(const sinewi_clip_view *v, uint32_t i, int32_t *node, int32_t *target);
+bool sinewi_rig_scalar_rest(const sinewi_clip_view *v, uint32_t i, float out[4]); // false: not stored (zeros written)
+float sinewi_rig_scalar_precision(const sinewi_clip_view *v, uint32_t i);
+const char *sinewi_rig_scalar_name(const sinewi_clip_view *v, uint32_t i);
+const char *sinewi_rig_clip_name(const sinewi_clip_view *v, uint32_t clip);
 
 // Number of stored components of an animated track of `kind_type` (0 rot, 1 trans, 2 scale, 3 scalar).
 static inline uint32_t sinewi_track_components(uint32_t type, uint32_t scalar_components) {
 	return type == 3 ? scalar_components : 3u;
+}
+
+static inline uint32_t sinewi_segment_offset(const sinewi_clip_view *v, uint32_t s) {
+	return v->segment_table ? sinewi_rd32(v->segment_table + 4 * s) : v->segments_offset;
 }
 
 #endif

@@ -16,12 +16,14 @@ static void add(sinew_size_breakdown *to, const sinew_size_breakdown *from) {
 	to->segment_ranges += from->segment_ranges, to->group_offsets += from->group_offsets;
 	to->bits_rotation += from->bits_rotation, to->bits_translation += from->bits_translation;
 	to->bits_scale += from->bits_scale, to->bits_scalar += from->bits_scalar, to->bit_padding += from->bit_padding;
-	to->metadata += from->metadata, to->padding += from->padding;
+	to->metadata += from->metadata, to->rig += from->rig, to->padding += from->padding;
 	to->segments += from->segments, to->animated_tracks += from->animated_tracks, to->knots += from->knots;
 	to->predicted_knots += from->predicted_knots;
 }
 
 // Bits of one animated track in one segment (docs/format.md §segment): type 0..2 joint sub-track, 3 scalar.
+// With Midpoint_knots, the predicted knots of a track with some Shift are residuals (version 3 stores those of
+// a track without any whole, in the residual rows: they count as plain knots).
 static uint64_t track_bits(const unsigned char *seg, uint32_t descriptor_size, uint32_t t, uint32_t type, uint32_t comps,
                            uint32_t length, uint32_t *knots, uint32_t *predicted) {
 	uint64_t d = sinewi_track_descriptor(seg, t, descriptor_size);
@@ -40,15 +42,20 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 	             "blob_sizes: clip %u is paged and its pages were not given", index);
 	memset(out, 0, sizeof *out);
 	out->total = v.size;
-	out->clip_headers = v.version >= 2 ? SINEW_FMT_CLIP_HEADER_SIZE_V2 : SINEW_FMT_CLIP_HEADER_SIZE;
-	out->descriptors = (uint64_t)(v.constants - v.descriptors);
+	const uint64_t header = v.version >= 3 ? SINEW_FMT_V3_CLIP_HEADER_SIZE + ((v.flags & SINEW_FMT_FLAG_RATE_F64) ? 4u : 0u)
+	                        : v.version >= 2 ? SINEW_FMT_CLIP_HEADER_SIZE_V2
+	                                         : SINEW_FMT_CLIP_HEADER_SIZE;
+	out->clip_headers = header;
+	out->descriptors = (uint64_t)(v.constants - v.clip) - header; // (format 3: the maps too)
 	out->constants = (uint64_t)(v.ranges - v.constants);
-	const unsigned char *table = v.page_count ? v.page_table - 4 : v.segment_table;
+	const unsigned char *table = v.clip + v.segments_offset;
 	const unsigned char *ranges_end = v.time_map ? v.time_map - 4 : table;
 	out->clip_ranges = (uint64_t)(ranges_end - v.ranges);
 	out->time_map = (uint64_t)(table - ranges_end);
-	// the segment table, or the page table and each page's segment offsets
-	out->segment_table = v.page_count ? 4ull + (uint64_t)SINEW_FMT_PAGE_ENTRY_SIZE * v.page_count : 4ull * (v.segment_count + 1);
+	// the segment table (none for a format-3 lone segment), or the page table and each page's segment offsets
+	out->segment_table = v.page_count      ? 4ull + (uint64_t)SINEW_FMT_PAGE_ENTRY_SIZE * v.page_count
+	                     : v.segment_table ? 4ull * (v.segment_count + 1)
+	                                       : 0u;
 	for (uint32_t p = 0; p < v.page_count; ++p) {
 		sinewi_page_entry e;
 		sinewi_page_entry_of(&v, p, &e);
@@ -58,7 +65,15 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 	out->segments = v.segment_count;
 	out->animated_tracks = v.track_count;
 	uint64_t *bits[4] = {&out->bits_rotation, &out->bits_translation, &out->bits_scale, &out->bits_scalar};
-	const uint64_t groups = (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	const uint64_t groups = v.version >= 3 ? 0u : (v.track_count + SINEW_FMT_GROUP_TRACKS - 1) / SINEW_FMT_GROUP_TRACKS;
+	uint8_t types_small[256], comps_small[256], *types = types_small, *comps = comps_small;
+	sinewi_alloc al = sinewi_alloc_from(NULL);
+	if (v.track_count > sizeof types_small) {
+		types = (uint8_t *)sinewi_malloc(&al, (size_t)v.track_count * 2);
+		SINEWI_CHECK(types, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		comps = types + v.track_count;
+	}
+	sinewi_track_types(&v, types, comps, v.track_count);
 	uint32_t page = 0;
 	for (uint32_t s = 0; s < v.segment_count; ++s) {
 		const unsigned char *seg, *offsets = v.segment_table;
@@ -70,9 +85,10 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 			offsets = v.blob + e.offset, k = s - e.first_segment;
 			seg = offsets + sinewi_rd32(offsets + 4 * k);
 		} else {
-			seg = v.clip + sinewi_rd32(offsets + 4 * k);
+			seg = v.clip + sinewi_segment_offset(&v, k);
 		}
-		uint32_t seg_size = sinewi_rd32(offsets + 4 * (k + 1)) - sinewi_rd32(offsets + 4 * k);
+		uint32_t seg_size = v.page_count || v.segment_table ? sinewi_rd32(offsets + 4 * (k + 1)) - sinewi_rd32(offsets + 4 * k)
+		                                                    : v.size - v.segments_offset;
 		uint32_t first = s * v.segment_length, length = v.stored_sample_count - 1 - first;
 		if (length > v.segment_length) length = v.segment_length;
 		uint64_t head = (uint64_t)v.track_descriptor_size * v.track_count + v.segment_range_bytes + 4 * groups;
@@ -81,21 +97,14 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 		out->group_offsets += 4 * groups;
 		// animated tracks in stream order: each joint's rotation, translation, scale of kind 3, then scalars
 		uint64_t seg_bits = 0;
-		uint32_t t = 0, knots = 0, predicted = 0;
-		for (uint32_t j = 0; j < v.joint_count; ++j)
-			for (uint32_t sub = 0; sub < 3; ++sub) {
-				if (((sinewi_joint_kinds(&v, j) >> (2 * sub)) & 3u) != 3u) continue;
-				uint64_t b = track_bits(seg, v.track_descriptor_size, t++, sub, 3, length, &knots, &predicted);
-				*bits[sub] += b, seg_bits += b, out->knots += knots, out->predicted_knots += predicted;
-			}
-		for (uint32_t i = 0; i < v.scalar_count; ++i) {
-			uint32_t d = sinewi_scalar_desc(&v, i);
-			if ((d & 3u) != 3u) continue;
-			uint64_t b = track_bits(seg, v.track_descriptor_size, t++, 3, ((d >> 2) & 3u) + 1u, length, &knots, &predicted);
-			*bits[3] += b, seg_bits += b, out->knots += knots, out->predicted_knots += predicted;
+		uint32_t knots = 0, predicted = 0;
+		for (uint32_t t = 0; t < v.track_count; ++t) {
+			uint64_t b = track_bits(seg, v.track_descriptor_size, t, types[t], comps[t], length, &knots, &predicted);
+			*bits[types[t]] += b, seg_bits += b, out->knots += knots, out->predicted_knots += predicted;
 		}
 		out->bit_padding += (seg_size - head) * 8 - seg_bits; // read_clip checked seg_size = head + ceil(bits / 8)
 	}
+	if (types != types_small) sinewi_free(&al, types, (size_t)v.track_count * 2);
 	if (v.metadata) out->metadata = (uint64_t)(v.clip + v.size - v.metadata);
 	uint64_t stream_bytes = (out->bits_rotation + out->bits_translation + out->bits_scale + out->bits_scalar +
 	                         out->bit_padding) / 8;
@@ -123,8 +132,13 @@ sinew_result sinew_blob_sizes(const void *blob, size_t size, uint32_t clip, sine
 		SINEWI_TRY(clip_sizes(b, size, i, &one, error));
 		add(out, &one);
 	}
-	out->blob_header = SINEW_FMT_HEADER_SIZE + 4ull * count;
-	out->padding += size - out->total - out->blob_header; // clip alignment and the 8-byte tail
+	out->blob_header = h.table + 4ull * count;
+	if (h.version >= 3) {
+		sinewi_clip_view v;
+		SINEWI_TRY(sinewi_read_clip(b, size, 0, &v, error));
+		out->rig = v.rig_size;
+	}
+	out->padding += size - out->total - out->blob_header - out->rig; // clip alignment and the tail
 	out->total = size;
 	return SINEW_RESULT_OK;
 }

@@ -1048,11 +1048,16 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		if (rs.joint_floor[j]) clip->joints[j].rounding = SINEW_ROUNDING_FLOOR;
 	}
 	if (nj) memcpy(clip->transforms, poses, (size_t)count * nj * sizeof(sinew_qvv));
+	// the joints and scalar tracks this clip animates (a channel targets them): exporters write those
+	for (uint32_t j = 0; j < in->joint_count; ++j) clip->joints[j].has_track = 0;
+	for (uint32_t b = 0; b < in->binding_count; ++b)
+		if (in->bindings[b].curve->path != SINEWI_GLTF_WEIGHTS) clip->joints[in->bindings[b].joint].has_track = 1;
 	for (uint32_t t = 0; t < in->track_count; ++t) {
 		sinew_scalar_track *track = &clip->scalar_tracks[t];
 		float *values = track->values;
 		*track = in->tracks[t];
 		track->values = values;
+		track->has_track = 0;
 		for (uint32_t s = 0; s < count; ++s)
 			for (uint32_t c = 0; c < track->components; ++c) values[(size_t)s * track->components + c] = track->default_value[c];
 	}
@@ -1084,6 +1089,7 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 			if (!(per_comp[c] <= resampled[bind->first_track + c / width])) resampled[bind->first_track + c / width] = per_comp[c];
 		for (uint32_t c = 0; c < curve->components; ++c) {
 			sinew_scalar_track *track = &clip->scalar_tracks[bind->first_track + c / width];
+			track->has_track = 1;
 			uint32_t k = c % width, tc = track->components;
 			if (curve->interpolation == SINEWI_GLTF_STEP) track->rounding = SINEW_ROUNDING_FLOOR;
 			for (uint32_t s = 0; s < count; ++s)

@@ -786,26 +786,35 @@ static sinew_result own_names(sinewi_gltf_doc *d, sinew_clip_set *set, gltf_skel
 	return SINEW_RESULT_OK;
 }
 
-// The tracks of one pointer in a clip: 4 floats per track (the last may hold fewer), source_target the
-// first float's index, named by the pointer. Their default is the document's value at the pointer, or,
-// when the document has none, the curve's first key. Precision: 1e-4 of the largest magnitude of the curve's key
-// values, at least 1e-4 (a light's intensity in candela needs no finer steps than a colour's 0..1); neither the
-// tangents nor the document's value, which the clip never plays, widen it.
-static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, const sinewi_gltf_curve *curve,
-                                       const char *pointer, sinew_scalar_track *out, uint32_t *out_count) {
-	uint32_t k = curve->components;
-	bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
-	const float *first_key = curve->values + (cubic ? k : 0);
-	const sinewi_json *rest = resolve_pointer(d->root, pointer);
-	double magnitude = 1.0;
-	const size_t stride = (cubic ? 3u : 1u) * k;
+// The tracks of pointer p, shared by every clip (a clip that does not animate it plays its default): 4 floats per
+// track (the last may hold fewer), source_target the first float's index, named by the pointer. Their default
+// is the document's value at the pointer, or, when the document has none, the first key of the first channel
+// animating it. Precision: 1e-4 of the largest magnitude of the key values of every channel animating it, at
+// least 1e-4 (a light's intensity in candela needs no finer steps than a colour's 0..1); neither the tangents
+// nor the document's value, which no clip plays, widen it.
+static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, uint32_t p, sinew_scalar_track *out,
+                                       uint32_t *out_count) {
+	const char *pointer = d->pointers[p].text;
+	const uint32_t k = d->pointers[p].components;
+	const sinewi_gltf_curve *first = NULL;
 	float largest = 0.0f; // (a float max: gcc 12's AArch64 vectorizer crashes on this loop's fmax reduction)
-	for (size_t key = 0; key < curve->key_count; ++key)
-		for (uint32_t c = 0; c < k; ++c) {
-			float a = fabsf(first_key[key * stride + c]);
-			if (a > largest) largest = a;
-		}
-	magnitude = sinewi_fmax(magnitude, (double)largest);
+	for (uint32_t c = 0; c < d->channel_count; ++c) {
+		const sinewi_gltf_channel *ch = &d->channels[c];
+		if (ch->pointer != (int32_t)p) continue;
+		const sinewi_gltf_curve *curve = &ch->curve;
+		if (!first) first = curve;
+		const bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
+		const float *keys = curve->values + (cubic ? k : 0);
+		const size_t stride = (cubic ? 3u : 1u) * k;
+		for (size_t key = 0; key < curve->key_count; ++key)
+			for (uint32_t i = 0; i < k; ++i) {
+				float a = fabsf(keys[key * stride + i]);
+				if (a > largest) largest = a;
+			}
+	}
+	const double magnitude = sinewi_fmax(1.0, (double)largest);
+	const float *first_key = first ? first->values + (first->interpolation == SINEWI_GLTF_CUBICSPLINE ? k : 0) : NULL;
+	const sinewi_json *rest = resolve_pointer(d->root, pointer);
 	uint32_t tracks = (k + 3) / 4;
 	const char *name = sinew_clip_set_strdup(set, pointer);
 	if (!name) return sinewi_gltf_oom(d);
@@ -817,7 +826,7 @@ static sinew_result add_pointer_tracks(sinewi_gltf_doc *d, sinew_clip_set *set, 
 		t->rounding = SINEW_ROUNDING_CLIP;
 		t->source_node = SINEW_SOURCE_POINTER;
 		t->source_target = (int32_t)(4 * i);
-		for (uint32_t c = 0; c < t->components; ++c) t->default_value[c] = first_key[4 * i + c];
+		for (uint32_t c = 0; c < t->components && first_key; ++c) t->default_value[c] = first_key[4 * i + c];
 	}
 	double v = 0.0;
 	// the document's value: k numbers in an array, or one number, each finite as a float
@@ -860,34 +869,39 @@ static sinew_result build_clips(sinewi_gltf_doc *d, const gltf_skeleton *sk, dou
 	// Slot of each (joint, path) and each weights node in the current clip: binding index + 1, 0 = none.
 	uint32_t *slot = (uint32_t *)sinewi_arena_array(d->arena, (size_t)sk->joint_count * 4 + 1, sizeof(uint32_t));
 	uint32_t *pointer_slot = (uint32_t *)sinewi_arena_array(d->arena, (size_t)d->pointer_count + 1, sizeof(uint32_t));
-	// A clip's tracks: the skeleton's morph tracks, then the tracks of the pointers it animates.
+	// Every clip's tracks (one rig for the blob): the skeleton's morph tracks, then the tracks of every pointer
+	// of the document (a clip that does not animate one plays its default).
 	size_t max_tracks = sk->track_count;
 	for (uint32_t p = 0; p < d->pointer_count; ++p) max_tracks += (d->pointers[p].components + 3) / 4;
 	if (max_tracks > UINT32_MAX) return sinewi_gltf_fail(d, SINEW_RESULT_UNSUPPORTED, "too many scalar tracks");
 	sinew_scalar_track *tracks =
 	    (sinew_scalar_track *)sinewi_arena_array(d->arena, max_tracks ? max_tracks : 1, sizeof(sinew_scalar_track));
-	if (!bindings || !slot || !pointer_slot || !tracks) return sinewi_gltf_oom(d);
+	uint32_t *pointer_track = (uint32_t *)sinewi_arena_array(d->arena, (size_t)d->pointer_count + 1, sizeof(uint32_t));
+	if (!bindings || !slot || !pointer_slot || !tracks || !pointer_track) return sinewi_gltf_oom(d);
 	if (sk->track_count) memcpy(tracks, sk->tracks, sk->track_count * sizeof *tracks);
 	// accessors a clip's source bytes counted already
 	uint32_t *clip_seen = (uint32_t *)sinewi_arena_array(d->arena, (size_t)d->accessor_count + 1, sizeof(uint32_t));
 	if (!clip_seen) return sinewi_gltf_oom(d);
+	uint32_t track_count = sk->track_count;
+	for (uint32_t p = 0; p < d->pointer_count; ++p) {
+		uint32_t added = 0;
+		pointer_track[p] = track_count;
+		SINEWI_TRY(add_pointer_tracks(d, set, p, tracks + track_count, &added));
+		track_count += added;
+	}
 	uint32_t c = 0;
 	for (uint32_t a = 0; a < anim_count; ++a) {
-		uint32_t first = c, count = 0, track_count = sk->track_count;
+		uint32_t first = c, count = 0;
 		while (c < d->channel_count && d->channels[c].animation == a) {
 			const sinewi_gltf_channel *ch = &d->channels[c++];
 			if (ch->pointer >= 0) {
-				uint32_t p = (uint32_t)ch->pointer, added = 0;
-				sinewi_gltf_binding b = {&ch->curve, 0, track_count, 4};
+				uint32_t p = (uint32_t)ch->pointer;
+				sinewi_gltf_binding b = {&ch->curve, 0, pointer_track[p], 4};
 				if (pointer_slot[p]) {
 					sinewi_import_warn(d->ctx, "%s: animation %u: KHR_animation_pointer \"%.80s\" is animated twice; "
 					                           "the later channel wins", d->label, a, d->pointers[p].text);
-					b.first_track = bindings[pointer_slot[p] - 1].first_track;
 					bindings[pointer_slot[p] - 1] = b;
-					SINEWI_TRY(add_pointer_tracks(d, set, &ch->curve, d->pointers[p].text, tracks + b.first_track, &added));
 				} else {
-					SINEWI_TRY(add_pointer_tracks(d, set, &ch->curve, d->pointers[p].text, tracks + track_count, &added));
-					track_count += added;
 					bindings[count] = b;
 					pointer_slot[p] = ++count;
 				}
@@ -1029,4 +1043,87 @@ sinew_result sinewi_import_gltf(const sinewi_import_ctx *ctx, const unsigned cha
 		sinewi_free(&d.al, d.buffer_cache[i].owned, d.buffer_cache[i].owned_size);
 	sinewi_arena_free(&arena);
 	return r;
+}
+
+/* ---- the document's nodes alone (the rest pose of a packed glTF's blob) ---- */
+
+static sinew_result read_nodes(sinewi_gltf_doc *d, const unsigned char *data, size_t size, double unit_scale,
+                               sinewi_gltf_nodes *out) {
+	const char *json = (const char *)data;
+	size_t json_size = size;
+	if (size >= 4 && memcmp(data, "glTF", 4) == 0) SINEWI_TRY(sinewi_gltf_parse_glb(d, data, size, &json, &json_size));
+	d->text = json, d->text_size = json_size;
+	sinewi_json *root = NULL;
+	sinew_error inner = {0};
+	sinew_result r = sinewi_json_parse(d->arena, json, json_size, &root, &inner);
+	if (r != SINEW_RESULT_OK) return sinewi_gltf_fail(d, r, "%s", inner.message);
+	d->root = root;
+	if (root->type != SINEWI_JSON_OBJECT) return sinewi_gltf_fail(d, SINEW_RESULT_CORRUPT, "the JSON root is not an object");
+	SINEWI_TRY(sinewi_gltf_prop_array(d, root, "nodes", "", &d->nodes));
+	SINEWI_TRY(sinewi_gltf_prop_array(d, root, "meshes", "", &d->meshes));
+	d->node_count = d->nodes ? d->nodes->count : 0;
+	d->mesh_count = d->meshes ? d->meshes->count : 0;
+	const uint32_t n = d->node_count;
+	out->count = n;
+	out->rest = (sinew_qvv *)sinewi_malloc(&out->al, (size_t)(n ? n : 1) * sizeof(sinew_qvv));
+	out->weight_first = (uint32_t *)sinewi_malloc(&out->al, ((size_t)n + 1) * sizeof(uint32_t));
+	if (!out->rest || !out->weight_first) return sinewi_gltf_oom(d);
+	uint64_t weights = 0;
+	for (uint32_t i = 0; i < n; ++i) {
+		SINEWI_TRY(node_rest_pose(d, i, unit_scale, &out->rest[i]));
+		const sinewi_json *node_weights, *mesh_weights;
+		uint32_t targets;
+		SINEWI_TRY(node_target_count(d, i, &targets, &node_weights, &mesh_weights));
+		out->weight_first[i] = (uint32_t)weights;
+		weights += targets;
+		SINEWI_CHECK(weights <= UINT32_MAX / 8, d->error, SINEW_RESULT_UNSUPPORTED, "too many morph targets");
+	}
+	out->weight_first[n] = (uint32_t)weights;
+	out->weight_count = (uint32_t)weights;
+	out->weights = (float *)sinewi_malloc(&out->al, (size_t)(weights ? weights : 1) * sizeof(float));
+	if (!out->weights) return sinewi_gltf_oom(d);
+	for (uint32_t i = 0; i < n; ++i) { // (glTF §3.7.2.2: node.weights, else mesh.weights, else zero)
+		const sinewi_json *node_weights, *mesh_weights;
+		uint32_t targets;
+		SINEWI_TRY(node_target_count(d, i, &targets, &node_weights, &mesh_weights));
+		const sinewi_json *defaults = node_weights && node_weights->count == targets   ? node_weights
+		                              : mesh_weights && mesh_weights->count == targets ? mesh_weights
+		                                                                                : NULL;
+		for (uint32_t t = 0; t < targets; ++t) {
+			double v = 0.0;
+			if (defaults && !sinewi_json_number(&defaults->children[t], &v))
+				return sinewi_gltf_fail(d, SINEW_RESULT_CORRUPT, "node %u: default weight %u is not a number", i, t);
+			out->weights[out->weight_first[i] + t] = sinewi_gltf_to_float(v);
+		}
+	}
+	return SINEW_RESULT_OK;
+}
+
+sinew_result sinewi_gltf_read_nodes(const char *path, double unit_scale, const sinew_allocator *allocator,
+                                    sinewi_gltf_nodes *out, sinew_error *error) {
+	memset(out, 0, sizeof *out);
+	out->al = sinewi_alloc_from(allocator);
+	unsigned char *data = NULL;
+	size_t size = 0;
+	SINEWI_TRY(sinewi_read_file(path, &out->al, &data, &size, error));
+	sinew_import_options options = {0};
+	sinewi_import_ctx ctx = {&options, allocator, path, NULL};
+	sinewi_arena arena;
+	sinewi_arena_init(&arena, allocator);
+	sinewi_gltf_doc d;
+	memset(&d, 0, sizeof d);
+	d.ctx = &ctx, d.arena = &arena, d.al = out->al, d.error = error;
+	snprintf(d.label, sizeof d.label, "%s", path);
+	sinew_result r = read_nodes(&d, data, size, unit_scale, out);
+	sinewi_arena_free(&arena);
+	sinewi_free(&out->al, data, size);
+	if (r != SINEW_RESULT_OK) sinewi_gltf_nodes_free(out);
+	return r;
+}
+
+void sinewi_gltf_nodes_free(sinewi_gltf_nodes *nodes) {
+	sinewi_free(&nodes->al, nodes->rest, (size_t)(nodes->count ? nodes->count : 1) * sizeof(sinew_qvv));
+	sinewi_free(&nodes->al, nodes->weight_first, ((size_t)nodes->count + 1) * sizeof(uint32_t));
+	sinewi_free(&nodes->al, nodes->weights, (size_t)(nodes->weight_count ? nodes->weight_count : 1) * sizeof(float));
+	nodes->rest = NULL, nodes->weight_first = NULL, nodes->weights = NULL;
 }

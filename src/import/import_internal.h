@@ -29,6 +29,21 @@ sinew_result sinewi_import_assimp(const sinewi_import_ctx *ctx, const unsigned c
 // "5.2.4" of the assimp linked in, or NULL without it.
 const char *sinewi_assimp_version(void);
 
+// The nodes of a glTF document (.gltf or .glb at `path`): every node's rest pose (its TRS, or its decomposed
+// matrix; translations in clip units at `unit_scale` per metre) and default morph weights (node.weights, else
+// mesh.weights, else 0), as the importer reads them: the rest pose a packed glTF's blob takes from its document.
+typedef struct sinewi_gltf_nodes {
+	uint32_t count;
+	sinew_qvv *rest;        // [count]
+	uint32_t *weight_first; // [count + 1]: node n's weights are weights[weight_first[n] .. weight_first[n + 1])
+	float *weights;
+	uint32_t weight_count;
+	sinewi_alloc al;
+} sinewi_gltf_nodes;
+sinew_result sinewi_gltf_read_nodes(const char *path, double unit_scale, const sinew_allocator *allocator,
+                                    sinewi_gltf_nodes *out, sinew_error *error);
+void sinewi_gltf_nodes_free(sinewi_gltf_nodes *nodes);
+
 // Reads a whole file with a size limit (1 GiB). *out is allocated with `al`; free with sinewi_free(al, p, size).
 sinew_result sinewi_read_file(const char *path, const sinewi_alloc *al, unsigned char **out, size_t *out_size,
                               sinew_error *error);

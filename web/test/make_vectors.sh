@@ -11,7 +11,7 @@ out=web/test/data
 mkdir -p "$out"
 tool=$(mktemp -d)/make_vectors
 trap 'rm -rf "$(dirname "$tool")"' EXIT
-cc -std=c11 -O2 -Iinclude web/test/make_vectors.c src/core/*.c src/clip/*.c src/format/format_read.c \
+cc -std=c11 -O2 -Iinclude web/test/make_vectors.c src/core/*.c src/clip/*.c src/format/format_read.c src/format/format_rig.c \
   src/decompress/*.c -lm -o "$tool"
 
 # name, times per clip, CLI arguments

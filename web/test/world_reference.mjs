@@ -8,6 +8,56 @@
 
 const F = 10; // floats per joint
 
+// Format 3 (docs/format.md §rig, §node map): the rig after the clips holds the rest pose (its Rest part); a node
+// or scalar track a clip does not list holds its default (the rest pose with Rest_defaults, else identity);
+// a listed one sets what its kinds say, as in formats 1 and 2.
+function participation3(bytes, dv) {
+	const u16 = (o) => dv.getUint16(o, true), u32 = (o) => dv.getUint32(o, true), f32 = (o) => dv.getFloat32(o, true);
+	const align = (x) => (x + 3) & ~3;
+	const blobFlags = u16(6), count = u32(16), table = blobFlags & 1 ? 24 : 20, restDefaults = (blobFlags & 2) !== 0;
+	const last = u32(table + 4 * (count - 1)), rig = align(last + u32(last));
+	const J = u16(rig), S = u16(rig + 2), rigFlags = u16(rig + 4), wide = rigFlags & 128;
+	const comps = Array.from({ length: S }, (_, k) => (bytes[rig + 16 + k] & 3) + 1);
+	let at = align(rig + 16 + S);
+	if (rigFlags & 1) at = align(at + 2 * J); // Parents
+	if (rigFlags & 2) at = align(at + (wide ? 4 : 2) * J); // Node_sources
+	const rest = rigFlags & 4 ? at : 0; // Rest: 40 bytes per node, then the scalar tracks' values
+	const out = [];
+	for (let c = 0; c < count; c++) {
+		const clip = u32(table + 4 * c), flags = u32(clip + 4);
+		let p = clip + (flags & 8 ? 24 : 20);
+		const listed = (n, bit) => {
+			if (!(flags & bit)) return Array(n).fill(true);
+			const on = Array.from({ length: n }, (_, i) => ((bytes[p + (i >> 3)] >> (i & 7)) & 1) === 1);
+			p += (n + 7) >> 3;
+			return on;
+		};
+		const lj = listed(J, 0x4000), ls = listed(S, 0x8000);
+		const unlisted = restDefaults ? 1 : 0;
+		let d = p;
+		const joints = [];
+		for (let j = 0; j < J; j++) {
+			const k = lj[j] ? bytes[d++] : unlisted * 21;
+			const def = rest ? rest + 40 * j : 0;
+			const identity = [
+				!def || (f32(def) === 0 && f32(def + 4) === 0 && f32(def + 8) === 0 && Math.abs(f32(def + 12)) === 1),
+				!def || [16, 20, 24].every((o) => f32(def + o) === 0),
+				!def || [28, 32, 36].every((o) => f32(def + o) === 1),
+			];
+			joints.push([0, 1, 2].map((q) => { const kind = (k >> (2 * q)) & 3; return kind >= 2 || (kind === 0 && !identity[q]); }));
+		}
+		const scalars = [];
+		let o = 0;
+		for (let k = 0; k < S; k++) {
+			const kind = ls[k] ? bytes[d++] & 3 : unlisted;
+			for (let i = 0; i < comps[k]; i++) scalars.push(kind >= 2 || (kind === 0 && rest !== 0 && f32(rest + 40 * J + 4 * (o + i)) !== 0));
+			o += comps[k];
+		}
+		out.push({ joints, scalars });
+	}
+	return out;
+}
+
 // Which sub-tracks each clip of a blob sets, read from the bytes (docs/format.md: the joint and
 // scalar descriptors after the clip header, 2 bytes each after 64 bytes in version 1, 1 byte each
 // after 36 bytes in version 2; metadata default poses): a sub-track whose kind is default (1), or
@@ -16,6 +66,7 @@ const F = 10; // floats per joint
 export function participation(bytes) {
 	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const version = dv.getUint16(4, true);
+	if (version === 3) return participation3(bytes, dv);
 	if (version !== 1 && version !== 2) throw new Error(`world_reference participation(): format version ${version}`);
 	const out = [];
 	for (let c = 0; c < dv.getUint32(16, true); c++) {
