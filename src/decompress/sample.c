@@ -91,8 +91,13 @@ static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 // is, 0 when both are plain (j, jn). A `split` track (Midpoint_knots) stores its predicted knots apart. j, jn
 // and jr are, in format 3, the bit positions of their rows in the segment's stream (a track adds its column);
 // in formats 1 and 2, plain slot and residual indices (a track multiplies them by its knot and residual bits).
-SINEWI_WASM_SMALL static void pick_knots(const sinewi_segment_params *p, uint32_t d, uint32_t k0, uint32_t k1, uint32_t knots,
-                                         bool split, uint64_t *j, uint64_t *jn, uint64_t *jr, uint32_t *mid) {
+#if defined(__wasm__)
+SINEWI_WASM_SMALL static void
+#else
+static SINEWI_ALWAYS_INLINE void
+#endif
+pick_knots(const sinewi_segment_params *p, uint32_t d, uint32_t k0, uint32_t k1, uint32_t knots, bool split, uint64_t *j,
+           uint64_t *jn, uint64_t *jr, uint32_t *mid) {
 	uint32_t a = k0, b = k1, r = k0, m = 0; // knots: the plain pair, the predicted one
 	if (split && (k0 & 1u) && k0 + 1u < knots) m = 1, r = k0, a = k0 - 1u;       // k1 = k0 + 1 is plain
 	else if (split && (k1 & 1u) && k1 + 1u < knots) m = 2, r = k1, b = k1 + 1u; // k0 = k1 - 1 is plain
@@ -111,11 +116,12 @@ SINEWI_WASM_SMALL static void pick_knots(const sinewi_segment_params *p, uint32_
 
 // Where the two knots of an interval start (pick_knots gave j, jn, jr), but that a track storing its predicted
 // knots whole (format 3, no Shift) reads the predicted one (`mid`) from row jr, and then has nothing to rebuild.
-static inline void knot_positions(const sinewi_cached_track *c, uint64_t j, uint64_t jn, uint64_t jr, uint32_t *mid,
+// `rows` (format 3, a constant where the unpack loops are specialized): the strides are 1.
+static inline void knot_positions(const sinewi_cached_track *c, uint64_t j, uint64_t jn, uint64_t jr, uint32_t *mid, bool rows,
                                   uint64_t *pa, uint64_t *pb) {
-	*pa = c->bitpos + j * c->stride, *pb = c->bitpos + jn * c->stride;
+	*pa = c->bitpos + (rows ? j : j * c->stride), *pb = c->bitpos + (rows ? jn : jn * c->stride);
 	if (*mid && c->whole) {
-		const uint64_t pr = c->residual_pos + jr * c->rstride;
+		const uint64_t pr = c->residual_pos + (rows ? jr : jr * c->rstride);
 		if (*mid == 1u) *pa = pr;
 		else *pb = pr;
 		*mid = 0;
@@ -128,7 +134,7 @@ static inline void knot_positions(const sinewi_cached_track *c, uint64_t j, uint
 SINEWI_WASM_SMALL static void read_pair(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint64_t j, uint64_t jn,
                       uint64_t jr, uint32_t mid, uint32_t qa[4], uint32_t qb[4]) {
 	uint64_t p0, p1;
-	knot_positions(c, j, jn, jr, &mid, &p0, &p1);
+	knot_positions(c, j, jn, jr, &mid, false, &p0, &p1);
 	uint64_t pr = c->residual_pos + jr * c->rstride;
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t code = c->knot_bits == 128 ? SINEWI_WIDTH_RAW : c->width[k], w = sinewi_width_bits(code);
@@ -311,12 +317,12 @@ static const uint32_t field_mask[32] = {
 // of the predicted knot between them (they fit one word too).
 // A track storing its odd knots whole reads them like plain ones, and `mid` becomes 0.
 UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint64_t j, uint64_t jn, uint64_t jr,
-                            uint32_t *mid, uint32_t a[3], uint32_t b[3], uint32_t r[3]) {
+                            uint32_t *mid, bool rows, uint32_t a[3], uint32_t b[3], uint32_t r[3]) {
 	uint64_t pa, pb;
-	knot_positions(c, j, jn, jr, mid, &pa, &pb);
+	knot_positions(c, j, jn, jr, mid, rows, &pa, &pb);
 	SPLIT3(sinewi_read_word(data, pa), c->width[0], c->width[1], c->width[2], a);
 	SPLIT3(sinewi_read_word(data, pb), c->width[0], c->width[1], c->width[2], b);
-	if (*mid) SPLIT3(sinewi_read_word(data, c->residual_pos + jr * c->rstride), c->rwidth[0], c->rwidth[1], c->rwidth[2], r);
+	if (*mid) SPLIT3(sinewi_read_word(data, c->residual_pos + (rows ? jr : jr * c->rstride)), c->rwidth[0], c->rwidth[1], c->rwidth[2], r);
 }
 // The predicted knot (mid 1: a, 2: b) rebuilt from its plain neighbours a, b and residual fields r.
 static inline void rebuild3(const sinewi_cached_track *c, uint32_t mid, uint32_t a[3], uint32_t b[3], const uint32_t r[3]) {
@@ -337,7 +343,8 @@ static inline void rebuild3(const sinewi_cached_track *c, uint32_t mid, uint32_t
 // its components fit in 57 bits (nearly always), else one per component. Natively a predicted
 // knot is left to the kernel (its plain neighbours, residual fields and which knot it is); the
 // wasm decoder rebuilds it here (bytes).
-UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals) {
+UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals,
+                                  const bool rows) {
 #if SINEWI_KERNEL_MIDPOINTS
 	static const float mid_value[3] = {0.0f, 1.0f, 2.0f};
 #endif
@@ -361,7 +368,7 @@ UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_param
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
 			uint32_t x[3], y[3], r[3];
 			if (!residuals) mid = 0;
-			unpack3(data, c, j, jn, jr, &mid, x, y, r);
+			unpack3(data, c, j, jn, jr, &mid, rows, x, y, r);
 #if SINEWI_KERNEL_MIDPOINTS
 			if (residuals) {
 				out_mid[b] = mid_value[mid];
@@ -383,7 +390,8 @@ UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_param
 
 // Same for translations and scales (3 components) and scalar tracks (4; missing ones have width
 // 0), which follow the joints' vectors in the batch; their predicted knots are rebuilt here.
-UNPACK_LOOP void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals) {
+UNPACK_LOOP void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals,
+                                const bool rows) {
 	const unsigned char *data = seg->data;
 	const sinewi_cached_track *tracks = seg->vec_tracks;
 	uint32_t *restrict qa = ctx->vec.qa, *restrict qb = ctx->vec.qb;
@@ -399,7 +407,7 @@ UNPACK_LOOP void unpack_vectors(sinew_context *ctx, const sinewi_segment_params 
 		if (c->knot_bits <= 57) {
 			uint32_t x[3], y[3], r[3];
 			if (!residuals) mid = 0;
-			unpack3(data, c, j, jn, jr, &mid, x, y, r);
+			unpack3(data, c, j, jn, jr, &mid, rows, x, y, r);
 			if (residuals && mid) rebuild3(c, mid, x, y, r);
 			a4[0] = x[0], a4[1] = x[1], a4[2] = x[2];
 			b4[0] = y[0], b4[1] = y[1], b4[2] = y[2];
@@ -507,11 +515,14 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 		}
 	}
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
-	// the unpack loop's copy for segments with residuals or without (the wasm decoder has one)
+	// the unpack loop's copy for segments with residuals or without, in rows or not (the wasm decoder has one)
 #if defined(__wasm__)
-#define UNPACK(loop) loop(ctx, seg, &kp, true)
+#define UNPACK(loop) loop(ctx, seg, &kp, true, !SINEWI_LEGACY || seg->rows)
 #else
-#define UNPACK(loop) (seg->predicted_count ? loop(ctx, seg, &kp, true) : loop(ctx, seg, &kp, false))
+#define UNPACK(loop)                                                                                    \
+	(!SINEWI_LEGACY || seg->rows                                                                        \
+	     ? (seg->predicted_count ? loop(ctx, seg, &kp, true, true) : loop(ctx, seg, &kp, false, true))   \
+	     : (seg->predicted_count ? loop(ctx, seg, &kp, true, false) : loop(ctx, seg, &kp, false, false)))
 #endif
 	if (out_pose) { // rotations only go to the pose
 		UNPACK(unpack_rotations);

@@ -1113,7 +1113,7 @@ sinew_result sinewi_gltf_read_nodes(const char *path, double unit_scale, const s
 	sinewi_gltf_doc d;
 	memset(&d, 0, sizeof d);
 	d.ctx = &ctx, d.arena = &arena, d.al = out->al, d.error = error;
-	snprintf(d.label, sizeof d.label, "%s", path);
+	d.label = path;
 	sinew_result r = read_nodes(&d, data, size, unit_scale, out);
 	sinewi_arena_free(&arena);
 	sinewi_free(&out->al, data, size);
