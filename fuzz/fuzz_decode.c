@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		uint64_t bits = parts.bits_rotation + parts.bits_translation + parts.bits_scale + parts.bits_scalar + parts.bit_padding;
 		uint64_t sum = parts.blob_header + parts.clip_headers + parts.descriptors + parts.constants + parts.clip_ranges + parts.time_map +
 		               parts.segment_table + parts.segment_descriptors + parts.segment_ranges + parts.group_offsets +
-		               bits / 8 + parts.metadata + parts.padding;
+		               bits / 8 + parts.metadata + parts.rig + parts.padding;
 		if (sum != size || bits % 8 != 0) abort();
 	}
 	if (sinew_validate(blob, size, NULL) == SINEW_RESULT_OK) {
@@ -43,11 +43,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		for (uint32_t c = 0; c < clips && c < 8; ++c) {
 			sinew_clip_info info;
 			if (sinew_blob_clip_info(blob, size, c, &info, NULL) != SINEW_RESULT_OK) abort(); // validated: must work
-			size_t need = sinew_context_size(blob, size, c);
+			// a packed glTF's blob plays its document's rest pose (Rest_defaults without the rig's): given here, as a
+			// player gives it (the rig's own rest pose, when it has one, wins)
+			sinew_qvv *rest = (sinew_qvv *)calloc(info.joint_count + 1, sizeof(sinew_qvv));
+			float *rest_scalars = (float *)calloc(4 * (size_t)info.scalar_track_count + 1, sizeof(float));
+			if (!rest || !rest_scalars) abort();
+			for (uint32_t j = 0; j < info.joint_count; ++j) rest[j].rotation[3] = rest[j].scale[0] = rest[j].scale[1] = rest[j].scale[2] = 1.0f;
+			sinew_context_options o = {0};
+			o.rest_pose = rest, o.rest_scalars = rest_scalars;
+			size_t need = sinew_context_size_with(blob, size, c, &o);
 			if (!need) abort();
 			void *mem = aligned_alloc(16, (need + 15) & ~(size_t)15);
 			sinew_context *ctx = NULL;
-			if (sinew_context_init(mem, need, blob, size, c, NULL, &ctx, NULL) != SINEW_RESULT_OK) abort();
+			if (sinew_context_init(mem, need, blob, size, c, &o, &ctx, NULL) != SINEW_RESULT_OK) abort();
 			sinew_qvv *pose = (sinew_qvv *)malloc(sizeof(sinew_qvv) * (info.joint_count ? info.joint_count : 1));
 			float *scalars = (float *)malloc(sizeof(float) * 4 * (info.scalar_track_count + 1));
 			// forward at two speeds (the second lets a context prepare its next segments), checking the
@@ -69,6 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 			free(pose);
 			free(scalars);
 			free(mem);
+			free(rest);
+			free(rest_scalars);
 		}
 		// Whole-clip decompression does work proportional to samples x joints, which a small valid
 		// blob can make huge (1024-sample segments); only exercise it on bounded clips.

@@ -23,6 +23,10 @@
 #define SINEW_VERSION_PATCH 0 /* fixes */
 #define SINEW_VERSION_NUMBER (SINEW_VERSION_MAJOR * 10000 + SINEW_VERSION_MINOR * 100 + SINEW_VERSION_PATCH)
 #define SINEW_VERSION_STRING "0.1.0"
+/* Blob format versions (docs/format.md): the encoder writes SINEW_FORMAT_VERSION, the decoder reads
+   SINEW_FORMAT_VERSION_FIRST .. SINEW_FORMAT_VERSION (the web runtime's wasm modules: SINEW_FORMAT_VERSION only). */
+#define SINEW_FORMAT_VERSION 3
+#define SINEW_FORMAT_VERSION_FIRST 1
 
 #ifndef SINEW_API
 #if defined(_WIN32) && defined(SINEW_SHARED_BUILD)
@@ -593,8 +597,8 @@ SINEW_API sinew_result sinew_sample_scalar(sinew_context *context, double t, uin
 /* Name of the kernel a context uses ("scalar", "sse2", "avx2", ...). */
 SINEW_API const char *sinew_context_kernel(const sinew_context *context);
 
-/* Paged clips (format 2, docs/format.md §pages; `sinew compress --page-bytes`). A paged blob is a
- * resident part (headers, descriptors, constants, clip ranges, page tables, metadata) followed by
+/* Paged clips (formats 2 and 3, docs/format.md §pages; `sinew compress --page-bytes`). A paged blob is a
+ * resident part (headers, descriptors, constants, clip ranges, page tables, the rig) followed by
  * pages of whole segments. A context can be created over the whole blob (every page present) or
  * over the resident part alone (sinew_blob_resident_size bytes; sinew_validate accepts it): pages
  * are then handed in as they arrive and dropped when the caller wants.

@@ -67,7 +67,7 @@ static const opt_def options[] = {
 };
 
 void cli_print_help(FILE *f) {
-	fprintf(f, "sinew %s - animation compression (format version 2; reads 1 and 2)\n\n"
+	fprintf(f, "sinew %s - animation compression (format version 3; reads 1 to 3)\n\n"
 	           "usage: sinew <command> [options]\n\n"
 	           "commands:\n"
 	           "  info FILE                 describe an animation file or a .sinew blob (--sizes: byte breakdown)\n"

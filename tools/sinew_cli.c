@@ -889,7 +889,8 @@ int main(int argc, char **argv) {
 		return argc < 2 ? 2 : 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("sinew %s (format versions read 1..2, written 2)\n", sinew_version());
+		printf("sinew %s (format versions read %d..%d, written %d)\n", sinew_version(), SINEW_FORMAT_VERSION_FIRST,
+		       SINEW_FORMAT_VERSION, SINEW_FORMAT_VERSION);
 		const char *assimp = sinew_import_assimp_version();
 		if (assimp) printf("importers: glTF, BVH, ASF/AMC, ACL; FBX, COLLADA, ... through assimp %s (trusted input only)\n", assimp);
 		else printf("importers: glTF, BVH, ASF/AMC, ACL (built without assimp: no FBX/COLLADA)\n");

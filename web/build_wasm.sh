@@ -89,7 +89,8 @@ WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Wstri
 CFLAGS="--target=wasm32 -std=c11 -nostdlib -ffreestanding -fno-exceptions -DNDEBUG -DSINEW_DIVIDE -isystem web/include -Iinclude
   -ffile-prefix-map=$PWD/= $WARN"
 PAGES="-DSINEW_NO_PAGES" # every module but the streaming one leaves paged clips out (size)
-# every decoder module reads format 3 only (docs/format.md §version: older blobs convert with sinew upgrade)
+# every decoder module reads format 3 only (docs/format.md §version: older blobs play natively; for the web,
+# compress the source again)
 CFLAGS="$CFLAGS -DSINEW_NO_LEGACY -DSINEW_TERSE_ERRORS -Wno-unused-parameter" # and their messages name the refusing
 # line (base.h: a message argument left unused is not a bug there)
 LDBASE="-Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=32768 -Wl,--initial-memory=131072"

@@ -4,9 +4,10 @@
 #define SINEW_FORMAT_LAYOUT_H
 
 #define SINEW_FMT_MAGIC "SNEW"
-#define SINEW_FMT_VERSION 3u // written by the encoder
-#define SINEW_FMT_VERSION_FIRST 1u
-#define SINEW_FMT_VERSION_LATEST 3u
+#include "sinew.h"
+#define SINEW_FMT_VERSION ((unsigned)SINEW_FORMAT_VERSION) // written by the encoder
+#define SINEW_FMT_VERSION_FIRST ((unsigned)SINEW_FORMAT_VERSION_FIRST)
+#define SINEW_FMT_VERSION_LATEST ((unsigned)SINEW_FORMAT_VERSION)
 
 #define SINEW_FMT_HEADER_SIZE 32u
 #define SINEW_FMT_HDR_VERSION 4u
