@@ -158,6 +158,13 @@ static void pack_roundtrip(const char *source, const char *packed_name, const ch
 		const sinew_clip *ref = set->clips[c];
 		sinew_clip *got = back->clips[c];
 		frames += ref->sample_count;
+		// the blob carries no names: the animation's name comes back from the extension's clip list
+		if ((ref->name != NULL) != (got->name != NULL) || (ref->name && strcmp(ref->name, got->name) != 0)) {
+			snprintf(why, sizeof why, "clip %u is named '%.100s', '%.100s' in the source", c, got->name ? got->name : "(none)",
+			         ref->name ? ref->name : "(none)");
+			ok = false;
+			break;
+		}
 		if (got->sample_count != ref->sample_count || got->scalar_track_count != ref->scalar_track_count ||
 		    !reorder_by_node(ref, got)) {
 			snprintf(why, sizeof why, "clip %u: joints %u/%u samples %u/%u tracks %u/%u do not match", c,
