@@ -19,6 +19,9 @@
 // Midpoint_knots) sampled it.
 #define GOLDEN_V2_PLATFORMER 0x229249528786f5d9ull
 #define GOLDEN_V2_MIDPOINT_CMU 0x011965d04c487c6dull
+// The version-3 decoder's hashes of tests/golden/v3_*.sinew (the lead's format-3 commit that added them).
+#define GOLDEN_V3_PLATFORMER 0xf79f24f10824b4a1ull
+#define GOLDEN_V3_MIDPOINT_CMU 0xf78358419403ddb1ull
 
 // A small real-shaped clip: 5-joint chain, 40 samples, one morph-like scalar track.
 static sinew_clip_set *small_set(void) {
@@ -362,6 +365,42 @@ static void test_format_golden_v2_midpoint_decodes(void) {
 	CHECK_OK(sinew_blob_sizes(blob, size, 0, &sz, &err), &err);
 	CHECK_EQ(sz.predicted_knots, 14999);
 	check_golden("tests/golden/v2_midpoint_cmu.sinew", 2, GOLDEN_V2_MIDPOINT_CMU);
+}
+
+// tests/golden/v3_platformer.sinew: data/godot_platformer_player.glb by the first version-3 CLI (sinew compress,
+// defaults): one rig with names, sources and the rest pose, Rest_defaults, node maps (the RESET clip lists
+// no node), lone segments with knot rows. v3_midpoint_cmu.sinew: data/cmu_01_01.bvh (--unit-cm 5.644
+// --error-cm 1 --strip): 69 segments, 17,765 of 48,963 knots predicted, per-component shifts and whole
+// predicted knots. Every later decoder must sample both exactly as version 3 first did.
+static void test_format_golden_v3_decodes(void) {
+	unsigned char *blob;
+	size_t size = read_golden("tests/golden/v3_platformer.sinew", &blob);
+	sinew_error err = {0};
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	CHECK_EQ(sinew_blob_clip_count(blob, size), 8);
+	uint32_t maps = 0;
+	for (uint32_t c = 0; c < 8; ++c) {
+		sinewi_clip_view v;
+		CHECK_OK(sinewi_read_clip(blob, size, c, &v, &err), &err);
+		maps += (v.flags & SINEW_FMT_FLAG_NODE_MAP) != 0;
+	}
+	CHECK(maps >= 1);
+	CHECK(sinewi_rd16(blob + 6) & SINEW_FMT_BLOB_REST_DEFAULTS);
+	sinew_rig_info rig;
+	CHECK_OK(sinew_blob_rig(blob, size, &rig, &err), &err);
+	CHECK_EQ(rig.node_count, 28);
+	check_golden("tests/golden/v3_platformer.sinew", 3, GOLDEN_V3_PLATFORMER);
+	if (test_failed()) return;
+	size = read_golden("tests/golden/v3_midpoint_cmu.sinew", &blob);
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	sinewi_clip_view v;
+	CHECK_OK(sinewi_read_clip(blob, size, 0, &v, &err), &err);
+	CHECK_MSG(v.flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS, "flags %x", v.flags);
+	CHECK_EQ(v.segment_count, 69);
+	sinew_size_breakdown sz;
+	CHECK_OK(sinew_blob_sizes(blob, size, 0, &sz, &err), &err);
+	CHECK_EQ(sz.predicted_knots, 17765);
+	check_golden("tests/golden/v3_midpoint_cmu.sinew", 3, GOLDEN_V3_MIDPOINT_CMU);
 }
 
 static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
@@ -946,6 +985,7 @@ void suite_format(void) {
 	RUN(test_format_golden_v1_real_clips_decode);
 	RUN(test_format_golden_v2_decodes);
 	RUN(test_format_golden_v2_midpoint_decodes);
+	RUN(test_format_golden_v3_decodes);
 }
 
 // Writes the golden files (run once per format version: `sinew_tests --write-golden`).

@@ -91,6 +91,13 @@ function compareWithCli(file, label, tier) {
   return compared;
 }
 
+test('reference decoder matches the C library on the golden version-3 blobs', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  let compared = 0;
+  for (const name of ['v3_platformer.sinew', 'v3_midpoint_cmu.sinew'])
+    compared += compareWithCli(join(root, 'tests/golden', name), name);
+  assert.ok(compared >= 9 * 12);
+});
+
 test('reference decoder matches the C library on the golden version-2 blobs', { skip: !cli && 'SINEW_CLI not set' }, () => {
   let compared = 0;
   for (const name of ['v2_platformer.sinew', 'v2_midpoint_cmu.sinew'])
