@@ -109,7 +109,7 @@ static inline uint32_t sinewi_midpoint(uint32_t a, uint32_t b) {
 	return (a + b + 1u) >> 1;
 }
 static inline uint32_t sinewi_residual_bias(uint32_t rw) {
-	return (1u << rw) >> 1;
+	return (uint32_t)((1ull << rw) >> 1); // (rw 0..32: a raw slot's whole knots ask too, and ignore it)
 }
 static inline uint32_t sinewi_width_mask(uint32_t code) {
 	return code == SINEWI_WIDTH_RAW ? 0xFFFFFFFFu : (1u << code) - 1u; // (code 0..24 or raw)
