@@ -18,6 +18,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CLANG=${CLANG:-clang}
+# clang 14 runs any `wasm-opt` it finds on PATH after linking an optimized module (binaryen's, when the
+# binaryen package is installed): that changes the bytes, and its validator refuses SIMD128 it was not told
+# of. The modules are what clang and wasm-ld write: clang is called with -B naming a no-op wasm-opt
+# (-B comes before clang's own folder and PATH).
+noopt=$(mktemp -d)
+trap 'rm -rf "$noopt"' EXIT
+printf '#!/bin/sh\nexit 0\n' > "$noopt/wasm-opt"
+printf '#!/bin/sh\nexec "%s" -B"%s" "$@"\n' "$(command -v "$CLANG")" "$noopt" > "$noopt/clang"
+chmod +x "$noopt/wasm-opt" "$noopt/clang"
+CLANG="$noopt/clang"
 LIMIT=32768
 WORLD_LIMIT=40960
 out=web
@@ -59,7 +69,7 @@ write_sizes() { # rewrites the table of web/README.md from the modules in web/
 }
 
 case "${1:-}" in
---check) out=$(mktemp -d); mkdir "$out/lossless"; trap 'rm -rf "$out"' EXIT ;;
+--check) out=$(mktemp -d); mkdir "$out/lossless"; trap 'rm -rf "$out" "$noopt"' EXIT ;;
 --sizes) write_sizes; echo "build_wasm: web/README.md module sizes written"; exit 0 ;;
 "") ;;
 *) echo "usage: web/build_wasm.sh [--check | --sizes]" >&2; exit 2 ;;
