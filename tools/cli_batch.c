@@ -421,9 +421,11 @@ int cli_compress_batch(const cli_options *o) {
 			if (!b.items[i].ok) {
 				failed++;
 				if (o->json) continue;
-				// (the importers' messages start with the path already: "a.fbx: a.fbx: no animations" twice)
+				// "FILE: why" once (the importers' messages start with "FILE: " already: "a.fbx: a.fbx: no animations");
+				// a message naming a line ("FILE:177: ...") keeps the prefix, so every line reads "FILE: why"
 				const size_t len = strlen(b.items[i].input);
-				if (strncmp(b.items[i].message, b.items[i].input, len) == 0 && b.items[i].message[len] == ':')
+				if (strncmp(b.items[i].message, b.items[i].input, len) == 0 && b.items[i].message[len] == ':' &&
+				    b.items[i].message[len + 1] == ' ')
 					cli_error("%s", b.items[i].message);
 				else cli_error("%s: %s", b.items[i].input, b.items[i].message);
 			}
