@@ -107,11 +107,13 @@ function checkFormat(file) {
 
 // The page is built when absent, and rebuilt when what it bundles changed since (a source checkout after `make
 // wasm` served the compressor of the page's first build: its report disagreed with the native CLI's). An npm
-// package ships the page with the same modules, of the same dates.
+// package ships its page built from its own modules.
 function pageIsStale(dist) {
 	const page = join(dist, 'inspector.js');
 	if (!existsSync(page)) return true;
-	if (dist !== join(here, 'dist')) return false; // (a page built elsewhere is the caller's)
+	// only a source checkout rebuilds: a page built elsewhere is the caller's, and an installed package has no
+	// inspector.mjs or build.mjs (npm gives its files their unpacking times, which say nothing of their builds)
+	if (dist !== join(here, 'dist') || !existsSync(join(here, 'inspector.mjs')) || !existsSync(join(here, 'build.mjs'))) return false;
 	for (const f of ['sinew.wasm', 'sinew-simd.wasm', 'sinew-compress.wasm']) {
 		const source = join(here, '..', f), built = join(dist, f);
 		if (existsSync(source) && (!existsSync(built) || !readFileSync(source).equals(readFileSync(built)))) return true;
