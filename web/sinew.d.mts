@@ -1,5 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 // Types of web/sinew.mjs.
+import type { SinewRig } from './rig.mjs';
+export type { SinewRig } from './rig.mjs';
 
 /** Result codes of include/sinew.h (stable numbers). */
 export type SinewResultName =
@@ -79,10 +81,15 @@ export interface ClipInfo {
 	readonly size: number;
 	/** Decoding kernel: "wasm-simd128" or "scalar". */
 	readonly kernel: string;
-	/** Per joint metadata (glTF node of each output pose); null without metadata (--strip). */
+	/**
+	 * Per joint metadata (glTF node of each output pose); null without metadata (--strip). Built from the rig on
+	 * first read (one array for every clip); `rig` has the same tables as typed arrays.
+	 */
 	readonly joints: readonly JointInfo[] | null;
-	/** Per scalar track metadata (glTF node + morph target); null without metadata. */
+	/** Per scalar track metadata (glTF node + morph target); null without metadata. As `joints`. */
 	readonly scalars: readonly ScalarInfo[] | null;
+	/** The blob's rig (web/rig.mjs): names, hierarchy, glTF nodes and rest pose in typed arrays and the blob's bytes. */
+	readonly rig: SinewRig;
 	/** The time map (docs/format.md §Time map): sample `sample` at `time` seconds, evenly spaced between
 	 * marks; null when sample k is at k / sampleRate. */
 	readonly timeMarks: readonly TimeMark[] | null;
@@ -106,6 +113,8 @@ export interface LoadOptions {
 
 export declare class SinewAnimation {
 	readonly clipCount: number;
+	/** The blob's rig, read from its copy in the wasm heap (web/rig.mjs). */
+	readonly rig: SinewRig;
 	/** True when the SIMD128 build is used. */
 	readonly simd: boolean;
 	clip(index?: number): ClipInfo;
@@ -135,8 +144,11 @@ export declare class SinewAnimation {
 }
 
 export declare function simdSupported(): boolean;
-/** Parses the metadata of every clip of a blob (null for clips without); load() does this already. */
-export declare function readMetadata(bytes: Uint8Array): (ClipMetadata | null)[];
+/**
+ * The metadata of every clip of a blob as objects (null for clips without); a format-3 blob's array also has
+ * `rig` (its SinewRig). load() keeps the rig instead, in the wasm heap and typed arrays.
+ */
+export declare function readMetadata(bytes: Uint8Array): (ClipMetadata | null)[] & { rig?: SinewRig };
 export declare function load(bytes: ArrayBuffer | ArrayBufferView, options?: LoadOptions): Promise<SinewAnimation>;
 /**
  * Loads the compressed animation of a glTF packed by `sinew pack` (SINEW_compressed_animation): a .glb, or a

@@ -10,6 +10,8 @@
 //   info.joints[j].node, info.scalars[k].node/.target  // glTF node (and morph target) of each output
 //   anim.dispose();
 
+import { SinewRig } from './rig.mjs';
+
 const OUTPUT_FLOATS_PER_JOINT = 10; // rotation x y z w, translation x y z, scale x y z
 
 // Stable result codes of include/sinew.h.
@@ -75,7 +77,8 @@ export function cString(memory, ptr) {
 }
 
 export class SinewAnimation {
-	constructor(instance, simd, metadata = []) {
+	// rig: the blob's SinewRig (rig.mjs), read from its copy in this instance's memory
+	constructor(instance, simd, rig) {
 		const x = instance.exports;
 		this._memory = x.memory;
 		this._sample = x.sinew_web_sample;
@@ -86,8 +89,11 @@ export class SinewAnimation {
 		this._serial = 0;
 		this.simd = simd;
 		this.clipCount = x.sinew_web_clip_count();
+		/** The blob's rig (names, hierarchy, glTF nodes, rest pose: typed arrays and the blob's bytes; web/rig.mjs). */
+		this.rig = rig;
 		this._clips = [];
-		for (let i = 0; i < this.clipCount; i++) this._clips.push(readClipInfo(x, i, metadata[i] ?? null, metadata.timeMarks?.[i] ?? null, metadata.slerpFit?.[i] ?? false));
+		const kernels = new Map(); // kernel name by address: one string for every clip
+		for (let i = 0; i < this.clipCount; i++) this._clips.push(readClipInfo(x, i, rig, this._clips[i - 1]?.scalarTracks, kernels));
 	}
 
 	// Description of clip `index` (see sinew.d.mts).
@@ -155,20 +161,30 @@ export class SinewAnimation {
 	}
 }
 
-function readClipInfo(x, index, metadata, timeMarks = null, slerpFit = false) {
+// What clip descriptions read from the rig when asked (own enumerable accessors, shared by every clip: a
+// spread or Object.keys sees them): the per-node objects are built once per rig, on first use.
+const CLIP_ACCESSORS = {
+	joints: { get() { return this.rig ? this.rig.joints() : null; }, enumerable: true },
+	scalars: { get() { return this.rig ? this.rig.scalars() : null; }, enumerable: true },
+	timeMarks: { get() { return this.rig ? this.rig.timeMarks(this.index) : null; }, enumerable: true },
+};
+
+// Clip `index`'s description from its web_clip_info record (web/sinew_wasm.c) and the rig. `shared`: the
+// previous clip's scalarTracks, reused when this clip's layout is the same (the rig's: every clip).
+function readClipInfo(x, index, rig, shared, kernels = new Map()) {
 	const ptr = x.sinew_web_clip_info(index);
 	const dv = new DataView(x.memory.buffer, ptr, 64);
 	const u32 = (o) => dv.getUint32(o, true);
 	const scalarTrackCount = u32(32), layout = u32(56);
-	const scalarTracks = [];
 	const table = new DataView(x.memory.buffer, layout, scalarTrackCount * 8);
-	for (let s = 0; s < scalarTrackCount; s++) {
-		scalarTracks.push({ offset: table.getUint32(8 * s, true), components: table.getUint32(8 * s + 4, true) });
-	}
+	const at = (s) => ({ offset: table.getUint32(8 * s, true), components: table.getUint32(8 * s + 4, true) });
+	let scalarTracks = shared;
+	for (let s = 0; scalarTracks && s < scalarTrackCount; s++) if (scalarTracks[s].offset !== at(s).offset || scalarTracks[s].components !== at(s).components) scalarTracks = null;
+	if (!scalarTracks || scalarTracks.length !== scalarTrackCount) scalarTracks = Object.freeze(Array.from({ length: scalarTrackCount }, (_, s) => Object.freeze(at(s))));
 	const flags = u32(44);
-	return Object.freeze({
+	const info = {
 		index,
-		name: cString(x.memory, u32(52)) ?? metadata?.name ?? null, // (a packed blob's names are its extension's)
+		name: cString(x.memory, u32(52)) ?? rig?.clipName(index) ?? null, // (a packed blob's names are its extension's)
 		sampleRate: dv.getFloat64(0, true),
 		duration: dv.getFloat64(8, true),
 		unitScale: dv.getFloat64(16, true),
@@ -180,13 +196,12 @@ function readClipInfo(x, index, metadata, timeMarks = null, slerpFit = false) {
 		looping: (flags & 1) !== 0,
 		hasMetadata: (flags & 2) !== 0,
 		size: u32(48),
-		scalarTracks: Object.freeze(scalarTracks),
-		kernel: cString(x.memory, u32(60)),
-		joints: metadata ? metadata.joints : null,
-		scalars: metadata ? metadata.scalars : null,
-		timeMarks,
-		slerpFit,
-	});
+		scalarTracks,
+		kernel: kernels.get(u32(60)) ?? kernels.set(u32(60), cString(x.memory, u32(60))).get(u32(60)),
+		slerpFit: rig ? rig.slerpFit(index) : false,
+		rig,
+	};
+	return Object.freeze(Object.defineProperties(info, CLIP_ACCESSORS));
 }
 
 // Metadata of every clip (docs/format.md §Metadata), parsed from the blob bytes after the wasm
@@ -194,7 +209,7 @@ function readClipInfo(x, index, metadata, timeMarks = null, slerpFit = false) {
 // Every offset is still bounds-checked here so a bug elsewhere cannot turn into a wrong read.
 export function readMetadata(data, options = {}) {
 	const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-	if (data.byteLength >= 8 && dv.getUint16(4, true) === 3) return readRig(data, dv, options);
+	if (data.byteLength >= 8 && dv.getUint16(4, true) === 3) return rigMetadata(new SinewRig(data, options));
 	const bad = (what) => { throw new SinewError(22, `metadata: ${what}`); };
 	const u32 = (o) => { if (o < 0 || o + 4 > data.byteLength) bad(`offset ${o} outside the blob`); return dv.getUint32(o, true); };
 	const i32 = (o) => u32(o) | 0;
@@ -297,153 +312,18 @@ export function readMetadata(data, options = {}) {
 
 // Format 3 (docs/format.md §rig): one rig for every clip. The same shape as readMetadata gives for formats 1
 // and 2 (per clip { name, joints, scalars }, null when the rig can map nothing: --strip), plus per clip the
-// nodes and scalar tracks it animates (`animates`, `animatesScalars`: booleans). A packed glTF's blob carries
-// no names nor rest pose: options.restPose / restScalars (its document's), options.pointers (the extension's)
-// and options.clipNames fill them.
-function readRig(data, dv, options) {
-	const bad = (what) => { throw new SinewError(22, `rig: ${what}`); };
-	const u32 = (o) => { if (o < 0 || o + 4 > data.byteLength) bad(`offset ${o} outside the blob`); return dv.getUint32(o, true); };
-	const u16 = (o) => { if (o < 0 || o + 2 > data.byteLength) bad(`offset ${o} outside the blob`); return dv.getUint16(o, true); };
-	const u8 = (o) => { if (o < 0 || o >= data.byteLength) bad(`offset ${o} outside the blob`); return data[o]; };
-	const f32 = (o) => { u32(o); return dv.getFloat32(o, true); };
-	const f32s = (o, n) => { const a = []; for (let i = 0; i < n; i++) a.push(f32(o + 4 * i)); return Object.freeze(a); };
-	const align4 = (x) => (x + 3) & ~3;
-	const decoder = new TextDecoder();
-	const blobFlags = u16(6), paged = (blobFlags & 1) !== 0, restDefaults = (blobFlags & 2) !== 0;
-	const clipCount = u32(16), table = paged ? 24 : 20;
-	const starts = [];
-	for (let c = 0; c < clipCount; c++) starts.push(u32(table + 4 * c));
-	const rigAt = align4(starts[clipCount - 1] + u32(starts[clipCount - 1]));
-	// the rig: counts, unit, scalar components, then its parts in bit order, each 4-byte aligned
-	const N = u16(rigAt), S = u16(rigAt + 2), rigFlags = u16(rigAt + 4), wide = (rigFlags & 128) !== 0;
-	const comps = [];
-	for (let i = 0; i < S; i++) comps.push((u8(rigAt + 16 + i) & 3) + 1);
-	const components = comps.reduce((a, b) => a + b, 0);
-	let at = align4(rigAt + 16 + S);
-	const part = (bit, bytes) => { if (!(rigFlags & bit)) return -1; const p = at; at = align4(at + bytes); return p; };
-	const parents = part(1, 2 * N), sources = part(2, (wide ? 4 : 2) * N), rest = part(4, 40 * N + 4 * components);
-	const shells = part(8, 8 * N + 4 * S);
-	let scalarSources = -1;
-	if (rigFlags & 16) { scalarSources = at; at = align4(at + 4 + u16(at) * (wide ? 12 : 6)); }
-	let names = -1, stringsAt = 0, stringsSize = 0;
-	if (rigFlags & 32) { names = at; stringsSize = u32(at); stringsAt = at + 4 + 4 * (N + S + clipCount); at = align4(stringsAt + stringsSize); }
-	const scalarRest = part(64, 4 * components);
-	const str = (entry) => {
-		if (names < 0) return null;
-		const offset = u32(names + 4 + 4 * entry);
-		if (offset === 0xffffffff) return null;
-		if (offset >= stringsSize) bad(`string offset ${offset} outside the table`);
-		let end = stringsAt + offset;
-		while (end < stringsAt + stringsSize && data[end] !== 0) end++;
-		if (end >= stringsAt + stringsSize) bad('unterminated string');
-		return decoder.decode(data.subarray(stringsAt + offset, end));
-	};
-	const index = (o) => (wide ? u32(o) | 0 : ((v) => (v === 0xffff ? -1 : v === 0xfffe ? -2 : v))(u16(o)));
-	const identity = [0, 0, 0, 1, 0, 0, 0, 1, 1, 1];
-	const joints = [];
-	for (let j = 0; j < N; j++) {
-		const r = rest >= 0 ? f32s(rest + 40 * j, 10) : options.restPose ? Array.from(options.restPose.subarray(10 * j, 10 * j + 10)) : identity;
-		const source = sources >= 0 ? index(sources + (wide ? 4 : 2) * j) : -1, parent = parents >= 0 ? u16(parents + 2 * j) : 0xffff;
-		// (the wasm decoder leaves the parts it never reads to this parser: docs/format.md §rig)
-		if (parent !== 0xffff && parent >= j) bad(`node ${j} parent ${parent}`);
-		if (shells >= 0 && !(Number.isFinite(f32(shells + 8 * j)) && Number.isFinite(f32(shells + 8 * j + 4)))) bad(`node ${j}: non-finite shell`);
-		joints.push(Object.freeze({
-			name: str(j),
-			parent: parent === 0xffff ? -1 : parent,
-			node: source >= 0 ? source : null, // glTF node index (Node_sources), null when unknown
-			shellDistance: shells >= 0 ? f32(shells + 8 * j) : 0,
-			precision: shells >= 0 ? f32(shells + 8 * j + 4) : 0,
-			defaultRotation: Object.freeze(r.slice(0, 4)),
-			defaultTranslation: Object.freeze(r.slice(4, 7)),
-			defaultScale: Object.freeze(r.slice(7, 10)),
-		}));
-	}
-	// scalar sources: runs of (count, node, first target), each next track after the one before
-	const sourceOf = [];
-	if (scalarSources >= 0) {
-		const runs = u16(scalarSources), size = wide ? 12 : 6;
-		for (let k = 0, track = 0; k < runs; k++) {
-			const e = scalarSources + 4 + k * size, count = wide ? u32(e) : u16(e);
-			if (count < 1 || track + count > S) bad(`scalar source run ${k}`);
-			const node = index(e + (wide ? 4 : 2));
-			let target = wide ? u32(e + 8) : u16(e + 4);
-			for (let q = 0; q < count && track < S; q++, track++) { sourceOf.push({ node, target: node === -1 ? -1 : target }); target += comps[track]; }
-		}
-	}
-	if (scalarSources >= 0 && sourceOf.length !== S) bad(`scalar source runs cover ${sourceOf.length} of ${S} tracks`);
-	for (let e = 0; names >= 0 && e < N + S + clipCount; e++) str(e); // every name within the table
-	const scalars = [];
-	let pointerIndex = 0;
-	for (let k = 0, o = 0; k < S; o += comps[k++]) {
-		const src = sourceOf[k] ?? { node: -1, target: -1 };
-		let name = str(N + k);
-		if (src.node === -2 && name === null && options.pointers) name = options.pointers[pointerIndex] ?? null;
-		if (src.node === -2) pointerIndex++;
-		const d = rest >= 0 ? f32s(rest + 40 * N + 4 * o, comps[k]) : scalarRest >= 0 ? f32s(scalarRest + 4 * o, comps[k])
-			: options.restScalars ? Array.from(options.restScalars.subarray(o, o + comps[k])) : new Array(comps[k]).fill(0);
-		scalars.push(Object.freeze({
-			name,
-			node: src.node >= 0 ? src.node : null, // glTF node whose morph weight this is (Source_node)
-			target: src.target >= 0 ? src.target : null, // morph target index, or a pointer's first float
-			pointer: src.node === -2 ? name : null, // KHR_animation_pointer target
-			components: comps[k],
-			precision: shells >= 0 ? f32(shells + 8 * N + 4 * k) : 0,
-			defaultValue: Object.freeze([...d, 0, 0, 0].slice(0, 4)),
-		}));
-	}
-	const mapped = (rigFlags & (1 | 2 | 32)) !== 0; // parents, sources or names: something maps the outputs
-	const clips = [];
-	const timeMarks = new Array(clipCount).fill(null), slerpFit = new Array(clipCount).fill(false);
-	Object.defineProperty(clips, 'timeMarks', { value: timeMarks });
-	Object.defineProperty(clips, 'slerpFit', { value: slerpFit });
-	Object.defineProperty(clips, 'rig', { value: Object.freeze({ nodeCount: N, scalarCount: S, restDefaults, hasRest: rest >= 0 }) });
-	for (let c = 0; c < clipCount; c++) {
-		const start = starts[c], flags = u32(start + 4), stored = u32(start + 8) + (flags & 1), segmentLength = u16(start + 12);
-		const segments = stored <= 1 ? 1 : Math.ceil((stored - 1) / segmentLength);
-		let p = start + (flags & 8 ? 24 : 20);
-		const listed = (count, bit) => {
-			const on = new Array(count).fill(true);
-			if (flags & bit) { for (let i = 0; i < count; i++) on[i] = ((u8(p + (i >> 3)) >> (i & 7)) & 1) === 1; p += (count + 7) >> 3; }
-			return on;
-		};
-		const animates = listed(N, 0x4000), animatesScalars = listed(S, 0x8000);
-		const listedJoints = animates.filter(Boolean).length, listedScalars = animatesScalars.filter(Boolean).length;
-		const descriptors = p;
-		let q = align4(p + (listedJoints + listedScalars) * (flags & 64 ? 2 : 1)) - start; // constants
-		let ranges = 0;
-		for (let d = 0; d < listedJoints; d++) {
-			const k = u8(descriptors + d);
-			for (let sub = 0; sub < 3; sub++) {
-				const kind = (k >> (2 * sub)) & 3;
-				if (kind === 2) q += flags & 512 ? 9 : 12; // (Short_constants: 3 bytes a value)
-				if (kind === 1 && !restDefaults) q += 12;
-				if (kind === 3) ranges += sub === 0 ? (segments > 1 ? 32 : 24) : 24;
-			}
-		}
-		for (let i = 0, d = 0; i < S; i++) {
-			if (!animatesScalars[i]) continue;
-			const kind = u8(descriptors + listedJoints + d++) & 3, n = comps[i];
-			if (kind === 2) q += (flags & 512 ? 3 : 4) * n;
-			if (kind === 1 && !restDefaults) q += 4 * n;
-			if (kind === 3) ranges += 8 * n;
-		}
-		q = align4(q); // the constants end on 4 bytes
-		q += flags & 256 ? ranges / 2 : ranges; // (Half_ranges: binary16)
-		if (flags & 2048) { // the time map (§Time map): the marks' times, then the inner marks' samples
-			const n = u32(start + q), sampleBytes = n === stored ? 0 : stored <= 65536 ? 2 : 4, marks = [];
-			for (let k = 0; k < n; k++) {
-				const sample = sampleBytes === 0 ? k : k === 0 ? 0 : k === n - 1 ? stored - 1
-					: sampleBytes === 2 ? u16(start + q + 4 + 4 * n + 2 * (k - 1)) : u32(start + q + 4 + 4 * n + 4 * (k - 1));
-				marks.push(Object.freeze({ time: f32(start + q + 4 + 4 * k), sample }));
-			}
-			timeMarks[c] = Object.freeze(marks);
-		}
-		slerpFit[c] = (flags & 8192) !== 0; // rotations follow the slerp between knots (§Sampling semantics step 5)
-		const name = str(N + S + c) ?? options.clipNames?.[c] ?? null;
-		clips.push(mapped ? { name, joints: Object.freeze(joints), scalars: Object.freeze(scalars),
-			animates: Object.freeze(animates), animatesScalars: Object.freeze(animatesScalars) } : null);
-	}
+// nodes and scalar tracks it animates (`animates`, `animatesScalars`: booleans), and the SinewRig as `rig`.
+function rigMetadata(rig) {
+	const clips = Array.from({ length: rig.clipCount }, (_, c) => rig.metadata(c));
+	Object.defineProperty(clips, 'timeMarks', { value: Array.from({ length: rig.clipCount }, (_, c) => rig.timeMarks(c)) });
+	Object.defineProperty(clips, 'slerpFit', { value: Array.from({ length: rig.clipCount }, (_, c) => rig.slerpFit(c)) });
+	Object.defineProperty(clips, 'rig', { value: rig });
 	return clips;
+}
+
+// The rig of the blob at memory.buffer[ptr, ptr + size), read there once it is loaded (its names stay there).
+export function heapRig(memory, ptr, size, options) {
+	return new SinewRig(new Uint8Array(memory.buffer, ptr, size), options).attach(memory, ptr, size);
 }
 
 // Loads a compressed blob. options.simd: true/false forces a build (default: feature test);
@@ -480,7 +360,7 @@ export async function load(bytes, options = {}) {
 	const rest = heapFloats(options.restPose), restScalars = heapFloats(options.restScalars);
 	const code = x.sinew_web_load(ptr, data.byteLength, options.randomAccess ? 1 : 0, rest, restScalars);
 	if (code !== 0) throw new SinewError(code, cString(x.memory, x.sinew_web_error()));
-	return new SinewAnimation(instance, simd, readMetadata(data, options));
+	return new SinewAnimation(instance, simd, heapRig(x.memory, ptr, data.byteLength, options));
 }
 
 // A glTF packed by `sinew pack` (the SINEW_compressed_animation extension, docs/gltf_extension.md):
@@ -536,8 +416,8 @@ export async function loadPacked(bytes, options = {}) {
 	};
 	let rest = {};
 	if (blob.byteLength >= 8 && blob[4] === 3 && blob[5] === 0) {
-		const meta = readMetadata(blob, named), rig = meta.rig, clip = meta.find((c) => c);
-		if (rig.restDefaults && !rig.hasRest && clip) rest = documentRest(json, clip, bad);
+		const rig = new SinewRig(blob, named);
+		if (rig.restDefaults && !rig.hasRest && rig.mapped) rest = documentRest(json, rig, bad);
 	}
 	return { json, animation: await load(blob, { ...options, ...named, ...rest }) };
 }
@@ -545,23 +425,21 @@ export async function loadPacked(bytes, options = {}) {
 // The rest pose of a packed blob's rig from its document (docs/format.md §rest pose): each rig node's
 // translation, rotation and scale as the C importer reads them (the rotation normalized in double, a
 // matrix decomposed), each morph track's default weight (node.weights, else mesh.weights, else 0).
-function documentRest(json, clip, bad) {
+function documentRest(json, rig, bad) {
 	const nodes = Array.isArray(json.nodes) ? json.nodes : [];
-	const restPose = new Float32Array(10 * clip.joints.length);
-	clip.joints.forEach((j, i) => {
-		const n = j.node !== null ? nodes[j.node] : undefined;
-		if (!n || typeof n !== 'object') throw bad(`the blob's node ${i} refers to node ${j.node}, which the document lacks`);
+	const restPose = new Float32Array(10 * rig.nodeCount);
+	for (let i = 0; i < rig.nodeCount; i++) {
+		const index = rig.nodes[i], n = index >= 0 ? nodes[index] : undefined;
+		if (!n || typeof n !== 'object') throw bad(`the blob's node ${i} refers to node ${index >= 0 ? index : null}, which the document lacks`);
 		restPose.set(nodeRest(n), 10 * i);
-	});
-	const restScalars = new Float32Array(clip.scalars.reduce((a, s) => a + s.components, 0));
-	let o = 0;
-	for (const s of clip.scalars) {
-		const comps = s.components;
-		const n = s.node !== null ? nodes[s.node] : null;
+	}
+	const restScalars = new Float32Array(rig.scalarFloats);
+	for (let k = 0; k < rig.scalarCount; k++) {
+		const comps = rig.scalarComponents[k], o = rig.scalarOffsets[k], target = rig.scalarTargets[k];
+		const n = rig.scalarNodes[k] >= 0 ? nodes[rig.scalarNodes[k]] : null;
 		const mesh = n && Number.isInteger(n.mesh) ? json.meshes?.[n.mesh] : null;
 		const weights = Array.isArray(n?.weights) ? n.weights : Array.isArray(mesh?.weights) ? mesh.weights : null;
-		for (let c = 0; c < comps; c++) restScalars[o + c] = n ? Math.fround(weights?.[s.target + c] ?? 0) : s.defaultValue[c];
-		o += comps;
+		for (let c = 0; c < comps; c++) restScalars[o + c] = n ? Math.fround(weights?.[target + c] ?? 0) : rig.restScalars[o + c];
 	}
 	return { restPose, restScalars };
 }

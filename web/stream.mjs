@@ -14,7 +14,7 @@
 // checksum before use; a page that fails is refused (anim.errors gets a SinewError) and the
 // clip is left as it was. Pages are evicted least recently needed first, finer tiers before the
 // base tier. One JS thread: pages are installed from fetch callbacks between sampling calls.
-import { SinewAnimation, SinewError, compiledModule, cString, readMetadata, simdSupported, load } from './sinew.mjs';
+import { SinewAnimation, SinewError, compiledModule, cString, heapRig, simdSupported, load } from './sinew.mjs';
 
 // byte range reader for a URL: HTTP Range requests (a server without them answers 200 with the
 // whole file, which is sliced)
@@ -34,8 +34,8 @@ function urlReader(url, fetchImpl) {
 const PAGE_INFO_BYTES = 40; // web_page_info in web/sinew_wasm.c
 
 export class StreamingAnimation extends SinewAnimation {
-	constructor(instance, simd, metadata, read, options) {
-		super(instance, simd, metadata);
+	constructor(instance, simd, rig, read, options) {
+		super(instance, simd, rig);
 		const x = instance.exports;
 		this._x = x;
 		this._read = read;
@@ -233,7 +233,7 @@ export async function loadStreaming(source, options = {}) {
 	new Uint8Array(x.memory.buffer, ptr, data.byteLength).set(data);
 	const code = x.sinew_web_load(ptr, data.byteLength, options.randomAccess ? 1 : 0, 0, 0);
 	if (code !== 0) throw new SinewError(code, cString(x.memory, x.sinew_web_error()));
-	return new StreamingAnimation(instance, simd, readMetadata(data), read, {
+	return new StreamingAnimation(instance, simd, heapRig(x.memory, ptr, data.byteLength), read, {
 		budgetBytes: options.budgetBytes ?? 65536, prefetchSeconds: options.prefetchSeconds ?? 0.5, tiers: options.tiers ?? 0,
 	});
 }

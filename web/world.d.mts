@@ -1,6 +1,7 @@
 // sinew — see include/sinew.h for version and licence
 // Types of web/world.mjs (the world runtime: many blobs and players in one wasm instance).
 import type { JointInfo, ScalarInfo, ScalarTrackLayout } from './sinew.mjs';
+import type { SinewRig } from './rig.mjs';
 
 /** Bits of WorldLayer.events (the last update()). */
 export declare const LayerEvent: { readonly LOOP: 1; readonly FINISHED: 2; readonly FADED_OUT: 4; readonly FADE_DONE: 8; readonly WARP_DONE: 16 };
@@ -29,8 +30,11 @@ export declare class WorldClip {
 	readonly hasMetadata: boolean;
 	readonly size: number;
 	readonly kernel: string | null;
+	/** Built from the rig on first read (one array for every clip of the blob); null without metadata (--strip). */
 	readonly joints: readonly JointInfo[] | null;
 	readonly scalars: readonly ScalarInfo[] | null;
+	/** The blob's rig (web/rig.mjs), read from its bytes in world memory. */
+	readonly rig: SinewRig;
 	/** Per joint bit 0 rotation, 1 translation, 2 scale, then per scalar float: the sub-tracks the clip blends (writable view). */
 	readonly participation: Uint8Array;
 	firstSample(): Float32Array;
@@ -42,6 +46,8 @@ export declare class WorldBlob {
 	readonly index: number;
 	/** The load option (random-access contexts). */
 	readonly randomAccess: boolean;
+	/** The rig (web/rig.mjs), read from the blob's bytes in world memory. */
+	readonly rig: SinewRig;
 	readonly clips: readonly WorldClip[];
 	readonly clipCount: number;
 	/** Address of the blob's bytes in world memory. */
@@ -184,7 +190,7 @@ export declare class SinewWorld {
 	addPlayer(options?: AddPlayerOptions): WorldPlayer;
 	/** THE frame call: one wasm call advances and blends every player; returns the layers sampled. */
 	update(dt: number): number;
-	/** The memory image plus the JS-side description, for restoreWorld(): bytes, or base64 text. */
+	/** The memory image plus the players' glTF nodes and paused layers (binary), for restoreWorld(): bytes, or base64 text. */
 	save(): Uint8Array;
 	save(encoding: 'base64'): string;
 	/** portable: the relocatable snapshot (any build, any heap position; web/README.md §Portable snapshots). */

@@ -15,7 +15,8 @@
 //   hero.pose;   // Float32Array: 10 floats per joint (rotation xyzw, translation, scale), then scalars
 //
 // Blending semantics, masks and layer order: web/README.md §World runtime.
-import { SinewError, readMetadata, simdSupported } from './sinew.mjs';
+import { SinewError, simdSupported } from './sinew.mjs';
+import { SinewRig } from './rig.mjs';
 
 const FLOATS_PER_JOINT = 10;
 // world_layer flags (web/sinew_world.c)
@@ -23,9 +24,9 @@ const ENABLED = 1, ADDITIVE = 2, REF_BIND = 4, LOOP_SHIFT = 4, STOP_AT_ZERO = 64
 const LOOP_MODES = ['once', 'repeat', 'pingpong'];
 export const LayerEvent = Object.freeze({ LOOP: 1, FINISHED: 2, FADED_OUT: 4, FADE_DONE: 8, WARP_DONE: 16 });
 const SNAPSHOT_MAGIC = 0x57574e53; // "SNWW"
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2; // 2: binary throughout (1 held a JSON description)
 const PORTABLE_MAGIC = 0x50574e53; // "SNWP": the portable snapshot (web/README.md §Portable snapshots)
-const PORTABLE_VERSION = 2; // 2 adds the inverted joints of matrix outputs; 1 is read too
+const PORTABLE_VERSION = 3; // 3: binary throughout (2 held a JSON description and format-2 blobs)
 
 const moduleCache = new Map(); // variant -> Promise<{ module, id }>
 
@@ -77,9 +78,15 @@ function toBytes(bytes) {
 		: new Uint8Array(bytes);
 }
 
+// The clip's per-node objects, read from the blob's rig when asked (own enumerable accessors shared by every clip).
+const CLIP_ACCESSORS = {
+	joints: { get() { return this.rig.joints(); }, enumerable: true },
+	scalars: { get() { return this.rig.scalars(); }, enumerable: true },
+};
+
 /** A clip of a blob loaded into the world. */
 export class WorldClip {
-	constructor(world, blob, index, ptr, metadata) {
+	constructor(world, blob, index, ptr) {
 		const dv = new DataView(world.memory.buffer, ptr, 80);
 		const u32 = (o) => dv.getUint32(o, true);
 		this.world = world;
@@ -97,15 +104,20 @@ export class WorldClip {
 		this.looping = (u32(44) & 1) !== 0;
 		this.hasMetadata = (u32(44) & 2) !== 0;
 		this.size = u32(48);
-		this.name = cString(world.memory.buffer, u32(52));
+		/** The blob's rig (web/rig.mjs: names, hierarchy, glTF nodes, rest pose), shared by its clips. */
+		this.rig = blob.rig;
+		this.name = cString(world.memory.buffer, u32(52)) ?? this.rig.clipName(index);
+		// the scalar layout (the rig's, the same for every clip of the blob: shared with the clip before)
 		const layout = new DataView(world.memory.buffer, u32(56), this.scalarTrackCount * 8);
-		this.scalarTracks = Object.freeze(Array.from({ length: this.scalarTrackCount },
-			(_, s) => Object.freeze({ offset: layout.getUint32(8 * s, true), components: layout.getUint32(8 * s + 4, true) })));
+		const at = (s) => ({ offset: layout.getUint32(8 * s, true), components: layout.getUint32(8 * s + 4, true) });
+		let tracks = index > 0 ? blob._clipsSoFar[index - 1].scalarTracks : null;
+		for (let s = 0; tracks && s < this.scalarTrackCount; s++) if (tracks[s].offset !== at(s).offset || tracks[s].components !== at(s).components) tracks = null;
+		this.scalarTracks = tracks && tracks.length === this.scalarTrackCount ? tracks
+			: Object.freeze(Array.from({ length: this.scalarTrackCount }, (_, s) => Object.freeze(at(s))));
 		this.kernel = cString(world.memory.buffer, u32(60));
 		this._first = u32(68);
 		this._part = u32(72);
-		this.joints = metadata ? metadata.joints : null;
-		this.scalars = metadata ? metadata.scalars : null;
+		Object.defineProperties(this, CLIP_ACCESSORS);
 		Object.freeze(this);
 	}
 
@@ -125,21 +137,18 @@ export class WorldClip {
 	}
 
 	/**
-	 * Rest (default, bind) pose from the metadata, jointCount * 10 + scalarFloats floats; without
-	 * metadata (--strip) the clip's first sample (whose default sub-tracks hold the default values).
+	 * Rest (default, bind) pose from the rig, jointCount * 10 + scalarFloats floats; without metadata
+	 * (--strip) the clip's first sample (whose default sub-tracks hold the default values).
 	 */
 	restPose() {
-		if (!this.joints) return this.firstSample();
+		const rig = this.rig;
+		if (!rig.mapped) return this.firstSample();
 		const out = new Float32Array(this.jointCount * FLOATS_PER_JOINT + this.scalarFloats);
-		for (let j = 0; j < this.jointCount; j++) {
-			const m = this.joints?.[j], o = j * FLOATS_PER_JOINT;
-			out.set(m ? m.defaultRotation : [0, 0, 0, 1], o);
-			out.set(m ? m.defaultTranslation : [0, 0, 0], o + 4);
-			out.set(m ? m.defaultScale : [1, 1, 1], o + 7);
-		}
+		out.set(rig.restPose.subarray(0, Math.min(rig.nodeCount, this.jointCount) * FLOATS_PER_JOINT));
+		for (let j = rig.nodeCount; j < this.jointCount; j++) { out[j * FLOATS_PER_JOINT + 3] = 1; out.fill(1, j * FLOATS_PER_JOINT + 7, j * FLOATS_PER_JOINT + 10); }
 		this.scalarTracks.forEach((t, k) => {
-			const d = this.scalars?.[k]?.defaultValue;
-			for (let c = 0; c < t.components; c++) out[this.jointCount * FLOATS_PER_JOINT + t.offset + c] = d ? d[c] : 0;
+			const from = k < rig.scalarCount ? rig.scalarOffsets[k] : -1;
+			for (let c = 0; c < t.components; c++) out[this.jointCount * FLOATS_PER_JOINT + t.offset + c] = from >= 0 && c < rig.scalarComponents[k] ? rig.restScalars[from + c] : 0;
 		});
 		return out;
 	}
@@ -147,7 +156,7 @@ export class WorldClip {
 
 /** A loaded blob: its clips live in the world's memory for the world's life (append-only). */
 export class WorldBlob {
-	constructor(world, index, metadata, randomAccess = true) {
+	constructor(world, index, rig, randomAccess = true) {
 		this.world = world;
 		this.index = index;
 		this.randomAccess = randomAccess;
@@ -155,12 +164,16 @@ export class WorldBlob {
 		// memory, so a restored world rebuilds its blobs without a wasm call
 		const dv = world._view(), table = dv.getUint32(world._state + 8, true) + 16 * index;
 		const first = dv.getUint32(table, true), count = dv.getUint32(table + 4, true);
-		const clips = [];
-		for (let c = 0; c < count; c++) clips.push(new WorldClip(world, this, c, first + 80 * c, metadata?.[c] ?? null));
+		const ptr = dv.getUint32(table + 8, true);
+		/** The blob's size in bytes. */
 		this.bytes = dv.getUint32(table + 12, true);
+		/** The rig (web/rig.mjs), read from the blob's bytes in world memory. */
+		this.rig = (rig ?? new SinewRig(new Uint8Array(world.memory.buffer, ptr, this.bytes))).attach(world.memory, ptr, this.bytes);
+		const clips = this._clipsSoFar = [];
+		for (let c = 0; c < count; c++) clips.push(new WorldClip(world, this, c, first + 80 * c));
+		delete this._clipsSoFar;
 		this.clips = Object.freeze(clips);
 		this.clipCount = clips.length;
-		this._metadata = metadata;
 	}
 
 	clip(i = 0) {
@@ -535,9 +548,9 @@ export class WorldPlayer {
 	// 0 (identity) or a map clip joint -> player joint.
 	_jointMap(clip, given) {
 		let map = given ?? null;
-		if (!map && this.nodes && clip.joints) {
+		if (!map && this.nodes && clip.rig.mapped) {
 			const index = new Map(this.nodes.map((n, j) => [n, j]));
-			map = clip.joints.map((jt) => (jt.node === null || !index.has(jt.node) ? 0xffffffff : index.get(jt.node)));
+			map = Array.from({ length: clip.jointCount }, (_, j) => { const n = j < clip.rig.nodeCount ? clip.rig.nodes[j] : -1; return n < 0 || !index.has(n) ? 0xffffffff : index.get(n); });
 			if (map.length === this.jointCount && map.every((v, i) => v === i)) map = null;
 		}
 		if (!map) return 0;
@@ -604,20 +617,20 @@ export class SinewWorld {
 		new Uint8Array(scratch.memory.buffer, sp, data.byteLength).set(data);
 		const code = scratch.sinew_world_validate(sp, data.byteLength);
 		if (code !== 0) throw new SinewError(code, cString(scratch.memory.buffer, scratch.sinew_world_error()));
-		const metadata = readMetadata(data); // throws SinewError on inconsistent metadata, before the world is touched
-		return this._append(data, options.randomAccess !== false, metadata);
+		const rig = new SinewRig(data); // throws SinewError on an inconsistent rig, before the world is touched
+		return this._append(data, options.randomAccess !== false, rig);
 	}
 
 	// Appends a blob already validated (by load(), or checked by a portable snapshot's checksum; the
-	// world's own sinew_world_load validates it again either way) with its parsed metadata.
-	_append(data, randomAccess, metadata) {
+	// world's own sinew_world_load validates it again either way) with its rig (read again from world memory without it).
+	_append(data, randomAccess, rig = null) {
 		const x = this._x;
 		const ptr = x.sinew_world_reserve(data.byteLength);
 		if (!ptr) throw new SinewError(60, `world: cannot allocate ${data.byteLength} bytes for the blob`);
 		new Uint8Array(this.memory.buffer, ptr, data.byteLength).set(data);
 		const r = x.sinew_world_load(ptr, data.byteLength, randomAccess ? 0 : 1, 0, 0);
 		if (r !== 0) throw new SinewError(r, cString(this.memory.buffer, x.sinew_world_error()));
-		const blob = new WorldBlob(this, this.blobs.length, metadata, randomAccess);
+		const blob = new WorldBlob(this, this.blobs.length, rig, randomAccess);
 		this.blobs.push(blob);
 		return blob;
 	}
@@ -629,7 +642,7 @@ export class SinewWorld {
 	 */
 	addPlayer(options = {}) {
 		const clip = options.clip ?? null;
-		const nodes = options.nodes ?? (clip?.joints ? clip.joints.map((j) => j.node) : null);
+		const nodes = options.nodes ?? (clip?.rig.mapped ? Array.from(clip.rig.nodes, (n) => (n >= 0 ? n : null)) : null);
 		const joints = options.joints ?? (nodes ? nodes.length : clip?.jointCount);
 		const scalars = options.scalars ?? clip?.scalarFloats ?? 0;
 		const layers = options.layers ?? 4;
@@ -651,35 +664,55 @@ export class SinewWorld {
 	}
 
 	/**
-	 * The world's memory image plus what the JS side knows (blob metadata, player layout): raw bytes,
-	 * or a base64 string with save('base64'). Pointers inside are offsets in the linear memory, which
-	 * starts at 0 in every instance, so the image restores into a fresh instance of the same build
-	 * (restoreWorld) without validating, decompressing or parsing a blob again; it does not move to
-	 * other offsets or into another build.
+	 * The world's memory image plus the little the JS side adds (per blob its randomAccess option, per
+	 * player its glTF nodes), all binary (web/README.md §Snapshots): raw bytes, or a base64 string with
+	 * save('base64'). Pointers inside are offsets in the linear memory, which starts at 0 in every
+	 * instance, so the image restores into a fresh instance of the same build (restoreWorld) without
+	 * validating, decompressing or parsing a blob again (the blobs, their rigs, the players and their
+	 * layers are read back from the image); it does not move to other offsets or into another build
+	 * (save({ portable: true }) does).
 	 */
 	save(encoding, options = {}) {
 		if (encoding !== null && typeof encoding === 'object') { options = encoding; encoding = options.encoding; }
 		if (options.portable) { const out = this._savePortable(); return encoding === 'base64' ? bytesToBase64(out) : out; }
 		if (encoding === 'base64') return bytesToBase64(this.save());
 		const used = this.heapBytes;
-		const image = new Uint8Array(this.memory.buffer, 0, used);
-		const json = new TextEncoder().encode(JSON.stringify({
-			buildId: this.buildId, simd: this.simd, pages: this.memory.buffer.byteLength / 65536, used,
-			blobs: this.blobs.map((b) => b._metadata), randomAccess: this.blobs.map((b) => b.randomAccess),
-			players: this.players.map((p) => ({ ptr: p.ptr, joints: p.jointCount, scalars: p.scalarFloats, layers: p.layerCount, nodes: p.nodes,
-				clips: p.layers.map((l) => (l.clip ? [l.clip.blob.index, l.clip.index] : null)) })),
-		}));
-		const head = 16, jsonEnd = head + json.length, start = (jsonEnd + 15) & ~15;
-		const out = new Uint8Array(start + used);
+		const w = new Writer();
+		w.u32(SNAPSHOT_MAGIC); w.u32(SNAPSHOT_VERSION); w.u32(0); w.u32(0); // size and checksum patched below
+		w.u32(this.buildId ?? 0); w.u32((this.simd ? 1 : 0) | (this.buildId !== null ? 2 : 0));
+		w.u32(this.memory.buffer.byteLength / 65536); w.u32(used);
+		w.u32(this.blobs.length); w.u32(this.players.length);
+		for (const b of this.blobs) w.u32(b.randomAccess ? 1 : 0);
+		for (const p of this.players) { w.u32(p.layerCount); writePlayerJs(w, p); }
+		while (w.n & 15) w.u32(0); // the image starts 16-aligned
+		w.bytes(new Uint8Array(this.memory.buffer, 0, used));
+		const out = w.finish();
 		const dv = new DataView(out.buffer);
-		dv.setUint32(0, SNAPSHOT_MAGIC, true);
-		dv.setUint32(4, SNAPSHOT_VERSION, true);
-		dv.setUint32(8, json.length, true);
-		out.set(json, head);
-		out.set(image, start);
+		dv.setUint32(8, out.length, true);
 		dv.setUint32(12, fnv1a(out.subarray(16)), true);
 		return out;
 	}
+}
+
+// What the JS side knows of a player, in a snapshot: its glTF nodes (WorldPlayer.nodes: a count,
+// 0xFFFFFFFF for none, then one i32 each, -1 for null), then a bitset of its layers paused by the caller
+// (a 'once' layer pauses itself at its end; setting its time plays it again, unless the caller paused it).
+function writePlayerJs(w, p) {
+	if (!p.nodes) w.u32(0xffffffff);
+	else { w.u32(p.nodes.length); for (const n of p.nodes) w.i32(n === null || n === undefined ? -1 : n); }
+	for (let k = 0; k < p.layerCount; k += 32) {
+		let bits = 0;
+		for (let i = k; i < Math.min(k + 32, p.layerCount); i++) if (p.layers[i]._userPaused) bits |= 1 << (i - k);
+		w.u32(bits);
+	}
+}
+function readPlayerJs(r, joints, layers, bad) {
+	const n = r.u32();
+	if (n !== 0xffffffff && n !== joints) bad(`nodes of ${n} joints for ${joints}`);
+	const nodes = n === 0xffffffff ? null : Array.from(r.i32s(n), (v) => (v < 0 ? null : v));
+	const paused = [];
+	for (let k = 0; k < layers; k += 32) { const bits = r.u32(); for (let i = k; i < Math.min(k + 32, layers); i++) paused.push(((bits >>> (i - k)) & 1) === 1); }
+	return { nodes, paused };
 }
 
 // The portable snapshot (layout in web/README.md §Portable snapshots): no addresses, only the
@@ -687,10 +720,8 @@ export class SinewWorld {
 // little-endian layout, so any build of the world module restores it at any heap position.
 SinewWorld.prototype._savePortable = function () {
 	const w = new Writer(), dv = this._view(), buf = this.memory.buffer;
-	const json = new TextEncoder().encode(JSON.stringify({ blobs: this.blobs.map((b) => b._metadata), players: this.players.map((p) => p.nodes) }));
 	w.u32(PORTABLE_MAGIC); w.u32(PORTABLE_VERSION); w.u32(0); w.u32(0); // size and checksum patched below
-	w.u32(json.length); w.u32(this.blobs.length); w.u32(this.players.length); w.u32(0);
-	w.bytes(json);
+	w.u32(0); w.u32(this.blobs.length); w.u32(this.players.length); w.u32(0);
 	const clipRef = new Map(); // world_clip address -> [blob, clip]
 	for (const b of this.blobs) {
 		const table = dv.getUint32(this._state + 8, true) + 16 * b.index; // world_blob { clips, clip count, bytes, size }
@@ -701,6 +732,7 @@ SinewWorld.prototype._savePortable = function () {
 	}
 	for (const p of this.players) {
 		w.u32(p.jointCount); w.u32(p.scalarFloats); w.u32(p.layerCount); w.u32(dv.getUint32(p.ptr + P_FLAGS, true));
+		writePlayerJs(w, p);
 		w.f32s(p.rest); w.f32s(p.pose);
 		for (const l of p.layers) {
 			const o = l.ptr, clip = dv.getUint32(o + L_CLIP, true), ref = clip ? clipRef.get(clip) : [-1, -1];
@@ -781,15 +813,14 @@ function readPortable(data) {
 	const r = new Reader(data);
 	if (r.u32() !== PORTABLE_MAGIC) throw bad('bad magic');
 	const version = r.u32();
-	if (version !== PORTABLE_VERSION && version !== 1) throw bad(`portable version ${version} (this runtime reads 1 and ${PORTABLE_VERSION})`);
+	// (versions 1 and 2 held format-2 blobs, which this runtime does not read: compress the sources again)
+	if (version !== PORTABLE_VERSION) throw bad(`portable version ${version} (this runtime reads ${PORTABLE_VERSION})`);
 	const size = r.u32(), sum = r.u32();
 	if (size !== data.byteLength) throw new SinewError(10, `world snapshot: ${data.byteLength} bytes, the header says ${size}`);
 	if (fnv1a(data.subarray(16)) !== sum) throw new SinewError(21, 'world snapshot: checksum mismatch');
-	const jsonLength = r.u32(), blobCount = r.u32(), playerCount = r.u32();
 	if (r.u32() !== 0) throw bad('reserved field');
-	let head;
-	try { head = JSON.parse(new TextDecoder().decode(r.bytes(jsonLength))); } catch { throw bad('description is not JSON'); }
-	if (!Array.isArray(head?.blobs) || head.blobs.length !== blobCount || !Array.isArray(head.players) || head.players.length !== playerCount) throw bad('description');
+	const blobCount = r.u32(), playerCount = r.u32();
+	if (r.u32() !== 0) throw bad('reserved field');
 	const blobs = [];
 	for (let b = 0; b < blobCount; b++) {
 		const size = r.u32(), options = r.u32(), clipCount = r.u32();
@@ -797,7 +828,7 @@ function readPortable(data) {
 		const bytes = r.bytes(size);
 		const parts = [];
 		for (let c = 0; c < clipCount; c++) parts.push(r.bytes(r.u32()));
-		blobs.push({ bytes, randomAccess: options === 0, clipCount, metadata: head.blobs[b], parts });
+		blobs.push({ bytes, randomAccess: options === 0, clipCount, parts });
 	}
 	const players = [];
 	const LIMIT = 1 << 20;
@@ -805,8 +836,8 @@ function readPortable(data) {
 		const joints = r.u32(), scalars = r.u32(), layerCount = r.u32(), flags = r.u32();
 		if (joints > LIMIT || scalars > LIMIT || layerCount < 1 || layerCount > 1024 || flags > 1) throw bad(`player ${i}: ${joints} joints, ${scalars} scalars, ${layerCount} layers`);
 		const n = joints * FLOATS_PER_JOINT + scalars;
-		const p = { joints, scalars, flags, nodes: head.players[i], rest: r.f32s(n), pose: r.f32s(n), layers: [], matrices: null };
-		if (p.nodes !== null && !(Array.isArray(p.nodes) && p.nodes.length === joints)) throw bad(`player ${i}: nodes`);
+		const { nodes, paused } = readPlayerJs(r, joints, layerCount, (m) => { throw bad(`player ${i}: ${m}`); });
+		const p = { joints, scalars, flags, nodes, paused, rest: r.f32s(n), pose: r.f32s(n), layers: [], matrices: null };
 		for (let k = 0; k < layerCount; k++) {
 			const l = { time: r.f64(), speed: r.f32(), weight: r.f32(), target: r.f32(), rate: r.f32(), blob: r.i32(), clip: r.i32(),
 				flags: r.u32(), events: r.u32(), loops: r.u32(), from: r.f32(), to: r.f32(), reps: r.u32(), loopCount: r.i32(),
@@ -829,7 +860,7 @@ function readPortable(data) {
 				if (bones > LIMIT || capacity > 16 * LIMIT || capacity < 16 * bones) throw bad(`player ${i} skin ${s}: ${bones} bones, capacity ${capacity}`);
 				m.skins.push({ joints: Array.from(r.u32s(bones)), inverses: r.f32s(16 * bones), capacity, out: r.f32s(capacity) });
 			}
-			const inverted = version >= 2 ? r.u32() : 0;
+			const inverted = r.u32();
 			if (inverted > LIMIT) throw bad(`player ${i}: ${inverted} inverted joints`);
 			m.inverses = Array.from(r.u32s(inverted));
 			m.inverseOut = r.f32s(16 * inverted);
@@ -842,8 +873,8 @@ function readPortable(data) {
 }
 
 // Builds a world from a portable snapshot (readPortable) in a fresh instance: every blob is loaded
-// again (sinew_world_load validates it and prepares its contexts; its metadata comes from the
-// snapshot, not parsed again), then the clips' participation, the players, their layers (clip
+// again (sinew_world_load validates it and prepares its contexts; its rig is read from its bytes),
+// then the clips' participation, the players, their layers (clip
 // references, maps, masks, every field), their matrices and their outputs are written back.
 async function restorePortable(data, options) {
 	const snap = readPortable(data);
@@ -851,7 +882,7 @@ async function restorePortable(data, options) {
 	const world = await createWorld(options);
 	if (options.reserve) world._alloc(options.reserve); // a different heap position (tests; embedding)
 	snap.blobs.forEach((b, i) => {
-		const blob = world._append(b.bytes, b.randomAccess, b.metadata);
+		const blob = world._append(b.bytes, b.randomAccess);
 		if (blob.clipCount !== b.clipCount) throw bad(`blob ${i}: ${blob.clipCount} clips, the snapshot says ${b.clipCount}`);
 		blob.clips.forEach((c, k) => {
 			if (b.parts[k].length !== c.jointCount + c.scalarFloats) throw bad(`blob ${i} clip ${k}: participation of ${b.parts[k].length} bytes`);
@@ -880,7 +911,7 @@ async function restorePortable(data, options) {
 			v.setFloat32(o + L_FROM, sl.from, true); v.setFloat32(o + L_TO, sl.to, true);
 			v.setUint32(o + L_REPS, sl.reps, true); v.setInt32(o + L_LOOP_COUNT, sl.loopCount, true);
 			v.setFloat32(o + L_SPEED_TARGET, sl.speedTarget, true); v.setFloat32(o + L_SPEED_RATE, sl.speedRate, true);
-			layer._userPaused = (sl.flags & PAUSED) !== 0;
+			layer._userPaused = sp.paused[k];
 		});
 		if (sp.matrices) {
 			const m = sp.matrices;
@@ -922,29 +953,52 @@ export async function restoreWorld(bytes, options = {}) {
 	const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
 	if (dv.getUint32(0, true) === PORTABLE_MAGIC) return restorePortable(data, options);
 	if (dv.getUint32(0, true) !== SNAPSHOT_MAGIC) throw bad('bad magic');
-	if (dv.getUint32(4, true) !== SNAPSHOT_VERSION) throw bad(`version ${dv.getUint32(4, true)}`);
+	// (version 1 held format-2 blobs, which this runtime does not read, and came from another build anyway)
+	if (dv.getUint32(4, true) !== SNAPSHOT_VERSION) throw bad(`version ${dv.getUint32(4, true)} (this runtime reads ${SNAPSHOT_VERSION})`);
+	if (dv.getUint32(8, true) !== data.byteLength) throw bad(`${data.byteLength} bytes, the header says ${dv.getUint32(8, true)}`);
 	if (fnv1a(data.subarray(16)) !== dv.getUint32(12, true)) throw bad('checksum mismatch');
-	const jsonLength = dv.getUint32(8, true);
-	if (16 + jsonLength > data.byteLength) throw bad('truncated header');
-	const head = JSON.parse(new TextDecoder().decode(data.subarray(16, 16 + jsonLength)));
-	const start = (16 + jsonLength + 15) & ~15;
-	if (start + head.used !== data.byteLength) throw bad('image size');
-	const simd = options.simd ?? head.simd;
+	const r = new Reader(data);
+	r.n = 16;
+	const buildId = r.u32(), flags = r.u32(), pages = r.u32(), used = r.u32(), blobCount = r.u32(), playerCount = r.u32();
+	const randomAccess = Array.from({ length: blobCount }, () => r.u32() !== 0);
+	const js = [];
+	for (let i = 0; i < playerCount; i++) {
+		const layers = r.u32();
+		if (layers > 1024) throw bad(`player ${i}: ${layers} layers`);
+		js.push(readPlayerJs(r, -1, layers, () => {}));
+	}
+	const start = (r.n + 15) & ~15;
+	if (start + used !== data.byteLength) throw bad('image size');
+	const simd = options.simd ?? (flags & 1) !== 0;
 	const { module, id } = await worldModule(simd, options.wasm);
-	if (head.buildId !== null && id !== null && head.buildId !== id) throw bad(`saved by another build (${head.buildId} vs ${id})`);
+	if ((flags & 2) && id !== null && buildId !== id) throw bad(`saved by another build (${buildId} vs ${id})`);
 	const instance = await WebAssembly.instantiate(module, {});
 	const memory = instance.exports.memory;
 	const have = memory.buffer.byteLength / 65536;
-	if (head.pages > have) memory.grow(head.pages - have);
-	new Uint8Array(memory.buffer).set(data.subarray(start, start + head.used), 0);
+	if (pages > have) memory.grow(pages - have);
+	new Uint8Array(memory.buffer).set(data.subarray(start, start + used), 0);
 	const world = new SinewWorld(instance, module, id, simd);
-	head.blobs.forEach((m, i) => world.blobs.push(new WorldBlob(world, i, m, head.randomAccess?.[i] ?? true)));
-	if (world.blobs.some((b) => b.clipCount === 0 && (b._metadata?.length ?? 0) > 0)) throw bad('blob table');
-	head.players.forEach((p, i) => {
-		const player = new WorldPlayer(world, i, p.ptr, p.joints, p.scalars, p.layers, p.nodes);
-		p.clips.forEach((c, k) => { if (c) player.layers[k]._clip = world.blobs[c[0]].clips[c[1]]; });
+	// blobs, players and layers from the image (world_state, world_player and world_layer records)
+	const v = world._view(), state = world._state;
+	if (v.getUint32(state, true) !== blobCount || v.getUint32(state + 12, true) !== playerCount) throw bad('blob or player table');
+	for (let i = 0; i < blobCount; i++) world.blobs.push(new WorldBlob(world, i, null, randomAccess[i]));
+	const clipAt = new Map();
+	for (const b of world.blobs) for (const c of b.clips) clipAt.set(c.ptr, c);
+	const players = v.getUint32(state + 20, true);
+	for (let i = 0; i < playerCount; i++) {
+		const ptr = v.getUint32(players + 4 * i, true);
+		const joints = v.getUint32(ptr, true), scalars = v.getUint32(ptr + 4, true), layers = v.getUint32(ptr + 8, true);
+		const { nodes, paused } = js[i];
+		if ((nodes && nodes.length !== joints) || paused.length !== layers) throw bad(`player ${i}: ${joints} joints, ${layers} layers`);
+		const player = new WorldPlayer(world, i, ptr, joints, scalars, layers, nodes);
+		for (const l of player.layers) {
+			const c = v.getUint32(l.ptr + L_CLIP, true);
+			if (c && !clipAt.has(c)) throw bad(`player ${i} layer ${l.index}: no clip at ${c}`);
+			l._clip = c ? clipAt.get(c) : null;
+			l._userPaused = paused[l.index];
+		}
 		world.players.push(player);
-	});
+	}
 	return world;
 }
 

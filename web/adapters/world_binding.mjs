@@ -15,25 +15,28 @@
 export function bindCharacter(world, blobs, engine, options = {}) {
 	const nodes = [], targets = [], seen = new Map();
 	const scalarKeys = new Map(), morphs = [];
-	const clips = blobs.flatMap((b) => b.clips);
-	for (const clip of clips) {
-		if (!clip.joints) throw new Error('sinew world adapter: a blob has no metadata (compressed with --strip)');
-		for (const j of clip.joints) {
-			if (j.node === null || seen.has(j.node)) continue;
-			const n = engine.find(j.node);
-			seen.set(j.node, n ? nodes.length : -1);
+	// (one rig per blob: its clips share the nodes and scalar tracks, read from the rig's tables)
+	for (const b of blobs) {
+		const rig = b.rig;
+		if (!rig.mapped) throw new Error('sinew world adapter: a blob has no metadata (compressed with --strip)');
+		for (let j = 0; j < rig.nodeCount; j++) {
+			const node = rig.nodes[j];
+			if (node < 0 || seen.has(node)) continue;
+			const n = engine.find(node);
+			seen.set(node, n ? nodes.length : -1);
 			if (!n) continue;
-			nodes.push(j.node);
+			nodes.push(node);
 			targets.push(n);
 		}
-		clip.scalars.forEach((s, k) => {
-			if (s.node === null || s.target === null || clip.scalarTracks[k].components !== 1) return;
-			const key = `${s.node}:${s.target}`;
-			if (scalarKeys.has(key)) return;
-			const list = engine.find(s.node) ? engine.morphs(engine.find(s.node), s.target) : [];
+		for (let k = 0; k < rig.scalarCount; k++) {
+			const node = rig.scalarNodes[k], target = rig.scalarTargets[k];
+			if (node < 0 || target < 0 || rig.scalarComponents[k] !== 1) continue;
+			const key = `${node}:${target}`;
+			if (scalarKeys.has(key)) continue;
+			const list = engine.find(node) ? engine.morphs(engine.find(node), target) : [];
 			scalarKeys.set(key, morphs.length);
 			morphs.push(list);
-		});
+		}
 	}
 	// more joints (options.extra(targets): e.g. skin bones no clip animates, for matrix outputs)
 	for (const n of options.extra ? options.extra(targets.slice()) : []) {
@@ -50,9 +53,9 @@ export function bindCharacter(world, blobs, engine, options = {}) {
 	const scalarMaps = new Map();
 	const scalarMap = (clip) => {
 		if (!scalarMaps.has(clip)) {
-			const map = new Uint32Array(clip.scalarFloats).fill(0xffffffff);
-			clip.scalars.forEach((s, k) => {
-				const key = `${s.node}:${s.target}`, t = clip.scalarTracks[k];
+			const map = new Uint32Array(clip.scalarFloats).fill(0xffffffff), rig = clip.rig;
+			clip.scalarTracks.forEach((t, k) => {
+				const key = `${rig.scalarNodes[k]}:${rig.scalarTargets[k]}`;
 				if (t.components === 1 && scalarKeys.has(key)) map[t.offset] = scalarKeys.get(key);
 			});
 			scalarMaps.set(clip, clip.scalarFloats ? map : null);
@@ -67,17 +70,18 @@ export function bindCharacter(world, blobs, engine, options = {}) {
 // engines blend exactly the tracks their clips have, including channels that hold the bind pose
 // (which the compressed format stores as "default" and the world would otherwise leave out).
 export function gltfParticipation(json, animation, clip) {
-	const channels = json?.animations?.[animation]?.channels;
-	if (!channels || !clip.joints) return null;
+	const channels = json?.animations?.[animation]?.channels, rig = clip.rig;
+	if (!channels || !rig.mapped) return null;
 	const has = new Set(channels.map((c) => `${c.target?.node}:${c.target?.path}`));
 	const out = new Uint8Array(clip.jointCount + clip.scalarFloats);
-	clip.joints.forEach((j, i) => {
-		if (j.node === null) return;
-		out[i] = (has.has(`${j.node}:rotation`) ? 1 : 0) | (has.has(`${j.node}:translation`) ? 2 : 0) | (has.has(`${j.node}:scale`) ? 4 : 0);
-	});
-	clip.scalars.forEach((s, k) => {
-		const t = clip.scalarTracks[k];
-		if (s.node !== null && has.has(`${s.node}:weights`)) out.fill(1, clip.jointCount + t.offset, clip.jointCount + t.offset + t.components);
+	for (let i = 0; i < Math.min(rig.nodeCount, clip.jointCount); i++) {
+		const node = rig.nodes[i];
+		if (node < 0) continue;
+		out[i] = (has.has(`${node}:rotation`) ? 1 : 0) | (has.has(`${node}:translation`) ? 2 : 0) | (has.has(`${node}:scale`) ? 4 : 0);
+	}
+	clip.scalarTracks.forEach((t, k) => {
+		const node = k < rig.scalarCount ? rig.scalarNodes[k] : -1;
+		if (node >= 0 && has.has(`${node}:weights`)) out.fill(1, clip.jointCount + t.offset, clip.jointCount + t.offset + t.components);
 	});
 	return out;
 }

@@ -649,23 +649,42 @@ test('corpus: RobotExpressive (morph weights) and Fox blended in one world again
 	}
 });
 
-test('portable snapshots of version 1 (before inverted joints) still restore; an unknown version is refused', async () => {
+test('snapshots are binary: the image (or the blobs) and the players\' nodes and paused layers, no description; older versions refused by name', async () => {
 	const world = await createWorld({ simd: false });
-	const walk = world.load(GODOT).clip('walk');
-	const p = world.addPlayer({ clip: walk, layers: 1 });
+	const g = world.load(GODOT), walk = g.clip('walk'), idle = g.clip('idle');
+	const p = world.addPlayer({ clip: walk, layers: 3 }); // glTF nodes from the rig
+	const q = world.addPlayer({ joints: walk.jointCount, scalars: walk.scalarFloats, layers: 1 }); // no nodes
 	p.layer(0).play(walk, { loop: 'repeat' });
-	p.setMatrices({ parents: walk.joints.map((j) => j.parent) });
-	world.update(0.1);
-	const v2 = world.save({ portable: true });
-	// version 2 adds one u32 after each matrix section (0: no inverted joints); here it is the last field
-	assert.equal(new DataView(v2.buffer, v2.byteOffset).getUint32(4, true), 2);
-	assert.equal(new DataView(v2.buffer, v2.byteOffset).getUint32(v2.length - 4, true), 0);
-	const v1 = v2.slice(0, v2.length - 4), dv = new DataView(v1.buffer);
-	dv.setUint32(4, 1, true); dv.setUint32(8, v1.length, true); dv.setUint32(12, fnvOf(v1.subarray(16)), true);
-	const copy = await restoreWorld(v1, { simd: true });
-	copy.update(0.1); world.update(0.1);
-	assert.deepEqual(Array.from(copy.players[0].worldMatrices), Array.from(p.worldMatrices));
-	assert.equal(copy.players[0].inverseMatrices.length, 0);
-	dv.setUint32(4, 3, true); dv.setUint32(12, fnvOf(v1.subarray(16)), true);
-	await assert.rejects(restoreWorld(v1), SinewError);
+	p.layer(1).play(idle, { loop: 'repeat', weight: 0.5 });
+	p.layer(1).paused = true; // paused by the caller: stays paused when its time is set
+	p.layer(2).play(g.clip('jump'), { loop: 'once', weight: 0.2 }); // pauses itself at its end
+	q.layer(0).play(walk, { loop: 'repeat' });
+	p.setMatrices({ parents: Array.from(walk.rig.parents) });
+	for (let f = 0; f < 120; f++) world.update(1 / 30);
+	assert.ok(p.layer(2).paused && !p.layer(2)._userPaused && p.layer(1)._userPaused);
+	const nodesPart = (pl) => 4 + (pl.nodes ? 4 * pl.nodes.length : 0) + 4 * Math.ceil(pl.layerCount / 32);
+	// native: 40-byte header, a word per blob, per player its layer count and JS part, then the 16-aligned image
+	const snap = world.save();
+	const head = 40 + 4 * world.blobs.length + world.players.reduce((n, pl) => n + 4 + nodesPart(pl), 0);
+	assert.equal(snap.length, ((head + 15) & ~15) + world.heapBytes);
+	assert.deepEqual(snap.subarray(snap.length - world.heapBytes), new Uint8Array(world.memory.buffer, 0, world.heapBytes));
+	// portable: the blob's bytes straight after the 32-byte header and its size, options and clip count
+	const portable = world.save({ portable: true });
+	assert.deepEqual(portable.subarray(44, 44 + GODOT.length), GODOT);
+	const copies = [await restoreWorld(snap, { simd: false }), await restoreWorld(portable, { simd: true })];
+	for (const w of [world, ...copies]) { w.players[0].layer(1).time = 0.1; w.players[0].layer(2).time = 0.1; w.update(1 / 60); }
+	for (const copy of copies) {
+		assert.deepEqual(copy.players.map((x) => x.nodes), [p.nodes, null]);
+		assert.deepEqual(copy.players[0].layers.map((l) => [l.clip?.name ?? null, !!l._userPaused]), [['walk', false], ['idle', true], ['jump', false]]);
+		assert.equal(copy.blobs[0].clip('walk').joints[3].name, walk.joints[3].name);
+		assert.deepEqual(copy.players[0].layers.map((l) => l.paused), [false, true, false]);
+		assert.deepEqual(Array.from(copy.players[0].pose), Array.from(p.pose));
+		assert.deepEqual(Array.from(copy.players[0].worldMatrices), Array.from(p.worldMatrices));
+	}
+	// the versions before (with a JSON description, and format-2 blobs) are refused by name
+	for (const [x, version, name] of [[snap.slice(), 1, /version 1 \(this runtime reads 2\)/], [portable.slice(), 2, /portable version 2 \(this runtime reads 3\)/]]) {
+		const dv = new DataView(x.buffer);
+		dv.setUint32(4, version, true); dv.setUint32(12, fnvOf(x.subarray(16)), true);
+		await assert.rejects(restoreWorld(x), (e) => e instanceof SinewError && name.test(e.message));
+	}
 });

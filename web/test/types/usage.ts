@@ -2,7 +2,7 @@
 // Compiled (never run) with `tsc --strict` against the declaration files next to the modules, as
 // a TypeScript user would import them: every exported name and member used here must be typed.
 import Sinew, { load, loadPacked, loadLossless, readMetadata, simdSupported, SinewAnimation, SinewError } from '../../sinew.mjs';
-import type { ClipInfo, JointInfo, LoadOptions } from '../../sinew.mjs';
+import type { ClipInfo, JointInfo, LoadOptions, SinewRig } from '../../sinew.mjs';
 
 export async function usage(bytes: Uint8Array, glb: Uint8Array): Promise<number> {
 	const options: LoadOptions = { simd: simdSupported(), randomAccess: false };
@@ -16,6 +16,10 @@ export async function usage(bytes: Uint8Array, glb: Uint8Array): Promise<number>
 	const joints: readonly JointInfo[] | null = info.joints;
 	const node: number | null = joints ? joints[0].node : null;
 	const meta = readMetadata(bytes);
+	const rig: SinewRig = anim.rig;
+	const names: (string | null)[] = Array.from(rig.nodes, (_, j) => rig.jointName(j));
+	const parents: Int32Array = rig.parents, rest: Float32Array = rig.restPose;
+	const sameRig: boolean = info.rig === rig && rig.animatesNode(0, 0) && (meta.rig?.nodeCount ?? 0) === rig.nodeCount;
 	const packed = await loadPacked(glb);
 	const lossless = await loadLossless(glb);
 	try {
@@ -26,7 +30,7 @@ export async function usage(bytes: Uint8Array, glb: Uint8Array): Promise<number>
 	anim.dispose();
 	again.dispose();
 	return pose[0] + first[0] + bits[0] + serial + (node ?? 0) + meta.length + packed.animation.clipCount +
-		(lossless ? 1 : 0) + info.scalarTracks.length;
+		(lossless ? 1 : 0) + info.scalarTracks.length + names.length + parents[0] + rest[0] + (sameRig ? 1 : 0);
 }
 
 // The lossless runtime and the adapters, driven through their declared types only.
@@ -93,7 +97,7 @@ export async function world(bytes: Uint8Array, gltf: object, babylonNodes: objec
 	const loopsDone: number = l.loopCount + (l.warping ? 1 : 0) + ((l.events & LayerEvent.WARP_DONE) ? 1 : 0);
 	p.setMatrices({ parents: new Int32Array(p.jointCount).fill(-1), anchors: 1, skins: [{ joints: [0], inverses: new Float32Array(16), capacity: 64 }] });
 	p.anchorMatrix(0).set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-	const m0: number = p.worldMatrices[0] + p.skinMatrices(0)[0] + p.skinCount + loopsDone;
+	const m0: number = p.worldMatrices[0] + p.skinMatrices(0)[0] + p.skinCount + loopsDone + blob.rig.parents[0] + (blob.clip(0).rig === blob.rig ? 1 : 0);
 	const sampled: number = w.update(1 / 60);
 	const finished = (l.events & LayerEvent.FINISHED) !== 0;
 	const copy: SinewWorld = await restoreWorld(w.save());
