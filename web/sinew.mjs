@@ -118,7 +118,7 @@ export class SinewAnimation {
 	// The output view of clip `clip` at `ptr` (the pose a sampling call just wrote).
 	_view(clip, ptr) {
 		this._serial++;
-		if (this._buffer !== this._memory.buffer) { // first call, or the memory grew (views detach)
+		if (this._buffer === null || this._buffer.byteLength === 0) { // first call, or the memory grew (views detach)
 			this._buffer = this._memory.buffer;
 			this._views = [];
 			this._changedViews = [];
@@ -142,7 +142,7 @@ export class SinewAnimation {
 	// joint j's rotation, translation, scale; bit 3*jointCount + k: scalar track k. A wasm heap view.
 	changed(clip = 0) {
 		if (!this._sample) throw new Error('sinew: animation disposed');
-		if (this._buffer !== this._memory.buffer) this.sample(clip, 0);
+		if (this._buffer === null || this._buffer.byteLength === 0) this.sample(clip, 0);
 		let view = this._changedViews[clip];
 		if (view === undefined) {
 			const c = this.clip(clip);

@@ -505,9 +505,8 @@ export class WorldPlayer {
 	_matrixViews() {
 		const m = this._matrices;
 		if (!m) throw new Error('sinew world: the player has no matrices (setMatrices)');
-		const b = this.world.memory.buffer;
-		if (m.buffer !== b) {
-			m.buffer = b;
+		if (m.buffer === null || m.buffer.byteLength === 0) {
+			const b = m.buffer = this.world.memory.buffer;
 			m.views = { world: new Float32Array(b, m.world, 16 * this.jointCount), anchors: new Float32Array(b, m.anchors, 16 * m.anchorCount),
 				skins: m.skins.map((s) => new Float32Array(b, s.out, s.capacity)),
 				inverses: new Float32Array(b, m.inverses ? m.inverses.out : 0, m.inverses ? 16 * m.inverses.count : 0) };
@@ -529,9 +528,8 @@ export class WorldPlayer {
 		return l;
 	}
 	_views() {
-		const b = this.world.memory.buffer;
-		if (this._buffer !== b) {
-			const n = this.jointCount * FLOATS_PER_JOINT + this.scalarFloats;
+		if (this._buffer === null || this._buffer.byteLength === 0) { // first call, or the memory grew (views detach)
+			const n = this.jointCount * FLOATS_PER_JOINT + this.scalarFloats, b = this.world.memory.buffer;
 			this._buffer = b;
 			this._poseView = new Float32Array(b, this._posePtr, n);
 			this._restView = new Float32Array(b, this._restPtr, n);
@@ -584,9 +582,9 @@ export class SinewWorld {
 		this._calls = 0;
 	}
 
+	// (memory growth detaches the old buffer: its byteLength reads 0, cheaper than memory.buffer on every access)
 	_view() {
-		const b = this.memory.buffer;
-		if (b !== this._dvBuffer) { this._dvBuffer = b; this._dv = new DataView(b); }
+		if (this._dvBuffer === null || this._dvBuffer.byteLength === 0) { this._dvBuffer = this.memory.buffer; this._dv = new DataView(this._dvBuffer); }
 		return this._dv;
 	}
 	_alloc(size) {

@@ -1,17 +1,17 @@
 // sinew — see include/sinew.h for version and licence
 // One measurement in node (run by run.mjs in its own process, with --expose-gc, so heap deltas are clean):
-//   node --expose-gc bench_node.mjs ENGINE SCENE.glb SCENE.sinew FRAMES WARMUP   -> one JSON line on stdout
+//   node --expose-gc bench_node.mjs ENGINE SCENE.glb SCENE.sinew FRAMES WARMUP [BASELINE_SINEW_MJS_URL]   -> one JSON line on stdout
 import { readFileSync } from 'node:fs';
 import { setup, timeFrames } from './samplers.mjs';
 
-const [engine, glbPath, blobPath, frames, warmup] = process.argv.slice(2);
+const [engine, glbPath, blobPath, frames, warmup, base] = process.argv.slice(2);
 const glb = readFileSync(glbPath); // a Buffer is a Uint8Array; no copy, so nothing is freed during the heap deltas
 const blob = readFileSync(blobPath);
 const gc = globalThis.gc ?? (() => {});
 gc(); gc();
 const m0 = process.memoryUsage();
 const t0 = performance.now();
-const s = await setup(engine, glb, blob);
+const s = await setup(engine, glb, blob, base || null);
 const loadMs = performance.now() - t0;
 s.sample(0);
 gc(); gc();

@@ -15,7 +15,7 @@ window.benchFetch = async (glbUrl, blobUrl) => {
 };
 window.benchSetup = async (engine) => {
 	const t0 = performance.now();
-	s = await setup(engine, glb, blob);
+	s = await setup(engine, glb, blob, '/base/web/sinew.mjs'); // (used by the base-* engines: run.mjs --baseline)
 	const loadMs = performance.now() - t0;
 	s.sample(0);
 	return { loadMs, info: s.info, duration: s.duration, wasmMemory: s.wasmMemory ? s.wasmMemory() : 0 };

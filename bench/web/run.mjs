@@ -9,12 +9,14 @@
 //          --slow-frames N (three, babylon)  --scenes DIR (default ./scenes)  --reuse (keep existing scenes/blobs)
 //          --cli PATH (sinew CLI; default: $SINEW_CLI, else built with cmake into $TMPDIR/sinew-webbench-build)
 //          --chromium PATH (default /usr/bin/chromium)  --json FILE (write all results)
+//          --baseline DIR (a checkout of another version: its web/sinew.mjs timed as base-compressed-simd and
+//          base-compressed-mvp in the same run, on the same blob)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, createReadStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ENGINES, buildTypedSampler } from './samplers.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -25,7 +27,9 @@ const flag = (name) => args.includes('--' + name);
 
 const QUICK = flag('quick');
 const NODES = String(opt('nodes', QUICK ? '4000' : '4000,10000')).split(',').map(Number);
-const ENGS = String(opt('engines', ENGINES.join(','))).split(',');
+const BASELINE = opt('baseline') ? path.resolve(opt('baseline')) : null;
+if (BASELINE && !existsSync(path.join(BASELINE, 'web/sinew.mjs'))) { console.error(`run.mjs: --baseline ${BASELINE} has no web/sinew.mjs`); process.exit(2); }
+const ENGS = String(opt('engines', [...ENGINES, ...(BASELINE ? ['base-compressed-simd', 'base-compressed-mvp'] : [])].join(','))).split(',');
 const ENVS = String(opt('env', 'node,chromium')).split(',');
 const FRAMES = +opt('frames', QUICK ? 300 : 3000);
 const SLOW_FRAMES = +opt('slow-frames', QUICK ? 100 : 1000);
@@ -88,7 +92,8 @@ function prepareScene(n, cli) {
 // ---------------------------------------------------------------- node
 function runNode(engine, scene) {
 	const p = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=16384', path.join(HERE, 'bench_node.mjs'),
-		engine, scene.glb, scene.blob, String(framesFor(engine)), String(WARMUP)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+		engine, scene.glb, scene.blob, String(framesFor(engine)), String(WARMUP), BASELINE ? pathToFileURL(path.join(BASELINE, 'web/sinew.mjs')).href : ''],
+		{ encoding: 'utf8', maxBuffer: 1 << 24 });
 	const line = p.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop();
 	if (p.status !== 0 || !line) return { env: 'node', engine, error: (p.stderr || `exit ${p.status}`).trim().split('\n').slice(-3).join(' | ') };
 	return JSON.parse(line);
@@ -104,7 +109,8 @@ function startServer() {
 		let file = null;
 		if (url.startsWith('/scenes/')) file = path.join(SCENES, url.slice(8));
 		else if (url.startsWith('/bench/web/') || url.startsWith('/web/')) file = path.join(REPO, url);
-		const base = url.startsWith('/scenes/') ? SCENES : REPO;
+		else if (BASELINE && url.startsWith('/base/web/')) file = path.join(BASELINE, url.slice(5));
+		const base = url.startsWith('/scenes/') ? SCENES : url.startsWith('/base/') ? BASELINE : REPO;
 		if (!file || !path.resolve(file).startsWith(base) || file.includes('..') || !existsSync(file) || !statSync(file).isFile()) {
 			res.writeHead(404); res.end(); return;
 		}

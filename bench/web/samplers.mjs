@@ -163,14 +163,21 @@ async function setupLossless(glbBytes, simd) {
 		info: { blockBytes: block.byteLength, channels: anim.channels.length } };
 }
 
-async function setupCompressed(blobBytes, simd) {
-	const anim = await Sinew.load(blobBytes, { simd });
+// base: the URL of another version's web/sinew.mjs (run.mjs --baseline), else this one's
+async function setupCompressed(blobBytes, simd, base) {
+	const anim = await (base ? (await import(base)).default : Sinew).load(blobBytes, { simd });
 	const c = anim.clip(0);
 	return { sample: (t) => anim.sample(0, t), duration: c.duration, wasmMemory: () => anim._memory.buffer.byteLength,
 		info: { joints: c.jointCount, kernel: c.kernel, blobBytes: blobBytes.byteLength } };
 }
 
-export async function setup(engine, glbBytes, blobBytes) {
+// engine 'base-compressed-simd' / 'base-compressed-mvp': the compressed runtime of the baseline at URL `base`
+export async function setup(engine, glbBytes, blobBytes, base = null) {
+	if (engine.startsWith('base-')) {
+		if (!base) throw new Error(`${engine} needs a baseline (run.mjs --baseline DIR)`);
+		if (engine === 'base-compressed-simd') return setupCompressed(blobBytes, true, base);
+		if (engine === 'base-compressed-mvp') return setupCompressed(blobBytes, false, base);
+	}
 	switch (engine) {
 	case 'typed-js': return buildTypedSampler(glbBytes);
 	case 'lossless-simd': return setupLossless(glbBytes, true);

@@ -7,6 +7,11 @@
 // same blends, and one sinew world per character; memory of each.
 //
 //   node bench/web/scene.mjs [--quick] [--cli build/sinew] [--characters 100] [--frames 900] [--rounds 5] [--json]
+//                            [--baseline DIR]
+//
+// --baseline DIR: a checkout of another version of the repository (e.g. `git worktree add /tmp/base main`);
+// its web runtime (DIR/web) is timed in the same run, in its own page, with the node-writing setup and the
+// frame without node writes (base_sinew, base_sinew_wasm), interleaved with the others.
 //
 // Needs three + playwright-core (bench/web/node_modules after `npm ci --prefix bench/web`, or
 // web/browser-test/node_modules) and Chromium (/usr/bin/chromium or --chromium PATH). --json: the
@@ -33,6 +38,8 @@ const THREE_FRAMES = Number(opt('three-frames', QUICK ? 120 : 450));
 const WARMUP = QUICK ? 30 : 120;
 const ROUNDS = Number(opt('rounds', QUICK ? 2 : 5));
 const CHROMIUM = opt('chromium', process.env.CHROMIUM ?? '/usr/bin/chromium');
+const BASELINE = opt('baseline') ? path.resolve(opt('baseline')) : null;
+if (BASELINE && !existsSync(path.join(BASELINE, 'web/adapters/three_world.mjs'))) { console.error(`scene.mjs: --baseline ${BASELINE} has no web/adapters/three_world.mjs`); process.exit(2); }
 const log = (...m) => { if (!JSON_OUT) console.log(...m); else console.error(...m); };
 
 const cliCandidates = [opt('cli'), process.env.SINEW_CLI, 'build/sinew', 'build-ci-gcc/sinew'].filter(Boolean);
@@ -52,7 +59,7 @@ execFileSync(cli, ['compress', asset.file, '-o', blob, '-q']);
 log(`rig ${asset.name}: ${statSync(asset.file).size} bytes glTF, ${statSync(blob).size} bytes sinew (0.01 cm)`);
 
 const MIME = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.glb': 'model/gltf-binary' };
-const roots = { repo: REPO, corpus: CORPUS, modules, scratch: tmp }; // scratch: this run's mkdtemp folder
+const roots = { repo: REPO, corpus: CORPUS, modules, scratch: tmp, ...(BASELINE ? { base: BASELINE } : {}) }; // scratch: this run's mkdtemp folder
 const server = createServer((req, res) => {
 	const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
 	const [, root, ...rest] = url.split('/');
@@ -72,7 +79,7 @@ let result;
 try {
 	// one page (JS context) per group of setups, rounds interleaved across the pages (a busy machine
 	// then slows every setup alike)
-	const GROUPS = ['sinew', 'eager', 'no_euler', 'matrices', 'three', 'per_character'];
+	const GROUPS = ['sinew', 'eager', 'no_euler', 'matrices', 'three', 'per_character', ...(BASELINE ? ['base_sinew'] : [])];
 	const errors = [];
 	const pages = [];
 	result = { clips: null };
@@ -82,8 +89,9 @@ try {
 		page.on('pageerror', (e) => errors.push(String(e)));
 		await page.goto(`http://127.0.0.1:${server.address().port}/repo/bench/web/scene_page.html`);
 		await page.waitForFunction(() => window.sceneReady === true);
+		const base = group === 'base_sinew' ? { group: 'sinew', web: '/base/web', prefix: 'base_' } : { group };
 		const r = await page.evaluate((s) => window.setupScene(s), { asset: asset.url, blob: '/scratch/rig.sinew', characters: N, clips: asset.clips,
-			frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true, group });
+			frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true, ...base });
 		for (const [k, v] of Object.entries(r)) if (result[k] === undefined || result[k] === null || (k === 'skeletons' && v > result[k])) result[k] = v;
 		pages.push(page);
 	}
@@ -106,6 +114,7 @@ try {
 	result.wasm_calls_per_frame = calls.sinew;
 	result.matrices_wasm_calls_per_frame = calls.sinew_matrices;
 	result.per_character_calls_per_frame = calls.sinew_per_character;
+	result.base_wasm_calls_per_frame = calls.base_sinew;
 	const version = await browser.version();
 	if (errors.length) throw new Error(errors.join('; '));
 	result.chromium = version;
@@ -131,6 +140,12 @@ log(`| three.js AnimationMixer + matrices + ${result.skeletons} skeletons | 0 | 
 log(`| sinew world, node writes + matrices + skeletons | 1 | ${ms(result.sinew_nodes_to_skinning.median)} | ${ms(result.sinew_nodes_to_skinning.p99)} | ${ms(result.sinew_nodes_to_skinning.mean)} |`);
 log(`| sinew world, matrix mode + matrices + skeletons | 1 | ${ms(result.sinew_matrices_to_skinning.median)} | ${ms(result.sinew_matrices_to_skinning.p99)} | ${ms(result.sinew_matrices_to_skinning.mean)} |`);
 log(`| (the renderer's part alone on the matrix-mode scene: updateMatrixWorld + skeleton.update, no animation step) | 0 | ${ms(result.renderer_part_matrix_scene.median)} | ${ms(result.renderer_part_matrix_scene.p99)} | ${ms(result.renderer_part_matrix_scene.mean)} |`);
+if (BASELINE) {
+	log(`baseline ${BASELINE} (its web runtime, the same blob and scene, its own page in the same rounds):`);
+	log(`| baseline: sinew world + adapter (node writes) | ${result.base_wasm_calls_per_frame} | ${ms(result.base_sinew.median)} | ${ms(result.base_sinew.p99)} | ${ms(result.base_sinew.mean)} |`);
+	log(`| baseline: the frame without node writes | 1 | ${ms(result.base_sinew_wasm.median)} | ${ms(result.base_sinew_wasm.p99)} | ${ms(result.base_sinew_wasm.mean)} |`);
+	log(`baseline speed-up vs three (animation only): ${(result.three.median / result.base_sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.base_sinew_wasm.median).toFixed(1)}x (without node writes)`);
+}
 log(`speed-up vs three (animation only): ${(result.three.median / result.sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.sinew_eager.median).toFixed(1)}x (adapter, syncRotation: true), ${(result.three.median / result.sinew_no_euler.median).toFixed(1)}x (adapter, syncRotation: false), ${(result.three.median / result.sinew_wasm.median).toFixed(1)}x (without node writes)`);
 log(`speed-up vs three up to skinning matrices: ${(result.three_to_skinning.median / result.sinew_matrices_to_skinning.median).toFixed(1)}x (matrix mode), ${(result.three_to_skinning.median / result.sinew_nodes_to_skinning.median).toFixed(1)}x (node writes)`);
 log(`memory: world ${(result.sinew_memory.wasmBytes / 1048576).toFixed(2)} MiB wasm (${result.sinew_memory.heapBytes} bytes used), JS heap delta ${(result.sinew_memory.jsHeapDelta / 1048576).toFixed(2)} MiB; `
@@ -149,5 +164,7 @@ const summary = {
 	memory_bytes: { sinew_wasm: result.sinew_memory.wasmBytes, sinew_used: result.sinew_memory.heapBytes, sinew_js_heap: result.sinew_memory.jsHeapDelta,
 		three_js_heap: result.three_memory.jsHeapDelta, per_character_wasm: result.per_character_memory.wasmBytes },
 	frames: FRAMES, three_frames: THREE_FRAMES, rounds: ROUNDS, chromium: result.chromium, quick: QUICK,
+	...(BASELINE ? { baseline: { dir: BASELINE, median_ms: { sinew: result.base_sinew.median, sinew_wasm_call: result.base_sinew_wasm.median },
+		p99_ms: { sinew: result.base_sinew.p99, sinew_wasm_call: result.base_sinew_wasm.p99 }, speedup_vs_three: result.three.median / result.base_sinew.median } } : {}),
 };
 if (JSON_OUT) console.log(JSON.stringify(summary));

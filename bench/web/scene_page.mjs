@@ -47,11 +47,14 @@ async function time(frames, warmup, step) {
 let built = null;
 window.setupScene = async (spec) => {
 	const want = (g) => spec.group === g;
+	// spec.web: the web runtime to time (a baseline checkout's for scene.mjs --baseline), its setups' names
+	// prefixed with spec.prefix
+	const web = spec.web ?? '/repo/web', P = spec.prefix ?? '';
 	const THREE = await import('three');
 	const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
 	const SkeletonUtils = await import('three/addons/utils/SkeletonUtils.js');
-	const { SinewSceneMixer } = await import('/repo/web/adapters/three_world.mjs');
-	const { createWorld } = await import('/repo/web/world.mjs');
+	const { SinewSceneMixer } = await import(`${web}/adapters/three_world.mjs`);
+	const { createWorld } = await import(`${web}/world.mjs`);
 	const gltf = await new GLTFLoader().loadAsync(spec.asset);
 	const bytes = await bytesOf(spec.blob);
 	const N = spec.characters;
@@ -117,11 +120,11 @@ window.setupScene = async (spec) => {
 	if (want('sinew')) {
 		const h0 = heap();
 		const { scene, step, stepNoWrites } = await sinewScene(clones, {});
-		setups.sinew = { step, frames: spec.frames };
-		setups.sinew_wasm = { step: stepNoWrites, frames: spec.frames };
-		setups.sinew_nodes_to_skinning = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.frames };
-		result.sinew_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
-		result.layers = () => scene.world.layersSampled;
+		setups[`${P}sinew`] = { step, frames: spec.frames };
+		setups[`${P}sinew_wasm`] = { step: stepNoWrites, frames: spec.frames };
+		setups[`${P}sinew_nodes_to_skinning`] = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.frames };
+		result[`${P}sinew_memory`] = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
+		if (!P) result.layers = () => scene.world.layersSampled;
 	}
 	// --- the world adapter in matrix mode: joint world matrices and skinning matrices computed inside
 	// the one wasm call, three's bone matrixWorld / boneMatrices are views of wasm memory

@@ -16,34 +16,17 @@
 import { createWorld } from '../world.mjs';
 import { nodeLookup, morphMeshes } from './three.mjs';
 import { engineDuration } from './gltf_clips.mjs';
-import { setQuaternion, setQuaternionLazy, lazyRotation } from './three_write.mjs';
+import { lazyRotation, threeNodes, writeThreeNodes } from './three_write.mjs';
 import { SinewAction as ThreeAction, LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode } from './three_action.mjs';
 
 export { LoopOnce, LoopRepeat, LoopPingPong, NormalAnimationBlendMode, AdditiveAnimationBlendMode };
-import { applyGltfParticipation, bindCharacter, writePose, writeMorphs, Events } from './world_binding.mjs';
+import { applyGltfParticipation, bindCharacter, writeMorphs, Events } from './world_binding.mjs';
 
-// The rotation writes by syncRotation (three_write.mjs): 'lazy' (default) the quaternion now and
+// The rotation writes by syncRotation (three_write.mjs writeThreeNodes): 'lazy' (default) the quaternion now and
 // Object3D.rotation (three's Euler angles for it) when something reads it; true the rotation at once, as
-// quaternion.set does; false (below) the quaternion alone.
-const SET_LAZY = {
-	rotation: (o, v, i) => setQuaternionLazy(o, v[i], v[i + 1], v[i + 2], v[i + 3]),
-	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
-	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
-};
-const SET = {
-	rotation: (o, v, i) => setQuaternion(o, v[i], v[i + 1], v[i + 2], v[i + 3]),
-	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
-	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
-};
-// syncRotation: false: the quaternion's components are written without its change callback, so
-// Object3D.rotation (the Euler angles three derives from the quaternion) is not updated; the
-// matrices, skinning and rendering use the quaternion. Saves three's quaternion -> Euler
-// conversion per written node (the largest part of the writes).
-const SET_NO_EULER = {
-	rotation: (o, v, i) => { const q = o.quaternion; q._x = v[i]; q._y = v[i + 1]; q._z = v[i + 2]; q._w = v[i + 3]; },
-	translation: (o, v, i) => o.position.set(v[i], v[i + 1], v[i + 2]),
-	scale: (o, v, i) => o.scale.set(v[i], v[i + 1], v[i + 2]),
-};
+// quaternion.set does; false the quaternion's components alone, without its change callback, so
+// Object3D.rotation is not updated (the matrices, skinning and rendering use the quaternion; saves three's
+// quaternion -> Euler conversion per written node, the largest part of the writes).
 const getLocal = (o) => [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w, o.position.x, o.position.y, o.position.z,
 	o.scale.x, o.scale.y, o.scale.z];
 
@@ -99,6 +82,7 @@ export class SinewCharacterMixer extends Events {
 			extra: this._matrices ? (targets) => matrixJoints(this._root, targets) : null });
 		this.player = this._binding.player;
 		if (scene.syncRotation === 'lazy' && !this._matrices) for (const t of this._binding.targets) lazyRotation(t);
+		this._nodes = this._matrices ? null : threeNodes(this._binding.targets);
 		if (this._matrices) this._bindMatrices();
 		this._actions = new Map();
 		this._active = [];   // the playing actions, in three's order (activation, swapped on stop)
@@ -156,9 +140,12 @@ export class SinewCharacterMixer extends Events {
 	/** Per-character update is not a thing here: the scene's update() advances everyone in one call. */
 	update() { throw new Error('sinew three: call SinewSceneMixer.update(dt) once per frame for the whole scene'); }
 	_write() {
-		if (this._matrices) { this._matrixViews(); writeMorphs(this._binding); return; }
-		const sync = this._scene.syncRotation;
-		writePose(this._binding, sync === 'lazy' ? SET_LAZY : sync ? SET : SET_NO_EULER);
+		const b = this._binding;
+		if (this._matrices) { this._matrixViews(); writeMorphs(b); return; }
+		const pose = b.player.pose;
+		if (!b._last || b._full) { b._last = new Float32Array(pose.length).fill(NaN); b._full = false; }
+		writeThreeNodes(this._nodes, pose, b._last, this._scene.syncRotation);
+		writeMorphs(b);
 	}
 
 	// Matrix mode: the world computes every joint's matrixWorld and every skin's bone matrices in
@@ -210,9 +197,8 @@ export class SinewCharacterMixer extends Events {
 	}
 	// (re)points the engine's matrices at wasm memory (again after the memory grew: a later load)
 	_matrixViews() {
-		const buffer = this.player.world.memory.buffer;
-		if (this._viewBuffer === buffer) return;
-		this._viewBuffer = buffer;
+		if (this._viewBuffer !== null && this._viewBuffer.byteLength !== 0) return; // (growth detaches the buffer)
+		this._viewBuffer = this.player.world.memory.buffer;
 		const world = this.player.worldMatrices;
 		this._binding.targets.forEach((t, j) => { t.matrixWorld.elements = world.subarray(16 * j, 16 * j + 16); });
 		const inverses = this.player.inverseMatrices;

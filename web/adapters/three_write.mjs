@@ -55,23 +55,72 @@ const LAZY = Symbol('sinew: deferred Euler angles');
 export function lazyRotation(o) {
 	if (o[LAZY]) return true;
 	const q = o.quaternion, r = o.rotation;
-	if (!q || !r || !own(q) || !Object.getOwnPropertyDescriptor(r, '_x')?.writable) return false;
-	const st = { pending: false, x: 0, y: 0, z: 0, w: 1, callback: q._onChangeCallback, e: [r._x, r._y, r._z] };
+	if (!q || !r || !own(q) || !Object.getOwnPropertyDescriptor(r, '_x')?.writable || !Object.getOwnPropertyDescriptor(r, '_order')?.writable) return false;
+	// xyz: the order is 'XYZ' (the _order accessor keeps it current, so a write checks it in this object)
+	const st = { pending: false, x: 0, y: 0, z: 0, w: 1, callback: q._onChangeCallback, e: [r._x, r._y, r._z], order: r._order, xyz: r._order === 'XYZ' };
 	const resolve = () => { st.pending = false; eulerXYZ(st.x, st.y, st.z, st.w, st.e); };
 	const field = (i) => ({
 		get() { if (st.pending) resolve(); return st.e[i]; },
 		set(v) { if (st.pending) resolve(); st.e[i] = v; },
 		configurable: true, enumerable: true,
 	});
-	Object.defineProperties(r, { _x: field(0), _y: field(1), _z: field(2) });
+	Object.defineProperties(r, {
+		_x: field(0), _y: field(1), _z: field(2),
+		_order: { get() { return st.order; }, set(v) { if (st.pending) resolve(); st.order = v; st.xyz = v === 'XYZ'; }, configurable: true, enumerable: true },
+	});
 	o[LAZY] = st;
 	return true;
 }
 
+/** o's deferral state (lazyRotation), or null. */
+export function lazyState(o) { return o[LAZY] ?? null; }
+
 /** The quaternion now; three's Euler angles for it when read (see above). */
 export function setQuaternionLazy(o, x, y, z, w) {
 	const st = o[LAZY], q = o.quaternion;
-	if (st === undefined || q._onChangeCallback !== st.callback || o.rotation._order !== 'XYZ') { setQuaternion(o, x, y, z, w); return; }
+	if (st === undefined || q._onChangeCallback !== st.callback || !st.xyz) { setQuaternion(o, x, y, z, w); return; }
 	q._x = x; q._y = y; q._z = z; q._w = w;
 	st.pending = true; st.x = x; st.y = y; st.z = z; st.w = w;
+}
+
+/**
+ * A character's pose (10 floats a node: quaternion, position, scale) written into its three.js nodes, only the
+ * properties that differ from what was written last (`last`, NaN to write everything): what world_binding's
+ * writePose does with the setters above, over the nodes' own Quaternion / Vector3 objects and deferral states
+ * gathered once (`nodes` from threeNodes: the same results; a loop over objects of one class each rather than
+ * over Object3D, Bone, Mesh and SkinnedMesh nodes). mode: 'lazy', true (eager) or false (quaternion alone).
+ */
+export function threeNodes(targets) {
+	return {
+		objects: targets,
+		quaternions: targets.map((t) => t.quaternion),
+		positions: targets.map((t) => t.position),
+		scales: targets.map((t) => t.scale),
+		lazy: targets.map((t) => t[LAZY] ?? null),
+	};
+}
+export function writeThreeNodes(nodes, pose, last, mode) {
+	const { objects, quaternions, positions, scales, lazy } = nodes, J = objects.length;
+	for (let j = 0, o = 0; j < J; j++, o += 10) {
+		const x = pose[o], y = pose[o + 1], z = pose[o + 2], w = pose[o + 3];
+		if (x !== last[o] || y !== last[o + 1] || z !== last[o + 2] || w !== last[o + 3]) {
+			const q = quaternions[j], st = lazy[j];
+			if (mode === false) { q._x = x; q._y = y; q._z = z; q._w = w; }
+			else if (mode === 'lazy' && st !== null && st.xyz && q._onChangeCallback === st.callback) {
+				q._x = x; q._y = y; q._z = z; q._w = w;
+				st.pending = true; st.x = x; st.y = y; st.z = z; st.w = w;
+			} else setQuaternion(objects[j], x, y, z, w);
+			last[o] = x; last[o + 1] = y; last[o + 2] = z; last[o + 3] = w;
+		}
+		const tx = pose[o + 4], ty = pose[o + 5], tz = pose[o + 6];
+		if (tx !== last[o + 4] || ty !== last[o + 5] || tz !== last[o + 6]) {
+			positions[j].set(tx, ty, tz);
+			last[o + 4] = tx; last[o + 5] = ty; last[o + 6] = tz;
+		}
+		const sx = pose[o + 7], sy = pose[o + 8], sz = pose[o + 9];
+		if (sx !== last[o + 7] || sy !== last[o + 8] || sz !== last[o + 9]) {
+			scales[j].set(sx, sy, sz);
+			last[o + 7] = sx; last[o + 8] = sy; last[o + 9] = sz;
+		}
+	}
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { lazyRotation, setQuaternion, setQuaternionLazy } from '../adapters/three_write.mjs';
+import { lazyRotation, setQuaternion, setQuaternionLazy, threeNodes, writeThreeNodes } from '../adapters/three_write.mjs';
 
 const THREE_DIR = fileURLToPath(new URL('../node_modules/three/', import.meta.url));
 const skip = !existsSync(THREE_DIR) && `no ${THREE_DIR} (npm ci --prefix web)`;
@@ -72,4 +72,38 @@ test('setQuaternionLazy: every read of rotation gives what three stored at the w
 	assert.equal(lazyRotation(c), false);
 	setQuaternionLazy(c, ...quaternion());
 	assert.equal(called, 1);
+});
+
+test('writeThreeNodes: each mode leaves the nodes as three\'s own writes leave them, and writes only what changed', { skip }, async () => {
+	const THREE = await import('three');
+	const J = 48, kinds = [THREE.Object3D, THREE.Bone, THREE.Mesh, THREE.Group];
+	for (const mode of ['lazy', true, false]) {
+		const a = [], b = [];
+		for (let j = 0; j < J; j++) { const K = kinds[j % kinds.length]; a.push(new K()); b.push(new K()); }
+		if (mode === 'lazy') b.forEach((o, j) => { if (j !== 5) assert.equal(lazyRotation(o), true); }); // node 5 writes eagerly
+		b[7].rotation.order = a[7].rotation.order = 'ZYX'; // another order: through quaternion.set
+		let sets = 0;
+		b[9].position.set = function (...v) { sets++; return THREE.Vector3.prototype.set.apply(this, v); };
+		const nodes = threeNodes(b), pose = new Float32Array(10 * J), last = new Float32Array(10 * J).fill(NaN);
+		for (let f = 0; f < 300; f++) {
+			for (let j = 0; j < J; j++) {
+				const o = 10 * j;
+				if (f === 0 || rnd() < 0.6) pose.set(quaternion(), o);
+				if (f === 0 || rnd() < 0.3) pose.set([rnd(), rnd(), rnd()].map(Math.fround), o + 4);
+				if (f === 0 || rnd() < 0.1) pose.set([rnd(), rnd(), rnd()].map(Math.fround), o + 7);
+				a[j].quaternion.set(...pose.subarray(o, o + 4)); a[j].position.set(...pose.subarray(o + 4, o + 7)); a[j].scale.set(...pose.subarray(o + 7, o + 10));
+			}
+			if (f === 150) { a[11].rotation.order = b[11].rotation.order = 'YXZ'; } // an order change after lazy writes
+			const before = sets, moved = [94, 95, 96].some((i) => pose[i] !== last[i]); // node 9's position
+			writeThreeNodes(nodes, pose, last, mode);
+			assert.equal(sets - before, moved ? 1 : 0, `frame ${f}: node 9's position written ${sets - before} times, moved ${moved}`);
+			if (f % 7 !== 0) continue; // (reads between some frames only: lazy angles pile up unread)
+			for (let j = 0; j < J; j++) {
+				assert.ok(a[j].quaternion.equals(b[j].quaternion) && a[j].position.equals(b[j].position) && a[j].scale.equals(b[j].scale), `${mode} frame ${f} node ${j}`);
+				if (mode !== false) for (const k of ['x', 'y', 'z']) assert.ok(Object.is(a[j].rotation[k], b[j].rotation[k]), `${mode} frame ${f} node ${j}: rotation.${k}`);
+				assert.equal(b[j].rotation.order, a[j].rotation.order);
+			}
+		}
+		assert.ok(sets > 50 && sets < 200, `${sets} position writes of node 9 over 300 frames (changed in about 90)`);
+	}
 });
