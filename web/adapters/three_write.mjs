@@ -7,12 +7,14 @@
 // - setQuaternion: three's arithmetic inline for the default 'XYZ' order (the same doubles, without the
 //   two callbacks and the 16-element matrix).
 // - setQuaternionLazy (after lazyRotation(o) once per object): the quaternion now, the Euler angles when
-//   something reads them: the object's rotation gets accessors for _x, _y and _z that compute, on the
-//   first read after a write, what setFromQuaternion would have stored at the write (the same
-//   arithmetic, from the quaternion as written), so every read of `rotation` (x / y / z, toArray, clone,
-//   copy, equals, Quaternion.setFromEuler, order changes ...) gives three's value while frames nobody
-//   reads it cost nothing. A write by other code (rotation.set, quaternion.set, ...) resolves first, then
-//   stores, as three would.
+//   something reads them: the object's rotation gets accessors for _x, _y, _z (and _order) that compute, on
+//   the first read after a write, what setFromQuaternion would have stored at the write (the same
+//   arithmetic, from the quaternion, which holds what was written: three's methods that change it call its
+//   callback, which resolves the angles before overwriting them), so every read of `rotation` (x / y / z,
+//   toArray, clone, copy, equals, Quaternion.setFromEuler, order changes ...) gives three's value while
+//   frames nobody reads it cost nothing. A write by other code (rotation.set, quaternion.set, ...) resolves
+//   first, then stores, as three would. (Writing the quaternion's private _x.._w directly, without its
+//   callback, would change the angles a later read computes; three's own code never does.)
 // Objects whose rotation order is not 'XYZ' or whose quaternion callback is not three's own go through
 // quaternion.set.
 const clamp = (value, min, max) => Math.max(min, Math.min(max, value)); // three's MathUtils.clamp
@@ -56,9 +58,12 @@ export function lazyRotation(o) {
 	if (o[LAZY]) return true;
 	const q = o.quaternion, r = o.rotation;
 	if (!q || !r || !own(q) || !Object.getOwnPropertyDescriptor(r, '_x')?.writable || !Object.getOwnPropertyDescriptor(r, '_order')?.writable) return false;
-	// xyz: the order is 'XYZ' (the _order accessor keeps it current, so a write checks it in this object)
-	const st = { pending: false, x: 0, y: 0, z: 0, w: 1, callback: q._onChangeCallback, e: [r._x, r._y, r._z], order: r._order, xyz: r._order === 'XYZ' };
-	const resolve = () => { st.pending = false; eulerXYZ(st.x, st.y, st.z, st.w, st.e); };
+	// xyz: the order is 'XYZ' (the _order accessor keeps it current, so a write checks it in this object).
+	// The angles are computed from the quaternion as it is when read: every three.js method that changes it
+	// calls its callback (which reads the angles, resolving them first: from the values just set, which it
+	// then overwrites with the same), so until then it holds what the last lazy write put there.
+	const st = { pending: false, q, callback: q._onChangeCallback, e: [r._x, r._y, r._z], order: r._order, xyz: r._order === 'XYZ' };
+	const resolve = () => { st.pending = false; eulerXYZ(q._x, q._y, q._z, q._w, st.e); };
 	const field = (i) => ({
 		get() { if (st.pending) resolve(); return st.e[i]; },
 		set(v) { if (st.pending) resolve(); st.e[i] = v; },
@@ -80,7 +85,7 @@ export function setQuaternionLazy(o, x, y, z, w) {
 	const st = o[LAZY], q = o.quaternion;
 	if (st === undefined || q._onChangeCallback !== st.callback || !st.xyz) { setQuaternion(o, x, y, z, w); return; }
 	q._x = x; q._y = y; q._z = z; q._w = w;
-	st.pending = true; st.x = x; st.y = y; st.z = z; st.w = w;
+	st.pending = true;
 }
 
 /**
@@ -108,7 +113,7 @@ export function writeThreeNodes(nodes, pose, last, mode) {
 			if (mode === false) { q._x = x; q._y = y; q._z = z; q._w = w; }
 			else if (mode === 'lazy' && st !== null && st.xyz && q._onChangeCallback === st.callback) {
 				q._x = x; q._y = y; q._z = z; q._w = w;
-				st.pending = true; st.x = x; st.y = y; st.z = z; st.w = w;
+				st.pending = true;
 			} else setQuaternion(objects[j], x, y, z, w);
 			last[o] = x; last[o + 1] = y; last[o + 2] = z; last[o + 3] = w;
 		}
