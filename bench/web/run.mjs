@@ -11,6 +11,9 @@
 //          --chromium PATH (default /usr/bin/chromium)  --json FILE (write all results)
 //          --baseline DIR (a checkout of another version: its web/sinew.mjs timed as base-compressed-simd and
 //          base-compressed-mvp in the same run, on the same blob)
+//          --rounds R (default 1: every measurement R times, the engines interleaved round by round; the table
+//          gives per engine the median of the R medians and their range: on a shared machine the load moves
+//          between one engine's run and the next)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, createReadStream } from 'node:fs';
@@ -26,6 +29,7 @@ const opt = (name, def) => { const i = args.indexOf('--' + name); return i < 0 ?
 const flag = (name) => args.includes('--' + name);
 
 const QUICK = flag('quick');
+const ROUNDS = Math.max(1, Math.floor(+opt('rounds', 1)));
 const NODES = String(opt('nodes', QUICK ? '4000' : '4000,10000')).split(',').map(Number);
 const BASELINE = opt('baseline') ? path.resolve(opt('baseline')) : null;
 if (BASELINE && !existsSync(path.join(BASELINE, 'web/sinew.mjs'))) { console.error(`run.mjs: --baseline ${BASELINE} has no web/sinew.mjs`); process.exit(2); }
@@ -176,32 +180,60 @@ for (const n of NODES) {
 	const scene = prepareScene(n, cli);
 	results.scenes.push(scene);
 	if (ENVS.includes('node')) {
-		for (const e of ENGS) {
-			log(`node ${e} ${n}`);
-			results.runs.push({ nodes: n, ...runNode(e, scene) });
+		for (let round = 0; round < ROUNDS; round++) for (const e of ENGS) {
+			log(`node ${e} ${n}${ROUNDS > 1 ? ` round ${round + 1}` : ''}`);
+			results.runs.push({ nodes: n, round, ...runNode(e, scene) });
 		}
 	}
 }
 if (ENVS.includes('chromium')) {
 	const jobs = [];
-	for (const scene of results.scenes) for (const engine of ENGS) jobs.push({ engine, scene });
+	for (const scene of results.scenes) for (let round = 0; round < ROUNDS; round++) for (const engine of ENGS) jobs.push({ engine, scene, round });
 	const r = await runChromium(jobs);
 	results.chromium = r.browserVersion;
-	jobs.forEach((j, i) => results.runs.push({ nodes: j.scene.nodes, ...r[i] }));
+	jobs.forEach((j, i) => results.runs.push({ nodes: j.scene.nodes, round: j.round, ...r[i] }));
 }
+results.rounds = ROUNDS;
+// per (nodes, env, engine): the rounds' runs (one row each; with --rounds, the median of their figures)
+const rows = [];
+for (const r of results.runs) {
+	let row = rows.find((x) => x.nodes === r.nodes && x.env === r.env && x.engine === r.engine);
+	if (!row) rows.push(row = { nodes: r.nodes, env: r.env, engine: r.engine, runs: [] });
+	row.runs.push(r);
+}
+const medianOf = (a) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+results.aggregate = rows.map((row) => {
+	const ok = row.runs.filter((r) => !r.error);
+	if (!ok.length) return { ...row, error: row.runs[0].error, runs: undefined };
+	const m = (k) => medianOf(ok.map((r) => r[k]));
+	return { nodes: row.nodes, env: row.env, engine: row.engine, rounds: ok.length, median: m('median'), p99: m('p99'), meanLoop: m('meanLoop'),
+		loadMs: m('loadMs'), heapDelta: m('heapDelta'), wasmMemory: ok[0].wasmMemory, medianMin: Math.min(...ok.map((r) => r.median)), medianMax: Math.max(...ok.map((r) => r.median)),
+		errors: row.runs.length - ok.length };
+});
 results.totalSeconds = (performance.now() - started) / 1000;
 
 const lines = [];
 lines.push(`date ${results.date}, node ${results.node}, Chromium ${results.chromium ?? '-'}, ${results.cpu} x${results.cpus}` +
 	`${QUICK ? ', QUICK mode' : ''}; frames per run: ${FRAMES} (three/babylon ${SLOW_FRAMES}), warm-up ${WARMUP}`);
 lines.push('');
-lines.push('| nodes (channels) | env | sampler | median ms | p99 ms | mean ms | load ms | JS heap Δ MiB | wasm memory MiB |');
-lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-for (const r of results.runs) {
+const R = ROUNDS > 1;
+if (R) lines.push(`${ROUNDS} rounds, engines interleaved: each figure is the median over the rounds of that run's figure; "medians" is their range`);
+lines.push(`| nodes (channels) | env | sampler | median ms | p99 ms | mean ms | load ms | JS heap Δ MiB | wasm memory MiB |${R ? ' medians ms |' : ''}`);
+lines.push(`| --- | --- | --- | --- | --- | --- | --- | --- | --- |${R ? ' --- |' : ''}`);
+for (const r of results.aggregate) {
 	const ch = `${r.nodes} (${r.nodes * 3})`;
-	if (r.error) { lines.push(`| ${ch} | ${r.env} | ${r.engine} | error: ${r.error} | | | | | |`); continue; }
+	if (r.error) { lines.push(`| ${ch} | ${r.env} | ${r.engine} | error: ${r.error} | | | | | |${R ? ' |' : ''}`); continue; }
 	lines.push(`| ${ch} | ${r.env} | ${r.engine} | ${fmtMs(r.median)} | ${fmtMs(r.p99)} | ${fmtMs(r.meanLoop)} | ${r.loadMs.toFixed(0)} | ` +
-		`${MiB(r.heapDelta)} | ${r.wasmMemory ? MiB(r.wasmMemory) : '-'} |`);
+		`${MiB(r.heapDelta)} | ${r.wasmMemory ? MiB(r.wasmMemory) : '-'} |${R ? ` ${fmtMs(r.medianMin)}-${fmtMs(r.medianMax)}${r.errors ? ` (${r.errors} failed)` : ''} |` : ''}`);
+}
+// ratios of the typed-array JS sampler and three.js to sinew's compressed SIMD runtime (issue 34 / DESIGN §5 targets)
+for (const n of NODES) for (const env of ENVS) {
+	const get = (e) => results.aggregate.find((r) => r.nodes === n && r.env === env && r.engine === e && !r.error);
+	const sinew = get('compressed-simd');
+	if (!sinew) continue;
+	const ratio = (e) => (get(e) ? `${(get(e).median / sinew.median).toFixed(2)}x ${e}` : null);
+	const parts = ['typed-js', 'three', 'babylon', 'base-compressed-simd'].map(ratio).filter(Boolean);
+	if (parts.length) lines.push(`${n} nodes, ${env}: compressed-simd against ${parts.join(', ')} (median / median)`);
 }
 lines.push('');
 lines.push('| nodes | glb MiB | Float32Array keyframes MiB | sinew blob MiB | keyframes / blob | CLI raw / blob | max_error_cm | compress s | gltfpack MiB | gltfpack -cc MiB |');

@@ -10,8 +10,9 @@
 //                            [--baseline DIR]
 //
 // --baseline DIR: a checkout of another version of the repository (e.g. `git worktree add /tmp/base main`);
-// its web runtime (DIR/web) is timed in the same run, in its own page, with the node-writing setup and the
-// frame without node writes (base_sinew, base_sinew_wasm), interleaved with the others.
+// its web runtime (DIR/web) is timed in the same run, in the page of the sinew setups, on clones of its own:
+// the node-writing setup and the frame without node writes (base_sinew, base_sinew_wasm), alternating with
+// this version's within each round (more rounds: finer interleaving).
 //
 // Needs three + playwright-core (bench/web/node_modules after `npm ci --prefix bench/web`, or
 // web/browser-test/node_modules) and Chromium (/usr/bin/chromium or --chromium PATH). --json: the
@@ -79,7 +80,7 @@ let result;
 try {
 	// one page (JS context) per group of setups, rounds interleaved across the pages (a busy machine
 	// then slows every setup alike)
-	const GROUPS = ['sinew', 'eager', 'no_euler', 'matrices', 'three', 'per_character', ...(BASELINE ? ['base_sinew'] : [])];
+	const GROUPS = ['sinew', 'eager', 'no_euler', 'matrices', 'three', 'per_character'];
 	const errors = [];
 	const pages = [];
 	result = { clips: null };
@@ -89,9 +90,8 @@ try {
 		page.on('pageerror', (e) => errors.push(String(e)));
 		await page.goto(`http://127.0.0.1:${server.address().port}/repo/bench/web/scene_page.html`);
 		await page.waitForFunction(() => window.sceneReady === true);
-		const base = group === 'base_sinew' ? { group: 'sinew', web: '/base/web', prefix: 'base_' } : { group };
 		const r = await page.evaluate((s) => window.setupScene(s), { asset: asset.url, blob: '/scratch/rig.sinew', characters: N, clips: asset.clips,
-			frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true, ...base });
+			frames: FRAMES, threeFrames: THREE_FRAMES, warmup: WARMUP, rounds: ROUNDS, simd: true, group, baseline: BASELINE ? '/base/web' : null });
 		for (const [k, v] of Object.entries(r)) if (result[k] === undefined || result[k] === null || (k === 'skeletons' && v > result[k])) result[k] = v;
 		pages.push(page);
 	}
@@ -141,7 +141,7 @@ log(`| sinew world, node writes + matrices + skeletons | 1 | ${ms(result.sinew_n
 log(`| sinew world, matrix mode + matrices + skeletons | 1 | ${ms(result.sinew_matrices_to_skinning.median)} | ${ms(result.sinew_matrices_to_skinning.p99)} | ${ms(result.sinew_matrices_to_skinning.mean)} |`);
 log(`| (the renderer's part alone on the matrix-mode scene: updateMatrixWorld + skeleton.update, no animation step) | 0 | ${ms(result.renderer_part_matrix_scene.median)} | ${ms(result.renderer_part_matrix_scene.p99)} | ${ms(result.renderer_part_matrix_scene.mean)} |`);
 if (BASELINE) {
-	log(`baseline ${BASELINE} (its web runtime, the same blob and scene, its own page in the same rounds):`);
+	log(`baseline ${BASELINE} (its web runtime, the same blob and scene on its own clones, alternating with the sinew setups in their page):`);
 	log(`| baseline: sinew world + adapter (node writes) | ${result.base_wasm_calls_per_frame} | ${ms(result.base_sinew.median)} | ${ms(result.base_sinew.p99)} | ${ms(result.base_sinew.mean)} |`);
 	log(`| baseline: the frame without node writes | 1 | ${ms(result.base_sinew_wasm.median)} | ${ms(result.base_sinew_wasm.p99)} | ${ms(result.base_sinew_wasm.mean)} |`);
 	log(`baseline speed-up vs three (animation only): ${(result.three.median / result.base_sinew.median).toFixed(1)}x (adapter), ${(result.three.median / result.base_sinew_wasm.median).toFixed(1)}x (without node writes)`);

@@ -29,9 +29,10 @@ function stats(times) {
 	return { median: q(0.5), p99: q(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
 }
 
-async function time(frames, warmup, step) {
+// `warmup` untimed frames, then `frames` timed ones (runRound collects the garbage of setup and warm-up
+// before a setup's timed frames)
+function timeSync(frames, warmup, step) {
 	for (let f = 0; f < warmup; f++) step(f);
-	if (self.gc) { self.gc(); self.gc(); } // setup garbage (loading, cloning) is not charged to the frames
 	const out = [];
 	for (let f = 0; f < frames; f++) {
 		const t0 = performance.now();
@@ -47,14 +48,11 @@ async function time(frames, warmup, step) {
 let built = null;
 window.setupScene = async (spec) => {
 	const want = (g) => spec.group === g;
-	// spec.web: the web runtime to time (a baseline checkout's for scene.mjs --baseline), its setups' names
-	// prefixed with spec.prefix
-	const web = spec.web ?? '/repo/web', P = spec.prefix ?? '';
 	const THREE = await import('three');
 	const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
 	const SkeletonUtils = await import('three/addons/utils/SkeletonUtils.js');
-	const { SinewSceneMixer } = await import(`${web}/adapters/three_world.mjs`);
-	const { createWorld } = await import(`${web}/world.mjs`);
+	const { SinewSceneMixer } = await import('/repo/web/adapters/three_world.mjs');
+	const { createWorld } = await import('/repo/web/world.mjs');
 	const gltf = await new GLTFLoader().loadAsync(spec.asset);
 	const bytes = await bytesOf(spec.blob);
 	const N = spec.characters;
@@ -96,8 +94,8 @@ window.setupScene = async (spec) => {
 	const setups = {};
 	// --- sinew world: one call per frame
 	// the world adapter driving `list`'s characters: the same crossfades as the other setups
-	const sinewScene = async (list, options) => {
-		const scene = await SinewSceneMixer.create({ simd: spec.simd, ...options });
+	const sinewScene = async (list, options, Mixer = SinewSceneMixer) => {
+		const scene = await Mixer.create({ simd: spec.simd, ...options });
 		const blob = scene.load(bytes);
 		const actions = list.map((c, i) => {
 			const m = scene.add(c.scene, [blob], { nodes: (n) => c.map.get(n) ?? null, json: gltf.parser.json, layers: 2 });
@@ -120,11 +118,19 @@ window.setupScene = async (spec) => {
 	if (want('sinew')) {
 		const h0 = heap();
 		const { scene, step, stepNoWrites } = await sinewScene(clones, {});
-		setups[`${P}sinew`] = { step, frames: spec.frames };
-		setups[`${P}sinew_wasm`] = { step: stepNoWrites, frames: spec.frames };
-		setups[`${P}sinew_nodes_to_skinning`] = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.frames };
-		result[`${P}sinew_memory`] = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
-		if (!P) result.layers = () => scene.world.layersSampled;
+		setups.sinew = { step, frames: spec.frames };
+		setups.sinew_wasm = { step: stepNoWrites, frames: spec.frames };
+		setups.sinew_nodes_to_skinning = { step: (f) => { step(f); toSkinning(sceneNodes, skeletonsNodes); }, frames: spec.frames };
+		result.sinew_memory = { wasmBytes: scene.world.memory.buffer.byteLength, heapBytes: scene.world.heapBytes, jsHeapDelta: heap() - h0 };
+		result.layers = () => scene.world.layersSampled;
+		// scene.mjs --baseline: another version's adapter (spec.baseline: its web folder) on clones of its own,
+		// in this page, so the two alternate within each round
+		if (spec.baseline) {
+			const { SinewSceneMixer: BaseMixer } = await import(`${spec.baseline}/adapters/three_world.mjs`);
+			const base = await sinewScene(makeClones(new THREE.Scene()), {}, BaseMixer);
+			setups.base_sinew = { step: base.step, frames: spec.frames };
+			setups.base_sinew_wasm = { step: base.stepNoWrites, frames: spec.frames };
+		}
 	}
 	// --- the world adapter in matrix mode: joint world matrices and skinning matrices computed inside
 	// the one wasm call, three's bone matrixWorld / boneMatrices are views of wasm memory
@@ -218,16 +224,31 @@ window.setupScene = async (spec) => {
 
 // One round of this page's setups (the first with the warm-up): per setup the frame times and,
 // where counted, the wasm calls per frame.
+// A setup paired with a baseline's (scene.mjs --baseline: base_<name>) alternates with it in chunks of
+// PAIR_CHUNK frames, so load that comes and goes on a shared machine falls on both alike.
+const PAIR_CHUNK = 20;
 window.runRound = async (round) => {
 	const { setups, spec, next } = built;
 	const out = {};
-	for (const [k, st] of Object.entries(setups)) {
-		const n = Math.ceil(st.frames / spec.rounds), warm = round === 0 ? spec.warmup : 0;
-		const c0 = wasmCalls, base = next[k];
-		const t = await time(n, warm, (f) => st.step(base + f));
+	const run = (k, n, warm) => {
+		const st = setups[k], c0 = wasmCalls, base = next[k];
+		const t = timeSync(n, warm, (f) => st.step(base + f));
 		next[k] += n + warm;
-		out[k] = { times: t, calls: (wasmCalls - c0) / (n + warm) };
+		const o = (out[k] ??= { times: [], frames: 0, calls: 0 });
+		o.times.push(...t); o.frames += n + warm; o.calls += wasmCalls - c0;
+	};
+	for (const k of Object.keys(setups)) {
+		if (k.startsWith('base_')) continue; // (with its pair)
+		const n = Math.ceil(setups[k].frames / spec.rounds), warm = round === 0 ? spec.warmup : 0, pair = setups[`base_${k}`] ? `base_${k}` : null;
+		if (warm) { run(k, 0, warm); if (pair) run(pair, 0, warm); }
+		if (self.gc) { self.gc(); self.gc(); }
+		for (let done = 0; done < n; done += pair ? PAIR_CHUNK : n) {
+			const m = Math.min(pair ? PAIR_CHUNK : n, n - done);
+			run(k, m, 0);
+			if (pair) run(pair, m, 0);
+		}
 	}
+	for (const o of Object.values(out)) { o.calls /= o.frames; delete o.frames; }
 	if (built.layers) out.layers_sampled = built.layers();
 	return out;
 };
