@@ -10,6 +10,7 @@
 // that open and close the traced call (a peer's harness can print the same map for its own data).
 #define _DEFAULT_SOURCE
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,24 +93,24 @@ static int trace(int argc, char **argv) {
 			region("segment.bits", seg, (size_t)(end - seg));
 		}
 	}
-	region("ctx.struct", ctx, sizeof *ctx);
+	region("ctx.struct.hot", ctx, offsetof(sinew_context, view));
+	region("ctx.struct.rest", &ctx->view, sizeof *ctx - offsetof(sinew_context, view));
+	region("ctx.out_offsets", ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+	region("ctx.base_pose", ctx->base_pose, v->joint_count * sizeof(sinew_qvv));
+	region("ctx.base_scalars", ctx->base_scalars, v->scalar_components * sizeof(float));
 	region("ctx.joints", ctx->joints, v->joint_count * sizeof(sinewi_joint_entry));
 	region("ctx.tracks", ctx->tracks, v->track_count * sizeof(sinewi_track_entry));
 	region("ctx.scalars", ctx->scalars, v->scalar_count * sizeof(sinewi_scalar_entry));
-	region("ctx.rot_track+vec_track", ctx->rot_track, (size_t)((const unsigned char *)ctx->rot_out - (const unsigned char *)ctx->rot_track));
-	region("ctx.rot_out+vec_out", ctx->rot_out, (size_t)((const unsigned char *)ctx->base_pose - (const unsigned char *)ctx->rot_out));
-	region("ctx.base_pose", ctx->base_pose, v->joint_count * sizeof(sinew_qvv));
-	region("ctx.base_scalars", ctx->base_scalars, v->scalar_components * sizeof(float));
-	region("ctx.rotation_batch", ctx->rot.qa[0], (size_t)((const unsigned char *)ctx->vec.qa - (const unsigned char *)ctx->rot.qa[0]));
-	region("ctx.vector_batch", ctx->vec.qa, (size_t)((const unsigned char *)ctx->params - (const unsigned char *)ctx->vec.qa));
-	const uint32_t entries = random_access || v->segment_count < 2 ? v->segment_count : 2;
+	region("ctx.batch_track", ctx->batch_track, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+	// segment parameters: the current segment's (default contexts: in the struct) and the entries'
+	const uint32_t entries = random_access ? v->segment_count : v->segment_count < 2 ? 0 : 1;
 	region("ctx.segment_params", ctx->params, entries * sizeof(sinewi_segment_params));
-	for (uint32_t e = 0; e < entries; ++e) {
-		const sinewi_segment_params *p = &ctx->params[e];
-		region("ctx.segment.rot_tracks", p->rot_tracks, ctx->rotation_count * sizeof(sinewi_cached_track));
-		region("ctx.segment.vec_tracks", p->vec_tracks, ctx->vector_count * sizeof(sinewi_cached_track));
-		region("ctx.segment.rot_lo_step_bias_dropped", p->rot_lo[0], (size_t)((const unsigned char *)p->vec_lo - (const unsigned char *)p->rot_lo[0]));
-		region("ctx.segment.vec_lo_step", p->vec_lo, (size_t)(p->vec_step - p->vec_lo) * 2 * sizeof(float));
+	for (uint32_t e = 0; e <= entries; ++e) {
+		const sinewi_segment_params *p = e < entries ? &ctx->params[e] : &ctx->cur;
+		if (!p->tracks) continue;
+		region("ctx.segment.tracks", p->tracks, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(sinewi_cached_track));
+		region("ctx.segment.rot_constants", p->rot, (size_t)ctx->rotation_stride * SINEWI_ROT_ARRAYS * sizeof(float));
+		region("ctx.segment.vec_constants", p->vec, (size_t)ctx->vector_stride * 2 * sizeof(float));
 	}
 	region("output.pose", pose, nj * sizeof(sinew_qvv));
 	region("output.scalars", scalars, (size_t)info.scalar_track_count * 16);

@@ -319,7 +319,10 @@ static void test_pose_paths_agree_on_wide_and_raw_knots(void) {
 		for (uint32_t seg = 0; seg < ctx->view.segment_count; ++seg) {
 			const sinewi_segment_params *p = &ctx->params[seg];
 			raw += p->raw_count;
-			for (uint32_t b = 0; b < ctx->vector_count; ++b) wide += !p->vec_tracks[b].raw && p->vec_tracks[b].knot_bits > 57;
+			for (uint32_t b = 0; b < ctx->vector_count; ++b) {
+				const sinewi_cached_track *t = &p->tracks[ctx->rotation_count + b];
+				wide += !(t->flags & SINEWI_TRACK_RAW) && t->knot_bits > 57;
+			}
 		}
 		CHECK_MSG(raw > 0 && wide > 0, "raw %u wide %u", raw, wide);
 		sinew_qvv pose[5], mapped[5], one, partial[5];

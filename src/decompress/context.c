@@ -40,26 +40,26 @@ static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32
 	*modes = (used & (used - 1u)) != 0;
 }
 
+// One segment's per-track parameters: its cached tracks, then the batches' segment constants (in the order a pose reads them).
 static size_t params_bytes(uint32_t rotations, uint32_t vectors) {
-	return align16((size_t)rotations * sizeof(sinewi_cached_track)) + align16((size_t)vectors * sizeof(sinewi_cached_track)) +
-	       align16((size_t)padded(rotations) * 13 * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
+	return align16(((size_t)rotations + vectors) * sizeof(sinewi_cached_track)) +
+	       align16((size_t)padded(rotations) * SINEWI_ROT_ARRAYS * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
 }
 
 static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	uint32_t r, n;
 	bool modes;
 	count_batches(v, &r, &n, &modes);
-	size_t rot_floats = (size_t)padded(r) * 23, vec_floats = (size_t)padded(n) * 13; // qa, qb, qr, mid, alpha, ka, kb, out
 	size_t entries = random_access || v->segment_count < 2 ? v->segment_count : 2; // else current + prefill
 	if (modes && !random_access && v->segment_count > 1) entries++;                // + the direct one
 	// (random access never needs less than the default: its memory does for either)
 	if (random_access && modes && v->segment_count == 2) entries = 3;
-	return align16(sizeof(struct sinew_context)) + align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) +
-	       align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
-	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) + 2 * align16((size_t)r * sizeof(uint32_t)) +
-	       2 * align16((size_t)n * sizeof(uint32_t)) + align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
-	       align16(rot_floats * sizeof(float)) + align16(vec_floats * sizeof(float)) +
-	       align16(entries * sizeof(sinewi_segment_params)) + entries * params_bytes(r, n) +
+	// what a pose reads first, then what it never reads (only init, sample_joint and the slow paths do)
+	return align16(sizeof(struct sinew_context)) + align16(((size_t)r + n) * sizeof(uint32_t)) +
+	       align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
+	       entries * params_bytes(r, n) + align16(entries * sizeof(sinewi_segment_params)) +
+	       align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) + align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
+	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) + align16(((size_t)r + n) * sizeof(uint32_t)) +
 	       align16((size_t)v->page_count * sizeof(const unsigned char *)) +
 	       (v->page_count ? align16((size_t)v->segment_count * v->tier_count * sizeof(uint32_t)) +
 	                            align16((size_t)v->page_count * sizeof(uint32_t))
@@ -120,18 +120,23 @@ static void begin_segment(const sinew_context *ctx, uint32_t s, sinewi_segment_p
 	p->raw_count = 0;
 	p->predicted_count = p->rebuilt_count = 0;
 	p->sels = 0;
-	p->rows = v->version >= 3;
-	for (uint32_t d = 0; d < 4; ++d) p->row_bits[d] = p->residual_row_bits[d] = 0;
+	p->rows = !SINEWI_LEGACY || v->version >= 3;
+	for (uint32_t d = 0; d < 4; ++d) { // formats 1, 2: the plain knots of a track with residuals (they follow them)
+		const uint32_t knots = sinewi_knot_count(p->length, d);
+		p->row_bits[d] = p->rows ? 0u : knots - sinewi_predicted_knots(knots);
+		p->residual_row_bits[d] = 0;
+	}
 }
 
 // Format 3 stores the knots in rows per decimation level (docs/format.md §bit stream): while its tracks are
 // filled, a track takes the next column of its level's plain and residual rows (the row widths grow), and once
 // every track is, finish_rows places the levels (sampling adds a track's column to its rows' positions).
 static void place_in_rows(sinewi_segment_params *p, sinewi_cached_track *c, uint32_t d, bool midpoint) {
-	c->bitpos = p->row_bits[d], c->stride = 1;
-	c->residual_pos = p->residual_row_bits[d], c->rstride = 1;
-	c->predicted = midpoint;
-	c->whole = midpoint && c->residual_bits == c->knot_bits; // no Shift: the predicted knots are stored as they are
+	c->bitpos = p->row_bits[d];
+	c->residual_pos = p->residual_row_bits[d];
+	c->flags = (uint8_t)((c->flags & SINEWI_TRACK_RAW) | (midpoint ? SINEWI_TRACK_PREDICTED : 0u) |
+	                     // no Shift: the predicted knots are stored as they are
+	                     (midpoint && c->residual_bits == c->knot_bits ? SINEWI_TRACK_WHOLE : 0u));
 	p->row_bits[d] += c->knot_bits, p->residual_row_bits[d] += c->residual_bits;
 }
 
@@ -155,7 +160,7 @@ static void finish_rows(const sinew_context *ctx, sinewi_segment_params *p, int 
 
 // Formats 1, 2: warms the cache line of the first knot (warm 1) or the last (2) of track c.
 static void warm_track(const sinewi_segment_params *p, const sinewi_cached_track *c, uint32_t plain, int warm, uint8_t *sink) {
-	*sink ^= p->data[(c->bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->stride : 0u)) >> 3];
+	*sink ^= p->data[(c->bitpos + (warm == 2 ? (uint64_t)(plain - 1) * c->knot_bits : 0u)) >> 3];
 }
 
 // Fills tracks [from, to) of segment s into p; `bitpos` is where track `from` starts in the
@@ -169,20 +174,20 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 	const uint32_t ds = v->track_descriptor_size;
 	const unsigned char *seg_ranges = segment + (size_t)v->track_count * ds;
 	const bool ranges_stored = v->segment_range_bytes != 0; // else the whole clip range: 0 and 255
-	const bool rows = !SINEWI_LEGACY || v->version >= 3, midpoint = (v->flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS) != 0;
-	const uint32_t length = p->length;
+	const bool rows = p->rows, midpoint = (v->flags & SINEW_FMT_FLAG_MIDPOINT_KNOTS) != 0;
+	const uint32_t length = p->length, rs = ctx->rotation_stride;
 	for (uint32_t i = from; i < to; ++i) {
 		const sinewi_track_entry *t = &ctx->tracks[i];
-		sinewi_cached_track *c = t->type == 0 ? &p->rot_tracks[t->batch] : &p->vec_tracks[t->batch];
+		sinewi_cached_track *c = &p->tracks[t->type == 0 ? t->batch : ctx->rotation_count + t->batch];
 		uint64_t desc = sinewi_track_descriptor(segment, i, ds);
 		uint32_t n = t->components, dropped = t->type == 0 ? (uint32_t)(desc >> 15) & 3u : 0u;
 		uint32_t plain = 0;
 		uint64_t next = sinewi_cache_track(desc, t->type, n, t->rounding, length, bitpos, c, &plain);
 		if (rows) place_in_rows(p, c, (uint32_t)(desc >> 20) & 3u, midpoint);
 		else if (warm) warm_track(p, c, plain, warm, sink);
-		p->raw_count += c->raw;
-		p->predicted_count += c->predicted;
-		p->rebuilt_count += c->predicted && !c->whole;
+		p->raw_count += (c->flags & SINEWI_TRACK_RAW) != 0;
+		p->predicted_count += (c->flags & SINEWI_TRACK_PREDICTED) != 0;
+		p->rebuilt_count += (c->flags & (SINEWI_TRACK_PREDICTED | SINEWI_TRACK_WHOLE)) == SINEWI_TRACK_PREDICTED;
 		p->sels |= 1u << c->sel;
 		bitpos = next;
 		const unsigned char *q = seg_ranges + t->segment_ranges; // the segment range bytes of slot k: q[2k], q[2k + 1]
@@ -193,16 +198,12 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 				float lo, ext;
 				sinewi_segment_range(t->range_min[comp], t->range_extent[comp], ranges_stored ? q[2 * k] : 0u,
 				                     ranges_stored ? q[2 * k + 1] : 255u, &lo, &ext);
-				p->rot_lo[k][b] = lo;
-				p->rot_step[k][b] = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
-				if (SINEWI_KERNEL_MIDPOINTS) {
-					p->rot_bias[k][b] = sinewi_residual_bias(c->rwidth[k]);
-					p->rot_mask[k][b] = c->width[k] == SINEWI_WIDTH_RAW ? 0u : sinewi_width_mask(c->width[k]);
-				}
+				p->rot[(SINEWI_ROT_LO + k) * (size_t)rs + b] = lo;
+				p->rot[(SINEWI_ROT_STEP + k) * (size_t)rs + b] = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
 			}
-			p->rot_dropped[b] = (float)dropped;
+			c->flags = (uint8_t)(c->flags | dropped << SINEWI_TRACK_DROPPED_SHIFT);
 		} else {
-			float *lo4 = p->vec_lo + 4 * (size_t)t->batch, *step4 = p->vec_step + 4 * (size_t)t->batch;
+			float *lo4 = p->vec + 4 * (size_t)t->batch, *step4 = p->vec + ctx->vector_stride + 4 * (size_t)t->batch;
 			for (uint32_t k = 0; k < n; ++k) {
 				float ext;
 				sinewi_segment_range(t->range_min[k], t->range_extent[k], ranges_stored ? q[2 * k] : 0u,
@@ -265,56 +266,40 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->view = v;
 	ctx->skip_defaults = skip;
 	ctx->kernel = sinewi_select_kernel(options ? options->kernel : SINEW_KERNEL_AUTO);
+	bool modes;
+	count_batches(&v, &ctx->rotation_count, &ctx->vector_count, &modes);
+	const uint32_t nr = ctx->rotation_count, nv = ctx->vector_count, rp = padded(nr), vp = padded(nv);
+	ctx->rotation_stride = rp, ctx->vector_stride = 4 * vp;
+	ctx->joint_count = v.joint_count, ctx->scalar_components = v.scalar_components, ctx->track_count = v.track_count;
+	ctx->scalar_count = v.scalar_count;
+	ctx->segment_length = v.segment_length, ctx->segment_count = v.segment_count, ctx->last_sample = v.stored_sample_count - 1;
+	ctx->paged = SINEWI_PAGES && v.page_count != 0, ctx->looping = (v.flags & SINEW_FMT_FLAG_LOOPING) != 0;
+	ctx->sample_rate = v.sample_rate;
+	ctx->time_map = v.mark_count ? v.time_map : NULL;
+	ctx->fit = (v.flags & SINEW_FMT_FLAG_SLERP_FIT) ? sinewi_slerp_fit : NULL; // docs/format.md step 5
+	// what a pose reads, in the order it reads it, then the tables only init, sample_joint and the slow paths read
+	ctx->out_offsets = (uint32_t *)take(&m, ((size_t)nr + nv) * sizeof(uint32_t));
+	ctx->base_pose = (sinew_qvv *)take(&m, (size_t)v.joint_count * sizeof(sinew_qvv));
+	ctx->base_scalars = (float *)take(&m, (size_t)v.scalar_components * sizeof(float));
+	ctx->random_access = random_access;
+	// single-entry mode: the current segment in `cur`, the next one playback heads to in params[0], and the direct one
+	const uint32_t entries = random_access || v.segment_count < 2 ? v.segment_count : 2;
+	const bool direct = modes && !random_access && v.segment_count > 1;
+	const uint32_t blocks = entries + (direct ? 1u : 0u), headers = random_access ? entries : blocks - (blocks ? 1u : 0u);
+	unsigned char *block = m;
+	m += (size_t)blocks * params_bytes(nr, nv);
+	ctx->params = (sinewi_segment_params *)take(&m, (size_t)(headers ? headers : 1u) * sizeof(sinewi_segment_params));
+	for (uint32_t e = 0; e < blocks; ++e, block += params_bytes(nr, nv)) {
+		sinewi_segment_params *p = random_access ? &ctx->params[e] : e == 0 ? &ctx->cur : &ctx->params[e - 1];
+		p->tracks = (sinewi_cached_track *)(void *)block;
+		p->rot = (float *)(void *)(block + align16(((size_t)nr + nv) * sizeof(sinewi_cached_track)));
+		p->vec = p->rot + align16((size_t)rp * SINEWI_ROT_ARRAYS * sizeof(float)) / sizeof(float);
+	}
 	ctx->joints = (sinewi_joint_entry *)take(&m, (size_t)v.joint_count * sizeof(sinewi_joint_entry));
 	ctx->tracks = (sinewi_track_entry *)take(&m, (size_t)v.track_count * sizeof(sinewi_track_entry));
 	ctx->scalars = (sinewi_scalar_entry *)take(&m, (size_t)v.scalar_count * sizeof(sinewi_scalar_entry));
-	bool modes;
-	count_batches(&v, &ctx->rotation_count, &ctx->vector_count, &modes);
-	ctx->rot_track = (uint32_t *)take(&m, (size_t)ctx->rotation_count * sizeof(uint32_t));
-	ctx->vec_track = (uint32_t *)take(&m, (size_t)ctx->vector_count * sizeof(uint32_t));
-	ctx->rot_out = (uint32_t *)take(&m, (size_t)ctx->rotation_count * sizeof(uint32_t));
-	ctx->vec_out = (uint32_t *)take(&m, (size_t)ctx->vector_count * sizeof(uint32_t));
-	ctx->base_pose = (sinew_qvv *)take(&m, (size_t)v.joint_count * sizeof(sinew_qvv));
-	ctx->base_scalars = (float *)take(&m, (size_t)v.scalar_components * sizeof(float));
-	uint32_t rp = padded(ctx->rotation_count), vp = padded(ctx->vector_count);
-	float *rot = (float *)take(&m, (size_t)rp * 23 * sizeof(float));
-	float *vec = (float *)take(&m, (size_t)vp * 13 * sizeof(float));
-	for (int k = 0; k < 3; ++k) {
-		ctx->rot.qa[k] = (uint32_t *)(void *)(rot + (size_t)rp * (0 + k));
-		ctx->rot.qb[k] = (uint32_t *)(void *)(rot + (size_t)rp * (3 + k));
-		if (SINEWI_KERNEL_MIDPOINTS) ctx->rot.qr[k] = (uint32_t *)(void *)(rot + (size_t)rp * (6 + k));
-	}
-	if (SINEWI_KERNEL_MIDPOINTS) ctx->rot.mid = rot + (size_t)rp * 9;
-	ctx->rot.alpha = rot + (size_t)rp * 10;
-	ctx->rot.fit = (ctx->view.flags & SINEW_FMT_FLAG_SLERP_FIT) ? sinewi_slerp_fit : NULL; // docs/format.md step 5
-	for (int k = 0; k < 4; ++k) {
-		if (SINEWI_KERNEL_TWO_PASS) ctx->rot.ka[k] = rot + (size_t)rp * (11 + k), ctx->rot.kb[k] = rot + (size_t)rp * (15 + k);
-		ctx->rot.out[k] = rot + (size_t)rp * (19 + k);
-	}
-	ctx->vec.qa = (uint32_t *)(void *)vec;
-	ctx->vec.qb = (uint32_t *)(void *)(vec + (size_t)vp * 4);
-	ctx->vec.out = vec + (size_t)vp * 8;
-	ctx->vec.alpha = vec + (size_t)vp * 12;
-	ctx->random_access = random_access;
-	uint32_t entries = random_access || v.segment_count < 2 ? v.segment_count : 2;
-	const bool direct = modes && !random_access && v.segment_count > 1;
-	ctx->params = (sinewi_segment_params *)take(&m, (entries + (direct ? 1u : 0u)) * sizeof(sinewi_segment_params));
-	for (uint32_t e = 0; e < entries + (direct ? 1u : 0u); ++e) {
-		sinewi_segment_params *p = &ctx->params[e];
-		p->rot_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->rotation_count * sizeof(sinewi_cached_track));
-		p->vec_tracks = (sinewi_cached_track *)take(&m, (size_t)ctx->vector_count * sizeof(sinewi_cached_track));
-		float *pr = (float *)take(&m, (size_t)rp * 13 * sizeof(float));
-		float *pv = (float *)take(&m, (size_t)vp * 8 * sizeof(float));
-		for (int k = 0; k < 3; ++k) p->rot_lo[k] = pr + (size_t)rp * k, p->rot_step[k] = pr + (size_t)rp * (3 + k);
-		p->rot_dropped = pr + (size_t)rp * 6;
-		for (int k = 0; SINEWI_KERNEL_MIDPOINTS && k < 3; ++k) {
-			p->rot_bias[k] = (uint32_t *)(void *)(pr + (size_t)rp * (7 + k));
-			p->rot_mask[k] = (uint32_t *)(void *)(pr + (size_t)rp * (10 + k));
-		}
-		p->vec_lo = pv;
-		p->vec_step = pv + (size_t)vp * 4;
-	}
-	ctx->direct = direct ? &ctx->params[entries] : NULL;
+	ctx->batch_track = (uint32_t *)take(&m, ((size_t)nr + nv) * sizeof(uint32_t));
+	ctx->direct = direct ? &ctx->params[1] : NULL;
 	ctx->direct_segment = UINT32_MAX;
 	if (SINEWI_PAGES && v.page_count) {
 		ctx->pages = (const unsigned char **)take(&m, (size_t)v.page_count * sizeof(const unsigned char *));
@@ -383,8 +368,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 				t->ranges = ranges;
 				t->segment_ranges = seg_ranges;
 				t->batch = sub == 0 ? rotations++ : vectors++;
-				(sub == 0 ? ctx->rot_track : ctx->vec_track)[t->batch] = track;
-				(sub == 0 ? ctx->rot_out : ctx->vec_out)[t->batch] = j * 10u + (sub == 0 ? 0u : sub == 1 ? 4u : 7u);
+				ctx->batch_track[(sub == 0 ? 0u : nr) + t->batch] = track;
+				ctx->out_offsets[(sub == 0 ? 0u : nr) + t->batch] = j * 10u + (sub == 0 ? 0u : sub == 1 ? 4u : 7u);
 				ranges += (8u >> v.half_ranges) * (sub == 0 ? v.rotation_range_components : 3u);
 				seg_ranges += 6;
 				e->track[sub] = (int32_t)track++;
@@ -422,8 +407,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			t->ranges = ranges;
 			t->segment_ranges = seg_ranges;
 			t->batch = vectors++;
-			ctx->vec_track[t->batch] = track;
-			ctx->vec_out[t->batch] = e->output;
+			ctx->batch_track[nr + t->batch] = track;
+			ctx->out_offsets[nr + t->batch] = e->output;
 			ranges += (8u >> v.half_ranges) * e->components;
 			seg_ranges += 2u * e->components;
 			e->track = (int32_t)track++;
@@ -453,14 +438,14 @@ const char *sinew_context_kernel(const sinew_context *context) {
 }
 
 
-// Fills up to `tracks` more tracks of the segment being prefilled into params[1] (and warms the
+// Fills up to `tracks` more tracks of the segment being prefilled into params[0] (and warms the
 // cache lines of the knots it starts with).
 static void prefill(sinew_context *ctx, uint32_t tracks) {
-	uint32_t count = ctx->view.track_count, from = ctx->prefill_track;
+	uint32_t count = ctx->track_count, from = ctx->prefill_track;
 	if (ctx->prefill_segment == UINT32_MAX || from >= count) return;
 	uint32_t to = count - from > tracks ? from + tracks : count;
 	int warm = ctx->prefill_backward ? 2 : 1; // heading backward, playback enters it at its end
-	ctx->prefill_bitpos = fill_tracks(ctx, ctx->prefill_segment, &ctx->params[1], from, to, ctx->prefill_bitpos, warm,
+	ctx->prefill_bitpos = fill_tracks(ctx, ctx->prefill_segment, &ctx->params[0], from, to, ctx->prefill_bitpos, warm,
 	                                  &ctx->prefill_sink);
 	ctx->prefill_track = to;
 }
@@ -468,52 +453,58 @@ static void prefill(sinew_context *ctx, uint32_t tracks) {
 // The segment after s in playback order (before it when going backward; looping clips wrap), or
 // UINT32_MAX for none.
 static uint32_t neighbour(const sinew_context *ctx, uint32_t s, bool forward) {
-	const uint32_t count = ctx->view.segment_count;
-	const bool looping = (ctx->view.flags & SINEW_FMT_FLAG_LOOPING) != 0;
+	const uint32_t count = ctx->segment_count;
 	if (count < 2) return UINT32_MAX;
-	if (forward) return s + 1 < count ? s + 1 : looping ? 0 : UINT32_MAX;
-	return s > 0 ? s - 1 : looping ? count - 1 : UINT32_MAX;
+	if (forward) return s + 1 < count ? s + 1 : ctx->looping ? 0 : UINT32_MAX;
+	return s > 0 ? s - 1 : ctx->looping ? count - 1 : UINT32_MAX;
 }
 
-// Starts preparing segment `next` in params[1] (UINT32_MAX: nothing), reached going `forward`.
+// Whether segment s can be prepared: present (a paged clip may lack its page), or UINT32_MAX for none.
+static uint32_t present(const sinew_context *ctx, uint32_t s) {
+	return s != UINT32_MAX && ctx->paged && !sinewi_segment_bytes(ctx, s) ? UINT32_MAX : s;
+}
+
+// Starts preparing segment `next` in params[0] (UINT32_MAX: nothing), reached going `forward`.
 static void start_prefill(sinew_context *ctx, uint32_t next, bool forward) {
-	if (next != UINT32_MAX && !sinewi_segment_bytes(ctx, next)) next = UINT32_MAX; // its page is not loaded
+	next = present(ctx, next);
 	ctx->prefill_segment = next;
 	ctx->prefill_backward = !forward;
 	ctx->prefill_track = 0;
 	ctx->prefill_bitpos = 0;
-	if (next != UINT32_MAX) begin_segment(ctx, next, &ctx->params[1]);
+	if (next != UINT32_MAX) begin_segment(ctx, next, &ctx->params[0]);
 }
 
-// Single-entry contexts keep the current segment in params[0] and fill the one playback heads
-// to into params[1] during the last calls before it gets there (estimated from how far each call
-// moves; warming the cache any earlier is wasted on large clips, whose other data evicts it), so
-// moving on costs a swap instead of a whole fill and cold reads (a frame-time spike on large
-// clips). A jump elsewhere fills at once.
+// Single-entry contexts keep the current segment in `cur` and fill the one playback heads to into
+// params[0] during the last calls before it gets there (estimated from how far each call moves;
+// warming the cache any earlier is wasted on large clips, whose other data evicts it), so moving on
+// costs a swap instead of a whole fill and cold reads (a frame-time spike on large clips). A jump
+// elsewhere fills at once. While the segment stays, a call reads nothing but the context's first lines.
 const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, float u) {
 	if (ctx->random_access) return &ctx->params[s];
 	if (ctx->cached_segment == s) {
-		float step = u - ctx->last_u, length = (float)ctx->params[0].length;
+		float step = u - ctx->last_u, length = (float)ctx->cur.length;
 		ctx->last_u = u;
-		if (step == 0.0f) return &ctx->params[0];
+		if (step == 0.0f) return &ctx->cur;
 		uint32_t next = neighbour(ctx, s, step > 0.0f);
-		if (next != UINT32_MAX && !sinewi_segment_bytes(ctx, next)) next = UINT32_MAX; // page not loaded (yet)
-		if (next != ctx->prefill_segment) start_prefill(ctx, next, step > 0.0f); // direction changed (or was unknown)
-		uint32_t left = ctx->view.track_count - ctx->prefill_track;
-		if (next == UINT32_MAX || left == 0) return &ctx->params[0];
+		if (next != ctx->prefill_segment) { // direction changed (or was unknown), or its page is not loaded (yet)
+			next = present(ctx, next);
+			if (next != ctx->prefill_segment) start_prefill(ctx, next, step > 0.0f);
+		}
+		uint32_t left = ctx->track_count - ctx->prefill_track;
+		if (next == UINT32_MAX || left == 0) return &ctx->cur;
 		float calls = (step > 0.0f ? length - u : u) / (step > 0.0f ? step : -step);
-		if (!(calls <= (float)SINEWI_PREFILL_CALLS)) return &ctx->params[0]; // not yet
-		uint32_t spread = calls >= 2.0f ? (uint32_t)calls - 1u : 1u;       // finish a call early
+		if (!(calls <= (float)SINEWI_PREFILL_CALLS)) return &ctx->cur; // not yet
+		uint32_t spread = calls >= 2.0f ? (uint32_t)calls - 1u : 1u;  // finish a call early
 		prefill(ctx, (left + spread - 1) / spread);
-		return &ctx->params[0];
+		return &ctx->cur;
 	}
 	if (ctx->prefill_segment == s) {
 		prefill(ctx, UINT32_MAX);
-		sinewi_segment_params swap = ctx->params[0];
-		ctx->params[0] = ctx->params[1];
-		ctx->params[1] = swap;
+		sinewi_segment_params swap = ctx->cur;
+		ctx->cur = ctx->params[0];
+		ctx->params[0] = swap;
 	} else {
-		fill_segment(ctx, s, &ctx->params[0]);
+		fill_segment(ctx, s, &ctx->cur);
 	}
 	// guess the way on from the way here (forward after a jump); later calls correct it
 	uint32_t previous = ctx->cached_segment;
@@ -521,5 +512,5 @@ const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, floa
 	ctx->cached_segment = s;
 	ctx->last_u = u;
 	start_prefill(ctx, neighbour(ctx, s, forward), forward);
-	return &ctx->params[0];
+	return &ctx->cur;
 }

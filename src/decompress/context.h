@@ -36,45 +36,56 @@ typedef struct sinewi_scalar_entry {
 	uint32_t output;       // first float in the caller's scalar output
 } sinewi_scalar_entry;
 
-// Per animated track, for the cached segment, stored in batch order (rotations, vectors) so the
-// unpack loops read them sequentially and without a branch on the track type.
+// Per animated track, for a segment, in batch order (rotations, then vectors) so the unpack loops read them
+// sequentially and without a branch on the track type: 24 bytes.
+#define SINEWI_TRACK_RAW 1u       // some component is raw float32 (the decode_track path)
+#define SINEWI_TRACK_PREDICTED 2u // the odd knots but the last are stored apart, after the plain ones (format 2: some
+                                  // Shift is set; format 3: every track of a clip with Midpoint_knots, in the residual rows)
+#define SINEWI_TRACK_WHOLE 4u     // format 3, predicted: the track has no Shift and its odd knots are stored whole
+#define SINEWI_TRACK_DROPPED_SHIFT 4 // a rotation's dropped component (0..3) in these bits of `flags`
 typedef struct sinewi_cached_track {
-	uint64_t bitpos;       // first bit of the track's first (plain) knot in the segment's stream (format 3: its
-	                       // column in a row)
-	uint64_t residual_pos; // midpoint knots: first bit of its first residual (format 3: its column in a residual row)
-	uint32_t stride;       // bits from one plain knot of the track to the next: its knot bits (format 1, 2: a track's
-	                       // knots follow each other); 1 in format 3, where picks are rows' bit positions
-	uint32_t rstride;      // the same for its residuals
-	uint8_t width[4];      // bits per stored component
+	uint64_t bitpos;       // formats 1, 2: first bit of the track's first (plain) knot in the segment's stream;
+	                       // format 3: its column in its level's plain rows
+	uint32_t residual_pos; // format 3: its column in its level's residual rows (formats 1, 2: 0; its residuals follow
+	                       // its plain knots, sinewi_segment_params.row_bits)
+	uint8_t width[4];      // bits per stored component (width codes)
 	uint8_t rwidth[4];     // midpoint knots: bits per component of a residual (width - Shift)
 	uint8_t knot_bits;     // bits per knot (sum of widths; 128 for a raw rotation)
-	uint8_t sel;           // rounding * 4 + decimation: which knot pair and weight the track uses
-	uint8_t raw;           // some component is raw float32 (the decode_track path)
 	uint8_t residual_bits; // bits per residual (may be 0: every predicted knot is its midpoint)
-	uint8_t predicted;     // 1: the odd knots but the last are stored apart, after the plain ones (format 2: some
-	                       // Shift is set; format 3: every track of a clip with Midpoint_knots, in the residual rows)
-	uint8_t whole;         // format 3, predicted: the track has no Shift and its odd knots are stored whole (nothing to rebuild)
+	uint8_t sel;           // rounding * 4 + decimation: which knot pair and weight the track uses
+	uint8_t flags;         // SINEWI_TRACK_*, and a rotation's dropped component
 } sinewi_cached_track;
 
-// Per-track parameters of one segment: where its knots are, their widths, and the kernels'
-// segment constants (lo/step per stored component, dropped index).
+// The rotation batch's segment constants, structure of arrays, each `rotation_stride` floats (the batch padded
+// to SINEWI_MAX_LANES): lo and step per stored slot (the unpack loop gives the kernel the rest from the tracks).
+enum { SINEWI_ROT_LO = 0, SINEWI_ROT_STEP = 3, SINEWI_ROT_ARRAYS = 6 };
+
+// Per-track parameters of one segment: where its knots are, their widths, and the kernels' segment constants.
 typedef struct sinewi_segment_params {
 	const unsigned char *data; // bit stream start
+	sinewi_cached_track *tracks; // [rotation batch] then [vector batch]
+	float *rot;                // [SINEWI_ROT_ARRAYS * rotation_stride]
+	float *vec;                // lo [vector batch * 4, padded], then step
 	uint32_t length;           // intervals in this segment
 	uint32_t raw_count;        // tracks with raw float32 components (decoded one by one)
 	uint32_t predicted_count;  // tracks with their odd knots stored apart (none: the plain unpack loops)
 	uint32_t rebuilt_count;    // of these, tracks with midpoint residuals (none: the kernels skip the rebuild)
 	uint32_t sels;             // bit `sel` set for each rounding mode * 4 + decimation some track uses
-	sinewi_cached_track *rot_tracks, *vec_tracks; // [rotation batch], [vector batch]
-	float *rot_lo[3], *rot_step[3], *rot_dropped; // [rotation batch, padded]
-	uint32_t *rot_bias[3], *rot_mask[3];           // [rotation batch, padded] midpoint residual bias, slot mask
-	float *vec_lo, *vec_step;                      // [vector batch * 4, padded]
-	// format 3 rows (docs/format.md §bit stream), per decimation level: where its rows start, and the plain and
-	// residual row widths (while the tracks are filled: the columns they take so far)
 	uint32_t rows;             // format 3: a track's knots are at its columns of rows (pick_knots), not after each other
+	// per decimation level: format 3, where its rows start, and the plain and residual row widths (while the tracks
+	// are filled: the columns they take so far); formats 1, 2, plain knots of a predicted track (its residuals follow)
 	uint64_t level_start[4];
 	uint32_t row_bits[4], residual_row_bits[4];
 } sinewi_segment_params;
+
+// Per rounding mode in use and decimation level, indexed like a cached track's `sel` (mode * 4 +
+// decimation): the knot pair and weight, for plain tracks [0] and split ones [1] (pick_knots).
+typedef struct sinewi_knot_picks {
+	uint64_t j[2][16], jn[2][16], jr[2][16];
+	uint32_t mid[2][16];
+	float alpha[16];
+	uint32_t uniform_sel;  // the segment's one `sel`, when every track uses it and every track is split or none is
+} sinewi_knot_picks;
 
 // Fills `c` from a track descriptor (type 0..3, n stored components) of a segment of `length`
 // intervals whose stream has the track at `bitpos`; returns where the next track starts, and the
@@ -95,47 +106,55 @@ SINEWI_CACHE_TRACK_LINKAGE uint64_t sinewi_cache_track(uint64_t desc, uint32_t t
 	c->bitpos = bitpos;
 	uint32_t bits, residual, raw;
 	sinewi_descriptor_slots(desc, type, n, c->width, c->rwidth, &raw, &bits, &residual);
-	c->raw = (uint8_t)raw;
 	c->knot_bits = (uint8_t)bits;
 	c->residual_bits = (uint8_t)residual;
-	c->predicted = residual != bits;
-	c->whole = 0;
+	c->flags = (uint8_t)((raw ? SINEWI_TRACK_RAW : 0u) | (residual != bits ? SINEWI_TRACK_PREDICTED : 0u));
+	c->residual_pos = 0;
 	uint32_t knots = sinewi_knot_count(length, d);
 	*plain_knots = knots - (residual != bits ? sinewi_predicted_knots(knots) : 0u);
-	c->residual_pos = bitpos + (uint64_t)*plain_knots * bits;
-	c->stride = bits, c->rstride = residual;
 	return bitpos + sinewi_track_bits(knots, bits, residual);
 }
 #endif
 
 struct sinew_context {
-	sinewi_clip_view view;
-	int skip_defaults;
-	const sinewi_kernel_table *kernel;
-	uint32_t segment_header; // bytes before a segment's bit stream
-	uint32_t modes_used;     // bit r set when some animated track uses rounding mode r
+	// The lines one pose reads first (a cold pose waits for them before anything else: every address it needs
+	// is here, so the rest is fetched in one burst).
+	sinewi_segment_params cur;     // single-entry mode: the parameters of the segment sampling reads (random access:
+	                               // params[s])
+	uint32_t cached_segment;       // single-entry mode: the segment in `cur`, UINT32_MAX for none
+	uint32_t modes_used;           // bit r set when some animated track uses rounding mode r
 	uint32_t rotation_count, vector_count; // animated tracks per batch
-	uint32_t joint_vector_count; // vector batch entries of joints (scalar tracks follow them)
-	uint32_t lanes;          // batch arrays are padded to a multiple of this
+	uint32_t joint_vector_count;   // vector batch entries of joints (scalar tracks follow them)
+	uint32_t rotation_stride;      // floats per array of the rotation batch's segment constants (padded count)
+	uint32_t vector_stride;        // the same for the vector batch (4 per entry, padded)
+	uint32_t joint_count, scalar_components;
+	uint32_t segment_length, segment_count, last_sample; // stored samples - 1
+	uint32_t track_count, scalar_count;
+	uint32_t prefill_segment;      // single-entry mode: the segment in params[0], UINT32_MAX for none
+	uint32_t prefill_track;        // its next track to fill
+	uint8_t skip_defaults, random_access, paged, looping;
+	float last_u;                  // local position of the previous call (playback speed estimate)
+	double sample_rate;
+	const unsigned char *time_map; // the view's (NULL: sample k at k / rate)
+	const sinewi_kernel_table *kernel;
+	const float *fit;              // Slerp_fit coefficients (sinewi_slerp_fit), or NULL: plain nlerp
+	uint32_t *out_offsets;         // [rotation batch] then [vector batch]: first output float, joint * 10 (+ 4 translation,
+	                               // + 7 scale); scalar tracks: the first float in the scalar output
+	sinew_qvv *base_pose;          // [joints] identity/default/constant values (animated parts: identity)
+	float *base_scalars;           // [scalar components]
+
+	sinewi_clip_view view;
+	uint32_t segment_header; // bytes before a segment's bit stream
 	sinewi_joint_entry *joints;
 	sinewi_track_entry *tracks;
 	sinewi_scalar_entry *scalars;
-	uint32_t *rot_track, *vec_track; // [batch] track index of each batch entry
-	uint32_t *rot_out, *vec_out;     // [batch] first output float: joint * 10 (+ 4 translation, + 7 scale);
-	                                 // scalar tracks: the first float in the scalar output
-	sinew_qvv *base_pose;    // [joints] identity/default/constant values (animated parts: identity)
-	float *base_scalars;     // [scalar components]
-	// Segment parameters: one entry per segment in random-access mode (filled at init), else the
-	// current segment in params[0] and the next one playback heads to being filled in params[1].
-	int random_access;
-	uint32_t cached_segment;       // single-entry mode: the segment in params[0], UINT32_MAX for none
-	uint32_t prefill_segment;      // single-entry mode: the segment in params[1], UINT32_MAX for none
-	uint32_t prefill_track;        // its next track to fill
-	uint64_t prefill_bitpos;       // where that track starts in its bit stream
+	uint32_t *batch_track;   // [rotation batch] then [vector batch]: track index of each batch entry
+	// Segment parameters: one entry per segment in random-access mode (filled at init), else the next
+	// segment playback heads to being filled in params[0] (and the direct one in params[1]).
+	uint64_t prefill_bitpos;       // where the prefill's next track starts in its bit stream
 	uint8_t prefill_sink;          // bytes read to warm the cache end up here (so the reads stay)
-	uint8_t prefill_backward;      // params[1] is reached going backward (warm its last knots)
-	float last_u;                  // local position of the previous call (playback speed estimate)
-	sinewi_segment_params *params; // [segment_count or 2]
+	uint8_t prefill_backward;      // params[0] is reached going backward (warm its last knots)
+	sinewi_segment_params *params; // [segment_count], or [1 or 2]
 	sinewi_segment_params *direct; // tracks of several rounding modes: the segment some need besides the cached one
 	uint32_t direct_segment;       // the segment in `direct` (UINT32_MAX: none)
 	// Paged clips: the bytes of each page (NULL while absent) and the page of each segment.
@@ -144,10 +163,12 @@ struct sinew_context {
 	uint32_t *page_tier;           // [page_count]
 	uint32_t tiers;                // tiers sampling uses: the clip's, or fewer (sinew_context_options.tiers)
 	uint32_t missing_page;         // the page the last sampling call lacked (UINT32_MAX: none)
-	sinewi_rotation_batch rot;     // per-call arrays; lo/step/dropped point into the segment's params
-	sinewi_vector_batch vec;
 };
 
+// The quantized components of an interval's two knots (pick_knots' j, jn, jr, mid), one read per component (knots
+// wider than one word's 57 bits; rare), predicted knots rebuilt: component k goes to a[k * stride] and b[k * stride].
+void sinewi_unpack_wide(const sinewi_segment_params *p, const sinewi_cached_track *c, uint32_t n, uint64_t j, uint64_t jn,
+                        uint64_t jr, uint32_t mid, uint32_t *a, uint32_t *b, size_t stride);
 // First byte of segment s, or NULL when it is in a page that is not loaded.
 const unsigned char *sinewi_segment_bytes(const sinew_context *ctx, uint32_t s);
 // Random-access contexts: fills the parameters of segment s (present) in params[s].

@@ -1,7 +1,7 @@
 // sinew — see include/sinew.h for version and licence
-// Picks the kernel once per context from the CPU's capabilities (cpuid/xgetbv on x86): AVX2
-// when the CPU has it and the OS saves its registers, else SSE2; NEON on AArch64; SIMD128 in a
-// wasm build. SINEW_KERNEL=scalar in the environment, the context option or the build macro
+// Picks the kernel once per context from the CPU's capabilities (cpuid/xgetbv on x86): AVX2 when
+// the CPU has it and BMI2 (the kernel's unpack loops use it) and the OS saves its registers, else
+// SSE2; NEON on AArch64; SIMD128 in a wasm build. SINEW_KERNEL=scalar in the environment, the context option or the build macro
 // SINEW_FORCE_SCALAR force the reference kernel. The SIMD128 wasm modules leave the reference kernel
 // out (bytes; their runtime never asks for it): there SINEW_KERNEL_SCALAR gets the SIMD128 kernel,
 // whose floats are the same.
@@ -23,7 +23,7 @@ static int x86_has_avx2(void) {
 	(void)xcr0_hi;
 	if ((xcr0_lo & 6u) != 6u) return 0; // XMM and YMM state enabled by the OS
 	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
-	return (b & (1u << 5)) != 0; // AVX2
+	return (b & (1u << 5)) != 0 && (b & (1u << 8)) != 0; // AVX2, and BMI2 (the AVX2 kernel's unpack loops use it)
 }
 #endif
 

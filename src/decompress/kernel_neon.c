@@ -31,7 +31,6 @@
 #define VI_LOAD(p) vld1q_u32(p)
 #define VI_SET1(x) vdupq_n_u32(x)
 #define VI_ADD vaddq_u32
-#define VI_SUB vsubq_u32
 #define VI_AND vandq_u32
 #define VI_SRL1(a) vshrq_n_u32(a, 1)
 #define VI_TOF(a) vcvtq_f32_s32(vreinterpretq_s32_u32(a))

@@ -29,7 +29,6 @@
 #define VI_LOAD(p) (*(p))
 #define VI_SET1(x) (x)
 #define VI_ADD(a, b) ((a) + (b))
-#define VI_SUB(a, b) ((a) - (b))
 #define VI_AND(a, b) ((a) & (b))
 #define VI_SRL1(a) ((a) >> 1)
 #define VI_TOF(a) ((float)(int32_t)(a))

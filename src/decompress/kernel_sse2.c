@@ -30,7 +30,6 @@
 #define VI_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define VI_SET1(x) _mm_set1_epi32((int)(x))
 #define VI_ADD _mm_add_epi32
-#define VI_SUB _mm_sub_epi32
 #define VI_AND _mm_and_si128
 #define VI_SRL1(a) _mm_srli_epi32(a, 1)
 #define VI_TOF _mm_cvtepi32_ps

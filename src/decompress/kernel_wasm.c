@@ -30,7 +30,6 @@
 #define VI_LOAD(p) wasm_v128_load(p)
 #define VI_SET1(x) wasm_i32x4_splat((int32_t)(x))
 #define VI_ADD wasm_i32x4_add
-#define VI_SUB wasm_i32x4_sub
 #define VI_AND wasm_v128_and
 #define VI_SRL1(a) wasm_u32x4_shr(a, 1)
 #define VI_TOF wasm_f32x4_convert_i32x4

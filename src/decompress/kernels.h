@@ -5,11 +5,11 @@
 //   VEC, VMASK and V_LOAD V_STORE V_SET1 V_ADD V_SUB V_MUL V_DIV V_SQRT V_MAX V_NEG V_EQ V_LT V_LE V_GT
 //   V_SEL(mask, a, b) (mask ? a : b), plus V4, V4_LOAD, V4_STORE, V4_SET1, V4_ADD, V4_SUB, V4_MUL
 //   for 4-component vectors (VW == 1 builds use the scalar loop instead), and for the quantized
-//   integers VI, VI_LOAD VI_SET1 VI_ADD VI_SUB VI_AND VI_SRL1 (logical shift right by one) VI_TOF (signed
+//   integers VI, VI_LOAD VI_SET1 VI_ADD VI_AND VI_SRL1 (logical shift right by one) VI_TOF (signed
 //   32-bit to float) and V4_LOAD_TOF (4 integers loaded and converted).
 // Operation order follows docs/format.md exactly, so every build gives identical floats.
 
-KERNEL_ATTR static void kernel_rotations(const sinewi_rotation_batch *b, uint32_t count) {
+KERNEL_ATTR static void kernel_rotations(sinewi_rotation_batch *b, uint32_t count) {
 	const VEC one = V_SET1(1.0f), zero = V_SET1(0.0f), half = V_SET1(0.5f);
 	const VEC f0 = V_SET1(0.0f), f1 = V_SET1(1.0f), f2 = V_SET1(2.0f), f3 = V_SET1(3.0f);
 #if SINEWI_KERNEL_MIDPOINTS
@@ -29,8 +29,8 @@ KERNEL_ATTR static void kernel_rotations(const sinewi_rotation_batch *b, uint32_
 			VI ia = VI_LOAD(b->qa[k] + i), ib = VI_LOAD(b->qb[k] + i);
 			VEC qa = VI_TOF(ia), qb = VI_TOF(ib);
 #if SINEWI_KERNEL_MIDPOINTS
-			if (b->residuals) { // the predicted knot: ((a + b + 1) >> 1) + r - bias, modulo 2^width
-				VI m = VI_SUB(VI_ADD(VI_SRL1(VI_ADD(VI_ADD(ia, ib), i_one)), VI_LOAD(b->qr[k] + i)), VI_LOAD(b->bias[k] + i));
+			if (b->residuals) { // the predicted knot: ((a + b + 1) >> 1) + (r - bias), modulo 2^width
+				VI m = VI_ADD(VI_SRL1(VI_ADD(VI_ADD(ia, ib), i_one)), VI_LOAD(b->qr[k] + i));
 				m = VI_AND(m, VI_LOAD(b->mask[k] + i));
 				VEC qm = VI_TOF(m);
 				qa = V_SEL(mid_a, qm, qa), qb = V_SEL(mid_b, qm, qb);
@@ -80,7 +80,7 @@ KERNEL_ATTR static void kernel_rotations(const sinewi_rotation_batch *b, uint32_
 	}
 }
 
-KERNEL_ATTR static void kernel_vectors(const sinewi_vector_batch *b, uint32_t count) {
+KERNEL_ATTR static void kernel_vectors(sinewi_vector_batch *b, uint32_t count) {
 #if VW == 1
 	for (uint32_t i = 0; i < count; ++i)
 		for (uint32_t k = 0; k < 4; ++k) {
@@ -98,4 +98,7 @@ KERNEL_ATTR static void kernel_vectors(const sinewi_vector_batch *b, uint32_t co
 #endif
 }
 
-const sinewi_kernel_table KERNEL_TABLE = {KERNEL_NAME, VW, kernel_rotations, kernel_vectors};
+#ifndef KERNEL_UNPACK
+#define KERNEL_UNPACK NULL, NULL
+#endif
+const sinewi_kernel_table KERNEL_TABLE = {KERNEL_NAME, VW, kernel_rotations, kernel_vectors, KERNEL_UNPACK};

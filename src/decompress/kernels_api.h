@@ -6,6 +6,7 @@
 #ifndef SINEW_DECOMPRESS_KERNELS_API_H
 #define SINEW_DECOMPRESS_KERNELS_API_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SINEWI_MAX_LANES 8u
@@ -21,39 +22,58 @@
 #define SINEWI_KERNEL_TWO_PASS 1
 #endif
 
-// Quantized rotations, structure of arrays, `count` entries padded to the kernel's lanes. The
-// quantized values are integers (converted in the kernels); with `residuals`, an entry whose `mid`
-// is 1 (2) takes for knot a (b) the midpoint prediction from qa, qb and its residual field qr
-// (docs/format.md §midpoint knots), computed in the kernels' integer lanes.
+// Batch entries the kernels take per call: a sampling call unpacks, runs the kernels and scatters chunk by
+// chunk, in a batch on its own stack (hot in L1 whatever the context: none of a context's lines is written).
+#define SINEWI_CHUNK 32u
+
+// Quantized rotations, structure of arrays, `count` (<= SINEWI_CHUNK) entries, read up to the kernel's lanes
+// (the segment constants are padded to SINEWI_MAX_LANES). The quantized values are integers (converted in
+// the kernels); with `residuals`, an entry whose `mid` is 1 (2) takes for knot a (b) the midpoint prediction
+// from qa, qb and its residual field qr (docs/format.md §midpoint knots), computed in the kernels' integer lanes.
 typedef struct sinewi_rotation_batch {
-	float *lo[3], *step[3];  // per stored slot (segment constants)
-	float *dropped;          // rebuilt component index as a float 0..3 (segment constant)
-	uint32_t *bias[3];       // midpoint residual bias per stored slot (segment constant)
-	uint32_t *mask[3];       // the slot's bits: the rebuilt value wraps modulo 2^width (segment constant)
-	uint32_t *qa[3], *qb[3]; // quantized values of the two knots (predicted ones: their plain neighbours)
-	uint32_t *qr[3];         // residual fields of the predicted knot
-	float *mid;              // 0: both knots plain, 1: knot a is predicted, 2: knot b is (with `residuals`)
-	uint32_t residuals;      // some entry may have mid != 0
-	float *alpha;
-	const float *fit;        // Slerp_fit coefficients (sinewi_slerp_fit), or NULL: plain nlerp (clip constant)
-	float *ka[4], *kb[4];    // the two knots' quaternions (between the kernel's passes)
-	float *out[4];           // x, y, z, w
+	const float *lo[3], *step[3];  // per stored slot (segment constants, at the chunk's first entry)
+	uint32_t residuals;            // some entry may have mid != 0
+	const float *fit;              // Slerp_fit coefficients (sinewi_slerp_fit), or NULL: plain nlerp (clip constant)
+	_Alignas(64) float dropped[SINEWI_CHUNK]; // rebuilt component index as a float 0..3 (the arrays in whole lines)
+	uint32_t qa[3][SINEWI_CHUNK], qb[3][SINEWI_CHUNK]; // quantized values of the two knots (predicted ones: their plain neighbours)
+#if SINEWI_KERNEL_MIDPOINTS
+	uint32_t qr[3][SINEWI_CHUNK];  // residual fields of the predicted knot, less their bias
+	uint32_t mask[3][SINEWI_CHUNK]; // the slot's bits: the rebuilt value wraps modulo 2^width (set where `mid` is not 0)
+	float mid[SINEWI_CHUNK];       // 0: both knots plain, 1: knot a is predicted, 2: knot b is (with `residuals`)
+#endif
+	float alpha[SINEWI_CHUNK];
+#if SINEWI_KERNEL_TWO_PASS
+	float ka[4][SINEWI_CHUNK], kb[4][SINEWI_CHUNK]; // the two knots' quaternions (between the kernel's passes)
+#endif
+	float out[4][SINEWI_CHUNK];    // x, y, z, w
 } sinewi_rotation_batch;
 
 // Translations, scales and scalar tracks: 4 values per entry (unused components are zero); their
 // predicted knots are rebuilt while unpacking.
 typedef struct sinewi_vector_batch {
-	float *lo, *step;        // [count * 4] (segment constants)
-	uint32_t *qa, *qb;       // [count * 4] quantized values
-	float *alpha;            // [count]
-	float *out;              // [count * 4]
+	const float *lo, *step;        // [count * 4] (segment constants, at the chunk's first entry)
+	_Alignas(64) uint32_t qa[4 * SINEWI_CHUNK], qb[4 * SINEWI_CHUNK]; // quantized values (the arrays in whole lines)
+	float alpha[SINEWI_CHUNK];
+	float out[4 * SINEWI_CHUNK];
 } sinewi_vector_batch;
+
+struct sinewi_segment_params;
+struct sinewi_knot_picks;
+struct sinewi_cached_track;
 
 typedef struct sinewi_kernel_table {
 	const char *name;
 	uint32_t lanes;
-	void (*rotations)(const sinewi_rotation_batch *b, uint32_t count);
-	void (*vectors)(const sinewi_vector_batch *b, uint32_t count);
+	void (*rotations)(sinewi_rotation_batch *b, uint32_t count);
+	void (*vectors)(sinewi_vector_batch *b, uint32_t count);
+	// The unpack loops of unpack.h for a format-3 segment (the same integers), compiled for this instruction set
+	// where it unpacks faster (BMI2's shifts and masks); NULL: sample.c's. `residuals`: bit 0 some track is split,
+	// bit 1 the picks are uniform (sinewi_knot_picks.uniform_sel).
+	void (*unpack_rotations)(const struct sinewi_segment_params *seg, const struct sinewi_knot_picks *kp, uint32_t residuals,
+	                         uint32_t first, uint32_t count, sinewi_rotation_batch *b);
+	void (*unpack_vectors)(const struct sinewi_segment_params *seg, const struct sinewi_knot_picks *kp, uint32_t residuals,
+	                       const struct sinewi_cached_track *tracks, uint32_t first, uint32_t count, uint32_t joint_vectors,
+	                       sinewi_vector_batch *b);
 } sinewi_kernel_table;
 
 extern const sinewi_kernel_table sinewi_kernel_scalar;

@@ -13,10 +13,15 @@
 #include "../core/bits.h"
 #include "../core/codec_math.h"
 #include "../core/format_layout.h"
+#if defined(__SSE2__) && !defined(__wasm__)
+#include <emmintrin.h>
+#endif
 
 double sinewi_key_for_time(const sinew_context *ctx, double t) {
 	// t * rate, or through the time map (docs/format.md §time map), clamped to the samples
-	double key = sinewi_view_key(&ctx->view, t);
+	double key = t * ctx->sample_rate;
+	if (ctx->time_map) key = sinewi_view_key(&ctx->view, t);
+	else key = !(key > 0.0) ? 0.0 : key > (double)ctx->last_sample ? (double)ctx->last_sample : key; // NaN gives 0
 	return sinewi_snap_key(key, SINEWI_SNAP_INTERPOLATED); // t = k / rate lands on sample k
 }
 
@@ -24,9 +29,6 @@ double sinewi_key_for_time(const sinew_context *ctx, double t) {
 // first; the segment is the one holding floor(rounded key) (the last segment for the last
 // sample), so a given sample always decodes from the same segment whatever the mode.
 typedef struct seek_mode {
-	const unsigned char *segment; // segment start
-	const unsigned char *data;    // bit stream start
-	uint32_t length;              // intervals in this segment
 	uint32_t index;               // segment index
 	float u;                      // local position
 } seek_mode;
@@ -36,25 +38,19 @@ typedef struct seek {
 	bool one_segment; // every mode landed in the same segment (the usual case)
 } seek;
 
+// (the segment's bytes are not read: its parameters are cached, or filled when sampling needs them)
 SINEWI_WASM_SMALL static void seek_one(const sinew_context *ctx, double key, seek_mode *sm) {
-	const sinewi_clip_view *v = &ctx->view;
 	uint32_t k0 = (uint32_t)key;
-	uint32_t s = k0 / v->segment_length;
-	if (s >= v->segment_count) s = v->segment_count - 1;
-	uint32_t first = s * v->segment_length;
-	uint32_t length = v->stored_sample_count - 1 - first;
-	if (length > v->segment_length) length = v->segment_length;
-	sm->segment = SINEWI_PAGES ? sinewi_segment_bytes(ctx, s) : v->clip + sinewi_segment_offset(v, s);
-	sm->data = SINEWI_PAGES && !sm->segment ? NULL : sm->segment + ctx->segment_header; // NULL: page not loaded
-	sm->length = length;
+	uint32_t s = k0 / ctx->segment_length;
+	if (s >= ctx->segment_count) s = ctx->segment_count - 1;
 	sm->index = s;
-	sm->u = (float)(key - (double)first);
+	sm->u = (float)(key - (double)(s * ctx->segment_length));
 }
 
 // Locates `key` for every rounding mode; false (and ctx->missing_page set) when a segment some
 // track needs is in a page that is not loaded.
 static bool do_seek(sinew_context *ctx, double key, seek *sk) {
-	double last = (double)(ctx->view.stored_sample_count - 1);
+	double last = (double)ctx->last_sample;
 	seek_one(ctx, key, &sk->m[SINEW_ROUNDING_NONE]);
 	if (ctx->modes_used & 14u) { // the rounding modes some track uses (only theirs are read below)
 		double step = sinewi_snap_key(key, SINEWI_SNAP_ROUNDED);
@@ -67,19 +63,19 @@ static bool do_seek(sinew_context *ctx, double key, seek *sk) {
 	}
 	sk->one_segment = true;
 	for (int r = 1; r < 4; ++r)
-		if ((ctx->modes_used >> r) & 1u) sk->one_segment &= sk->m[r].segment == sk->m[SINEW_ROUNDING_NONE].segment;
+		if ((ctx->modes_used >> r) & 1u) sk->one_segment &= sk->m[r].index == sk->m[SINEW_ROUNDING_NONE].index;
 	if (!(ctx->modes_used & 1u)) { // NONE unused: compare against the first mode in use
 		for (int r = 1; r < 4; ++r)
 			if ((ctx->modes_used >> r) & 1u) {
 				for (int q = r + 1; q < 4; ++q)
-					if ((ctx->modes_used >> q) & 1u) sk->one_segment &= sk->m[q].segment == sk->m[r].segment;
+					if ((ctx->modes_used >> q) & 1u) sk->one_segment &= sk->m[q].index == sk->m[r].index;
 				break;
 			}
 		sk->one_segment = sk->one_segment || ctx->modes_used == 0;
 	}
-	if (!SINEWI_PAGES || !ctx->view.page_count) return true;
+	if (!SINEWI_PAGES || !ctx->paged) return true;
 	for (uint32_t r = 0; r < 4; ++r)
-		if (((ctx->modes_used >> r) & 1u) && !sk->m[r].segment) {
+		if (((ctx->modes_used >> r) & 1u) && !sinewi_segment_bytes(ctx, sk->m[r].index)) {
 			ctx->missing_page = ctx->segment_page[sk->m[r].index]; // the base tier's page
 			return false;
 		}
@@ -114,28 +110,16 @@ pick_knots(const sinewi_segment_params *p, uint32_t d, uint32_t k0, uint32_t k1,
 	}
 }
 
-// Where the two knots of an interval start (pick_knots gave j, jn, jr), but that a track storing its predicted
-// knots whole (format 3, no Shift) reads the predicted one (`mid`) from row jr, and then has nothing to rebuild.
-// `rows` (format 3, a constant where the unpack loops are specialized): the strides are 1.
-static inline void knot_positions(const sinewi_cached_track *c, uint64_t j, uint64_t jn, uint64_t jr, uint32_t *mid, bool rows,
-                                  uint64_t *pa, uint64_t *pb) {
-	*pa = c->bitpos + (rows ? j : j * c->stride), *pb = c->bitpos + (rows ? jn : jn * c->stride);
-	if (*mid && c->whole) {
-		const uint64_t pr = c->residual_pos + (rows ? jr : jr * c->rstride);
-		if (*mid == 1u) *pa = pr;
-		else *pb = pr;
-		*mid = 0;
-	}
-}
+#include "unpack.h"
 
 // The quantized components of the interval's knots (pick_knots) into qa and qb, one read per component; with
 // `mid`, the predicted knot replaces qa (1) or qb (2). A raw rotation (128-bit knots) is read as its four
 // float32 components.
-SINEWI_WASM_SMALL static void read_pair(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint64_t j, uint64_t jn,
-                      uint64_t jr, uint32_t mid, uint32_t qa[4], uint32_t qb[4]) {
-	uint64_t p0, p1;
-	knot_positions(c, j, jn, jr, &mid, false, &p0, &p1);
-	uint64_t pr = c->residual_pos + jr * c->rstride;
+SINEWI_WASM_SMALL static void read_pair(const sinewi_segment_params *p, const sinewi_cached_track *c, uint32_t n, uint64_t j,
+                                        uint64_t jn, uint64_t jr, uint32_t mid, uint32_t qa[4], uint32_t qb[4]) {
+	const unsigned char *data = p->data;
+	uint64_t p0, p1, pr;
+	knot_positions(c, j, jn, jr, &mid, p->rows, p->row_bits[c->sel & 3u], &p0, &p1, &pr);
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t code = c->knot_bits == 128 ? SINEWI_WIDTH_RAW : c->width[k], w = sinewi_width_bits(code);
 		qa[k] = w ? sinewi_read_bits(data, p0, w) : 0u, qb[k] = w ? sinewi_read_bits(data, p1, w) : 0u;
@@ -156,17 +140,17 @@ SINEWI_WASM_SMALL static void decode_track(const sinew_context *ctx, const sinew
                                            float out[4]) {
 	const sinewi_track_entry *t = &ctx->tracks[ti];
 	const uint32_t b = t->batch, n = t->components;
-	const sinewi_cached_track *c = t->type == 0 ? &p->rot_tracks[b] : &p->vec_tracks[b];
+	const sinewi_cached_track *c = &p->tracks[t->type == 0 ? b : ctx->rotation_count + b];
 	const uint32_t d = c->sel & 3u, knots = sinewi_knot_count(p->length, d);
 	uint32_t k0, mid;
 	uint64_t j, jn, jr;
 	float alpha;
 	sinewi_knot_locate(u, p->length, d, &k0, &alpha);
-	pick_knots(p, d, k0, k0 + 1 < knots ? k0 + 1 : k0, knots, c->predicted, &j, &jn, &jr, &mid);
+	pick_knots(p, d, k0, k0 + 1 < knots ? k0 + 1 : k0, knots, (c->flags & SINEWI_TRACK_PREDICTED) != 0, &j, &jn, &jr, &mid);
 	float a[4], bv[4], qa4[4], qb4[4];
 	uint32_t qa[4], qb[4];
 	if (c->knot_bits == 128 && t->type == 0) { // raw rotation
-		read_pair(p->data, c, 4, j, jn, jr, mid, qa, qb);
+		read_pair(p, c, 4, j, jn, jr, mid, qa, qb);
 		for (uint32_t k = 0; k < 4; ++k) {
 			qa4[k] = sinewi_dequantize(qa[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
 			qb4[k] = sinewi_dequantize(qb[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
@@ -176,10 +160,11 @@ SINEWI_WASM_SMALL static void decode_track(const sinew_context *ctx, const sinew
 			return;
 		}
 	} else {
-		read_pair(p->data, c, n, j, jn, jr, mid, qa, qb);
+		read_pair(p, c, n, j, jn, jr, mid, qa, qb);
 		for (uint32_t k = 0; k < n; ++k) {
-			const float lo = t->type == 0 ? p->rot_lo[k][b] : p->vec_lo[4 * (size_t)b + k];
-			const float step = t->type == 0 ? p->rot_step[k][b] : p->vec_step[4 * (size_t)b + k];
+			const size_t rs = ctx->rotation_stride;
+			const float lo = t->type == 0 ? p->rot[(SINEWI_ROT_LO + k) * rs + b] : p->vec[4 * (size_t)b + k];
+			const float step = t->type == 0 ? p->rot[(SINEWI_ROT_STEP + k) * rs + b] : p->vec[ctx->vector_stride + 4 * (size_t)b + k];
 			a[k] = c->width[k] == SINEWI_WIDTH_RAW ? sinewi_dequantize(qa[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : lo + (float)(int32_t)qa[k] * step;
 			bv[k] = c->width[k] == SINEWI_WIDTH_RAW ? sinewi_dequantize(qb[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : lo + (float)(int32_t)qb[k] * step;
 		}
@@ -187,12 +172,12 @@ SINEWI_WASM_SMALL static void decode_track(const sinew_context *ctx, const sinew
 			sinewi_interp_values(a, bv, n, alpha, out);
 			return;
 		}
-		const uint32_t dropped = (uint32_t)p->rot_dropped[b];
+		const uint32_t dropped = (uint32_t)c->flags >> SINEWI_TRACK_DROPPED_SHIFT;
 		sinewi_quat_from_three(a, dropped, qa4);
 		sinewi_quat_from_three(bv, dropped, qb4);
 	}
 	// one interpolation for raw and quantized rotations (one copy of the fitted nlerp in the wasm module)
-	sinewi_quat_nlerp_fit(qa4, qb4, alpha, ctx->rot.fit, out);
+	sinewi_quat_nlerp_fit(qa4, qb4, alpha, ctx->fit, out);
 }
 
 // Non-animated parts of joint j from the constant pose; with skip_defaults, identity and
@@ -211,10 +196,10 @@ static void write_constants(const sinew_context *ctx, uint32_t j, sinew_qvv *x, 
 
 static void write_scalar_constants(const sinew_context *ctx, float *out, bool skip_defaults) {
 	if (!skip_defaults) {
-		memcpy(out, ctx->base_scalars, ctx->view.scalar_components * sizeof(float));
+		memcpy(out, ctx->base_scalars, ctx->scalar_components * sizeof(float));
 		return;
 	}
-	for (uint32_t i = 0; i < ctx->view.scalar_count; ++i) {
+	for (uint32_t i = 0; i < ctx->scalar_count; ++i) {
 		const sinewi_scalar_entry *e = &ctx->scalars[i];
 		if (e->kind == 2) memcpy(out + e->output, ctx->base_scalars + e->output, e->components * sizeof(float));
 	}
@@ -263,205 +248,95 @@ SINEWI_WASM_SMALL static void sample_direct(sinew_context *ctx, const seek *sk, 
 	}
 }
 
-// Per rounding mode in use and decimation level, indexed like a cached track's `sel` (mode * 4 +
-// decimation): the knot pair and weight, for plain tracks [0] and split ones [1] (pick_knots).
-typedef struct knot_picks {
-	uint64_t j[2][16], jn[2][16], jr[2][16];
-	uint32_t mid[2][16];
-	float alpha[16];
-} knot_picks;
 
-// Where track c's interval starts and ends (pick_knots); in a segment without split tracks (`residuals` false, a
-// constant where the unpack loops are specialized) every track is plain.
-static inline void pick_of(const sinewi_cached_track *c, const knot_picks *kp, bool residuals, uint64_t *j, uint64_t *jn,
-                           uint64_t *jr, uint32_t *mid) {
-	const uint32_t sel = c->sel, p = residuals ? c->predicted : 0u;
-	*j = kp->j[p][sel], *jn = kp->jn[p][sel], *jr = kp->jr[p][sel], *mid = kp->mid[p][sel];
-}
-
-// The quantized components of an interval's two knots, one read per component (knots wider than
-// one word's 57 bits; rare, kept out of line), predicted knots rebuilt: component k goes to
-// a[k * stride] and b[k * stride].
-SINEWI_NOINLINE static void unpack_wide(const unsigned char *data, const sinewi_cached_track *c, uint32_t n, uint64_t j,
+// (rare: out of line)
+SINEWI_NOINLINE void sinewi_unpack_wide(const sinewi_segment_params *p, const sinewi_cached_track *c, uint32_t n, uint64_t j,
                                         uint64_t jn, uint64_t jr, uint32_t mid, uint32_t *a, uint32_t *b, size_t stride) {
 	uint32_t qa[4], qb[4];
-	read_pair(data, c, n, j, jn, jr, mid, qa, qb);
+	read_pair(p, c, n, j, jn, jr, mid, qa, qb);
 	for (uint32_t k = 0; k < n; ++k) a[k * stride] = qa[k], b[k * stride] = qb[k];
 }
 
-// Masks of a field's low bits for each 5-bit width code (a table: computing one takes a variable
-// shift). Codes above 24 only reach the unpack loops for raw components, which are replaced later.
-static const uint32_t field_mask[32] = {
-    0x0u,      0x1u,      0x3u,      0x7u,       0xfu,       0x1fu,      0x3fu,      0x7fu,
-    0xffu,     0x1ffu,    0x3ffu,    0x7ffu,     0xfffu,     0x1fffu,    0x3fffu,    0x7fffu,
-    0xffffu,   0x1ffffu,  0x3ffffu,  0x7ffffu,   0xfffffu,   0x1fffffu,  0x3fffffu,  0x7fffffu,
-    0xffffffu, 0x1ffffffu, 0x3ffffffu, 0x7ffffffu, 0xfffffffu, 0x1fffffffu, 0x3fffffffu, 0x7fffffffu};
-
-// Three fields of width codes w0..w2 from the low bits of a word.
-#define SPLIT3(word, w0, w1, w2, x) \
-	do {                           \
-		uint64_t v_ = (word);      \
-		x[0] = (uint32_t)v_ & field_mask[w0], v_ >>= (w0); \
-		x[1] = (uint32_t)v_ & field_mask[w1], v_ >>= (w1); \
-		x[2] = (uint32_t)v_ & field_mask[w2];              \
-	} while (0)
-
-// (inlined in the unpack loops natively; one out-of-line copy in the wasm decoder, which counts bytes)
-#if defined(__wasm__)
-#define UNPACK3_INLINE SINEWI_NOINLINE static
-#else
-#define UNPACK3_INLINE static inline
-#endif
-// The quantized x, y, z of plain slots j and jn (a plain track: knots j and jn) of a 3-component
-// track whose knots fit one word: one load per knot; with `mid`, one more for the residual fields
-// of the predicted knot between them (they fit one word too).
-// A track storing its odd knots whole reads them like plain ones, and `mid` becomes 0.
-UNPACK3_INLINE void unpack3(const unsigned char *data, const sinewi_cached_track *c, uint64_t j, uint64_t jn, uint64_t jr,
-                            uint32_t *mid, bool rows, uint32_t a[3], uint32_t b[3], uint32_t r[3]) {
-	uint64_t pa, pb;
-	knot_positions(c, j, jn, jr, mid, rows, &pa, &pb);
-	SPLIT3(sinewi_read_word(data, pa), c->width[0], c->width[1], c->width[2], a);
-	SPLIT3(sinewi_read_word(data, pb), c->width[0], c->width[1], c->width[2], b);
-	if (*mid) SPLIT3(sinewi_read_word(data, c->residual_pos + (rows ? jr : jr * c->rstride)), c->rwidth[0], c->rwidth[1], c->rwidth[2], r);
-}
-// The predicted knot (mid 1: a, 2: b) rebuilt from its plain neighbours a, b and residual fields r.
-static inline void rebuild3(const sinewi_cached_track *c, uint32_t mid, uint32_t a[3], uint32_t b[3], const uint32_t r[3]) {
-	uint32_t *m = mid == 1u ? a : b;
-	for (int k = 0; k < 3; ++k) m[k] = sinewi_midpoint_value(a[k], b[k], r[k], c->rwidth[k], field_mask[c->width[k]]);
-}
-
-// The unpack loops, specialized natively for segments with and without midpoint residuals (the
-// plain copy skips the picks and the residual branch); the wasm decoder, which counts bytes, keeps
-// the general one.
-#if defined(__GNUC__) && !defined(__wasm__)
-#define UNPACK_LOOP static inline __attribute__((always_inline))
-#else
-#define UNPACK_LOOP static
-#endif
-
-// Unpacks the two knots of every quantized rotation into the kernel batch: one load per knot when
-// its components fit in 57 bits (nearly always), else one per component. Natively a predicted
-// knot is left to the kernel (its plain neighbours, residual fields and which knot it is); the
-// wasm decoder rebuilds it here (bytes).
-UNPACK_LOOP void unpack_rotations(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals,
-                                  const bool rows) {
-#if SINEWI_KERNEL_MIDPOINTS
-	static const float mid_value[3] = {0.0f, 1.0f, 2.0f};
-#endif
-	const unsigned char *data = seg->data;
-	const sinewi_cached_track *tracks = seg->rot_tracks;
-	uint32_t *restrict qa0 = ctx->rot.qa[0], *restrict qa1 = ctx->rot.qa[1], *restrict qa2 = ctx->rot.qa[2];
-	uint32_t *restrict qb0 = ctx->rot.qb[0], *restrict qb1 = ctx->rot.qb[1], *restrict qb2 = ctx->rot.qb[2];
-#if SINEWI_KERNEL_MIDPOINTS
-	uint32_t *restrict qr0 = ctx->rot.qr[0], *restrict qr1 = ctx->rot.qr[1], *restrict qr2 = ctx->rot.qr[2];
-	float *restrict out_mid = ctx->rot.mid;
-#endif
-	float *restrict out_alpha = ctx->rot.alpha;
-	const size_t stride = (size_t)(ctx->rot.qa[1] - ctx->rot.qa[0]); // qa[k], qb[k] are evenly spaced arrays
-	const uint32_t count = ctx->rotation_count;
-	for (uint32_t b = 0; b < count; ++b) {
-		const sinewi_cached_track *c = &tracks[b];
-		uint64_t j, jn, jr;
-		uint32_t mid;
-		pick_of(c, kp, residuals, &j, &jn, &jr, &mid);
-		out_alpha[b] = kp->alpha[c->sel];
-		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
-			uint32_t x[3], y[3], r[3];
-			if (!residuals) mid = 0;
-			unpack3(data, c, j, jn, jr, &mid, rows, x, y, r);
-#if SINEWI_KERNEL_MIDPOINTS
-			if (residuals) {
-				out_mid[b] = mid_value[mid];
-				if (mid) qr0[b] = r[0], qr1[b] = r[1], qr2[b] = r[2];
-			}
-#else
-			if (residuals && mid) rebuild3(c, mid, x, y, r);
-#endif
-			qa0[b] = x[0], qa1[b] = x[1], qa2[b] = x[2];
-			qb0[b] = y[0], qb1[b] = y[1], qb2[b] = y[2];
-		} else if (!c->raw) {
-			unpack_wide(data, c, 3, j, jn, jr, mid, qa0 + b, qb0 + b, stride);
-#if SINEWI_KERNEL_MIDPOINTS
-			if (residuals) out_mid[b] = 0.0f; // rebuilt already
-#endif
+// Writes rotations [first, first + count) of the batch, the kernel's results in `rb`, to the pose (remapped joints).
+static void scatter_rotations(const sinew_context *ctx, const sinewi_rotation_batch *rb, uint32_t first, uint32_t count,
+                              sinew_qvv *out_pose, const uint32_t *remap) {
+	float *restrict pose = (float *)(void *)out_pose;
+	const float *o0 = rb->out[0], *o1 = rb->out[1], *o2 = rb->out[2], *o3 = rb->out[3];
+	const uint32_t *out = ctx->out_offsets + first;
+	uint32_t b = 0;
+#if defined(__SSE2__) && !defined(__wasm__)
+	if (!remap) // four quaternions at a time: the kernel's x, y, z, w lanes transposed
+		for (; b + 4 <= count; b += 4) {
+			__m128 x = _mm_loadu_ps(o0 + b), y = _mm_loadu_ps(o1 + b), z = _mm_loadu_ps(o2 + b), w = _mm_loadu_ps(o3 + b);
+			_MM_TRANSPOSE4_PS(x, y, z, w);
+			_mm_storeu_ps(pose + out[b], x), _mm_storeu_ps(pose + out[b + 1], y);
+			_mm_storeu_ps(pose + out[b + 2], z), _mm_storeu_ps(pose + out[b + 3], w);
 		}
-	}
-}
-
-// Same for translations and scales (3 components) and scalar tracks (4; missing ones have width
-// 0), which follow the joints' vectors in the batch; their predicted knots are rebuilt here.
-UNPACK_LOOP void unpack_vectors(sinew_context *ctx, const sinewi_segment_params *seg, const knot_picks *kp, const bool residuals,
-                                const bool rows) {
-	const unsigned char *data = seg->data;
-	const sinewi_cached_track *tracks = seg->vec_tracks;
-	uint32_t *restrict qa = ctx->vec.qa, *restrict qb = ctx->vec.qb;
-	float *restrict out_alpha = ctx->vec.alpha;
-	const uint32_t count = ctx->vector_count, joint_vectors = ctx->joint_vector_count;
-	for (uint32_t b = 0; b < joint_vectors; ++b) {
-		const sinewi_cached_track *c = &tracks[b];
-		uint64_t j, jn, jr;
-		uint32_t mid;
-		pick_of(c, kp, residuals, &j, &jn, &jr, &mid);
-		uint32_t *a4 = qa + 4 * (size_t)b, *b4 = qb + 4 * (size_t)b;
-		out_alpha[b] = kp->alpha[c->sel];
-		if (c->knot_bits <= 57) {
-			uint32_t x[3], y[3], r[3];
-			if (!residuals) mid = 0;
-			unpack3(data, c, j, jn, jr, &mid, rows, x, y, r);
-			if (residuals && mid) rebuild3(c, mid, x, y, r);
-			a4[0] = x[0], a4[1] = x[1], a4[2] = x[2];
-			b4[0] = y[0], b4[1] = y[1], b4[2] = y[2];
-		} else if (!c->raw) {
-			unpack_wide(data, c, 3, j, jn, jr, mid, a4, b4, 1);
+#endif
+	for (; b < count; ++b) {
+		uint32_t at = out[b];
+		if (remap) {
+			const uint32_t dst = remap[at / 10u];
+			if (dst == 0xFFFFFFFFu) continue;
+			at = dst * 10u;
 		}
-	}
-	for (uint32_t b = joint_vectors; b < count; ++b) {
-		const sinewi_cached_track *c = &tracks[b];
-		uint64_t j, jn, jr;
-		uint32_t mid;
-		pick_of(c, kp, residuals, &j, &jn, &jr, &mid);
-		out_alpha[b] = kp->alpha[c->sel];
-		if (!c->raw) unpack_wide(data, c, 4, j, jn, jr, mid, qa + 4 * (size_t)b, qb + 4 * (size_t)b, 1);
+		float *q = pose + at;
+		q[0] = o0[b], q[1] = o1[b], q[2] = o2[b], q[3] = o3[b];
 	}
 }
 
-// Writes the kernels' results to the outputs (remapped joints; scalar tracks follow the joints'
-// vectors in the batch).
-static void scatter(const sinew_context *ctx, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
-	const uint32_t rotations = ctx->rotation_count, joint_vectors = ctx->joint_vector_count;
+// Writes vector batch entries [first, first + count) to the pose (joints' vectors) and the scalar output
+// (scalar tracks follow the joints' vectors in the batch).
+static void scatter_vectors(const sinew_context *ctx, const sinewi_vector_batch *vb, uint32_t first, uint32_t count,
+                            sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
+	const uint32_t end = first + count, joints_end = ctx->joint_vector_count < end ? ctx->joint_vector_count : end;
+	const uint32_t *out = ctx->out_offsets + ctx->rotation_count;
+	uint32_t b = first;
 	if (out_pose) {
 		float *restrict pose = (float *)(void *)out_pose;
-		const float *o0 = ctx->rot.out[0], *o1 = ctx->rot.out[1], *o2 = ctx->rot.out[2], *o3 = ctx->rot.out[3];
-		const float *vo = ctx->vec.out;
-		const uint32_t *rot_out = ctx->rot_out, *vec_out = ctx->vec_out;
-		if (!remap) {
-			for (uint32_t b = 0; b < rotations; ++b) {
-				float *q = pose + rot_out[b];
-				q[0] = o0[b], q[1] = o1[b], q[2] = o2[b], q[3] = o3[b];
-			}
-			for (uint32_t b = 0; b < joint_vectors; ++b) {
-				float *x = pose + vec_out[b];
-				x[0] = vo[4 * b], x[1] = vo[4 * b + 1], x[2] = vo[4 * b + 2];
-			}
-		} else {
-			for (uint32_t b = 0; b < rotations; ++b) {
-				uint32_t dst = remap[rot_out[b] / 10u];
+		for (; b < joints_end; ++b) {
+			uint32_t at = out[b];
+			if (remap) {
+				const uint32_t dst = remap[at / 10u];
 				if (dst == 0xFFFFFFFFu) continue;
-				float *q = pose + (size_t)dst * 10u;
-				q[0] = o0[b], q[1] = o1[b], q[2] = o2[b], q[3] = o3[b];
+				at = dst * 10u + at % 10u;
 			}
-			for (uint32_t b = 0; b < joint_vectors; ++b) {
-				uint32_t dst = remap[vec_out[b] / 10u];
-				if (dst == 0xFFFFFFFFu) continue;
-				float *x = pose + (size_t)dst * 10u + vec_out[b] % 10u;
-				x[0] = vo[4 * b], x[1] = vo[4 * b + 1], x[2] = vo[4 * b + 2];
-			}
+			float *x = pose + at;
+			const float *v = vb->out + 4 * (size_t)(b - first);
+			x[0] = v[0], x[1] = v[1], x[2] = v[2];
 		}
 	}
 	if (out_scalars)
-		for (uint32_t b = joint_vectors; b < ctx->vector_count; ++b)
-			memcpy(out_scalars + ctx->vec_out[b], ctx->vec.out + 4 * (size_t)b,
-			       ctx->tracks[ctx->vec_track[b]].components * sizeof(float));
+		for (b = joints_end > first ? joints_end : first; b < end; ++b)
+			memcpy(out_scalars + out[b], vb->out + 4 * (size_t)(b - first),
+			       ctx->tracks[ctx->batch_track[ctx->rotation_count + b]].components * sizeof(float));
+}
+
+#if defined(__GNUC__) && !defined(__wasm__)
+// Asks for the cache lines of [p, p + bytes): on a cold call every address a pose reads is known once the context's
+// first lines are in, so its lines are fetched together instead of one miss after another.
+static inline void prefetch_span(const void *p, size_t bytes) {
+	const char *a = (const char *)((uintptr_t)p & ~(uintptr_t)63), *end = (const char *)p + bytes;
+	for (; a < end; a += 128) __builtin_prefetch(a), __builtin_prefetch(a + 64); // (a line past the span at most)
+}
+#define SINEWI_PREFETCH 1
+#else
+#define SINEWI_PREFETCH 0
+static inline void prefetch_span(const void *p, size_t bytes) {
+	(void)p, (void)bytes;
+}
+#endif
+
+// The constant pose: every joint's identity, default and constant values (the animated parts are written after).
+static void write_constant_pose(const sinew_context *ctx, sinew_qvv *out_pose, const uint32_t *remap, bool skip) {
+	if (!remap && !skip) {
+		memcpy(out_pose, ctx->base_pose, ctx->joint_count * sizeof(sinew_qvv));
+		return;
+	}
+	for (uint32_t j = 0; j < ctx->joint_count; ++j) {
+		uint32_t dst = remap ? remap[j] : j;
+		if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], skip);
+	}
 }
 
 // A track with raw float32 components, decoded and written on its own.
@@ -476,67 +351,106 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
                                float *out_scalars, bool animated_only) {
 	seek sk;
 	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
-	if (!sk.one_segment || ctx->view.track_count == 0) { // (no animated track: no segment to read, loaded or not)
+	if (!sk.one_segment || ctx->track_count == 0) { // (no animated track: no segment to read, loaded or not)
 		sample_direct(ctx, &sk, out_pose, remap, out_scalars, animated_only);
 		return SINEW_RESULT_OK;
 	}
-	const sinewi_clip_view *v = &ctx->view;
 	uint32_t first_mode = 0;
 	while (first_mode < 3 && !((ctx->modes_used >> first_mode) & 1u)) ++first_mode;
 	const sinewi_segment_params *seg = sinewi_segment(ctx, sk.m[first_mode].index, sk.m[first_mode].u);
-	for (int k = 0; k < 3; ++k) ctx->rot.lo[k] = seg->rot_lo[k], ctx->rot.step[k] = seg->rot_step[k];
-	for (int k = 0; k < 3; ++k) ctx->rot.bias[k] = seg->rot_bias[k], ctx->rot.mask[k] = seg->rot_mask[k];
-	ctx->rot.dropped = seg->rot_dropped;
-	ctx->rot.residuals = SINEWI_KERNEL_MIDPOINTS && seg->rebuilt_count != 0;
-	ctx->vec.lo = seg->vec_lo, ctx->vec.step = seg->vec_step;
 	// knot pair and weight per rounding mode in use and decimation level, indexed like a cached
 	// track's `sel` (mode * 4 + decimation)
 	_Static_assert(SINEWI_MAX_DECIMATION == 3, "sel packs the decimation in two bits");
-	knot_picks kp; // filled for the (rounding mode, decimation) pairs the segment's tracks use, the only ones they select
+	sinewi_knot_picks kp; // filled for the (rounding mode, decimation) pairs the segment's tracks use, the only ones they select
+	const bool rows = !SINEWI_LEGACY || seg->rows;
 	for (uint32_t i = 0; seg->sels >> i; ++i) {
 		if (!((seg->sels >> i) & 1u)) continue;
 		const uint32_t r = i >> 2, d = i & 3u, knots = sinewi_knot_count(seg->length, d);
 		uint32_t k0;
 		sinewi_knot_locate(sk.m[r].u, seg->length, d, &k0, &kp.alpha[i]);
 		const uint32_t k1 = k0 + 1 < knots ? k0 + 1 : k0;
-		if (seg->predicted_count < v->track_count)
+		if (seg->predicted_count < ctx->track_count)
 			pick_knots(seg, d, k0, k1, knots, false, &kp.j[0][i], &kp.jn[0][i], &kp.jr[0][i], &kp.mid[0][i]);
 		if (seg->predicted_count) pick_knots(seg, d, k0, k1, knots, true, &kp.j[1][i], &kp.jn[1][i], &kp.jr[1][i], &kp.mid[1][i]);
-	}
-	const bool skip = ctx->skip_defaults != 0;
-	if (out_pose && !animated_only) {
-		if (!remap && !skip) {
-			memcpy(out_pose, ctx->base_pose, v->joint_count * sizeof(sinew_qvv));
-		} else {
-			for (uint32_t j = 0; j < v->joint_count; ++j) {
-				uint32_t dst = remap ? remap[j] : j;
-				if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], skip);
-			}
+		if (SINEWI_PREFETCH && rows) { // the rows this level's tracks read: from the first pick's to the end of the last
+			const uint32_t p = seg->predicted_count ? 1u : 0u;
+			const uint64_t from = kp.j[p][i], to = (kp.mid[p][i] ? kp.jr[p][i] : kp.jn[p][i]) + seg->row_bits[d] + 64u;
+			prefetch_span(seg->data + (from >> 3), (size_t)((to >> 3) - (from >> 3)));
 		}
 	}
+	const bool skip = ctx->skip_defaults != 0, constants = out_pose && !animated_only;
+	if (SINEWI_PREFETCH) { // the segment's parameters (its tracks, then the kernels' constants) and the output offsets
+		prefetch_span(seg->tracks, (size_t)((const unsigned char *)(seg->vec + 2 * (size_t)ctx->vector_stride) - (const unsigned char *)seg->tracks));
+		prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+	}
+	if (constants) write_constant_pose(ctx, out_pose, remap, skip);
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
 	// the unpack loop's copy for segments with residuals or without, in rows or not (the wasm decoder has one)
 #if defined(__wasm__)
-#define UNPACK(loop) loop(ctx, seg, &kp, true, !SINEWI_LEGACY || seg->rows)
+#define UNPACK(loop, ...) loop(seg, &kp, true, rows, false, __VA_ARGS__)
 #else
-#define UNPACK(loop)                                                                                    \
-	(!SINEWI_LEGACY || seg->rows                                                                        \
-	     ? (seg->predicted_count ? loop(ctx, seg, &kp, true, true) : loop(ctx, seg, &kp, false, true))   \
-	     : (seg->predicted_count ? loop(ctx, seg, &kp, true, false) : loop(ctx, seg, &kp, false, false)))
+	// the picks every track shares (the usual segment: one mode and decimation, every track split or none)
+	const bool uniform = (seg->sels & (seg->sels - 1u)) == 0 && (seg->predicted_count == 0 || seg->predicted_count == ctx->track_count);
+	kp.uniform_sel = uniform ? (uint32_t)__builtin_ctz(seg->sels) : 0u;
+#define UNPACK(loop, ...)                                                                                         \
+	(rows ? (seg->predicted_count ? (uniform ? loop(seg, &kp, true, true, true, __VA_ARGS__)                      \
+	                                         : loop(seg, &kp, true, true, false, __VA_ARGS__))                    \
+	                              : (uniform ? loop(seg, &kp, false, true, true, __VA_ARGS__)                     \
+	                                         : loop(seg, &kp, false, true, false, __VA_ARGS__)))                  \
+	      : (seg->predicted_count ? loop(seg, &kp, true, false, false, __VA_ARGS__)                               \
+	                              : loop(seg, &kp, false, false, false, __VA_ARGS__)))
 #endif
+#if !defined(__wasm__)
+	const uint32_t unpack_flags = (seg->predicted_count != 0 ? 1u : 0u) | (uniform ? 2u : 0u);
+#endif
+	union { // the kernels' batch, a chunk at a time
+		sinewi_rotation_batch r;
+		sinewi_vector_batch v;
+	} batch;
+	const size_t rs = ctx->rotation_stride;
 	if (out_pose) { // rotations only go to the pose
-		UNPACK(unpack_rotations);
-		ctx->kernel->rotations(&ctx->rot, ctx->rotation_count);
+		sinewi_rotation_batch *rb = &batch.r;
+		rb->residuals = SINEWI_KERNEL_MIDPOINTS && seg->rebuilt_count != 0;
+		rb->fit = ctx->fit;
+		for (uint32_t first = 0; first < ctx->rotation_count; first += SINEWI_CHUNK) {
+			const uint32_t n = ctx->rotation_count - first < SINEWI_CHUNK ? ctx->rotation_count - first : SINEWI_CHUNK;
+			const float *constants_at = seg->rot + first;
+			for (int k = 0; k < 3; ++k)
+				rb->lo[k] = constants_at + (SINEWI_ROT_LO + k) * rs, rb->step[k] = constants_at + (SINEWI_ROT_STEP + k) * rs;
+#if !defined(__wasm__)
+			if (rows && ctx->kernel->unpack_rotations) ctx->kernel->unpack_rotations(seg, &kp, unpack_flags, first, n, rb);
+			else
+#endif
+				UNPACK(unpack_rotations, first, n, rb);
+			// the lanes past the chunk's end hold no garbage the float units would take a slow path on (subnormals)
+			for (uint32_t b = n, end = (n + ctx->kernel->lanes - 1u) & ~(ctx->kernel->lanes - 1u); b < end; ++b) {
+				rb->alpha[b] = 0.0f, rb->dropped[b] = 0.0f;
+#if SINEWI_KERNEL_MIDPOINTS
+				rb->mid[b] = 0.0f;
+#endif
+			}
+			ctx->kernel->rotations(rb, n);
+			scatter_rotations(ctx, rb, first, n, out_pose, remap);
+		}
 	}
-	UNPACK(unpack_vectors);
+	sinewi_vector_batch *vb = &batch.v;
+	const sinewi_cached_track *vec_tracks = seg->tracks + ctx->rotation_count;
+	for (uint32_t first = 0; first < ctx->vector_count; first += SINEWI_CHUNK) {
+		const uint32_t n = ctx->vector_count - first < SINEWI_CHUNK ? ctx->vector_count - first : SINEWI_CHUNK;
+		vb->lo = seg->vec + 4 * (size_t)first, vb->step = seg->vec + ctx->vector_stride + 4 * (size_t)first;
+#if !defined(__wasm__)
+		if (rows && ctx->kernel->unpack_vectors)
+			ctx->kernel->unpack_vectors(seg, &kp, unpack_flags, vec_tracks, first, n, ctx->joint_vector_count, vb);
+		else
+#endif
+			UNPACK(unpack_vectors, vec_tracks, first, n, ctx->joint_vector_count, vb);
+		ctx->kernel->vectors(vb, n);
+		scatter_vectors(ctx, vb, first, n, out_pose, remap, out_scalars);
+	}
 #undef UNPACK
-	ctx->kernel->vectors(&ctx->vec, ctx->vector_count);
-	scatter(ctx, out_pose, remap, out_scalars);
 	if (seg->raw_count) { // raw float32 components, the rare last resort: decoded one by one over the kernels' slots
-		for (uint32_t b = 0; b < ctx->rotation_count; ++b)
-			if (seg->rot_tracks[b].raw) decode_raw(ctx, seg, &sk, ctx->rot_track[b], out_pose, remap, out_scalars);
-		for (uint32_t b = 0; b < ctx->vector_count; ++b)
-			if (seg->vec_tracks[b].raw) decode_raw(ctx, seg, &sk, ctx->vec_track[b], out_pose, remap, out_scalars);
+		for (uint32_t b = 0; b < ctx->rotation_count + ctx->vector_count; ++b)
+			if (seg->tracks[b].flags & SINEWI_TRACK_RAW) decode_raw(ctx, seg, &sk, ctx->batch_track[b], out_pose, remap, out_scalars);
 	}
 	return SINEW_RESULT_OK;
 }
