@@ -493,7 +493,8 @@ const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, floa
 		uint32_t left = ctx->track_count - ctx->prefill_track;
 		if (next == UINT32_MAX || left == 0) return &ctx->cur;
 		float calls = (step > 0.0f ? length - u : u) / (step > 0.0f ? step : -step);
-		if (!(calls <= (float)SINEWI_PREFILL_CALLS)) return &ctx->cur; // not yet
+		const uint32_t window = 1u + (ctx->track_count + SINEWI_PREFILL_TRACKS - 1u) / SINEWI_PREFILL_TRACKS;
+		if (!(calls <= (float)(window < SINEWI_PREFILL_CALLS ? window : SINEWI_PREFILL_CALLS))) return &ctx->cur; // not yet
 		uint32_t spread = calls >= 2.0f ? (uint32_t)calls - 1u : 1u;  // finish a call early
 		prefill(ctx, (left + spread - 1) / spread);
 		return &ctx->cur;

@@ -179,7 +179,12 @@ const sinewi_segment_params *sinewi_segment_direct(sinew_context *ctx, uint32_t 
 // Key position (in samples, clamped) for time t, with the near-integer snap of docs/format.md.
 double sinewi_key_for_time(const sinew_context *ctx, double t);
 sinew_result sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars);
-#define SINEWI_PREFILL_CALLS 16u // the next segment is prepared over at most this many calls
+// The next segment is prepared over the last calls before playback gets there: as few as fill at most
+// SINEWI_PREFILL_TRACKS tracks each (a frame-time spike bounded), at most SINEWI_PREFILL_CALLS. Few: on a cold call
+// each prefill adds lines of its own, several of them dependent (the track table, the segment's descriptors and
+// ranges, the block it writes).
+#define SINEWI_PREFILL_CALLS 16u
+#define SINEWI_PREFILL_TRACKS 16u
 // Parameters of segment s for sampling at local position u (filled now in single-entry mode when
 // another segment is cached).
 const sinewi_segment_params *sinewi_segment(sinew_context *ctx, uint32_t s, float u);
