@@ -298,7 +298,7 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     let trackCount, segmentCount, constantsOffset, rangesOffset, segmentsOffset, metadataOffset = 0;
     if (v3) {
       clipSize = u32(at(0)); flags = u32(at(4));
-      if (flags & 0xffff0000) fail('Flags', `clip ${index}: reserved clip flag bits`);
+      if (flags & 0xfffe0000) fail('Flags', `clip ${index}: reserved clip flag bits`);
       clipHeader = flags & 8 ? 24 : 20; // Rate_f64
       if (clipSize < clipHeader) fail('Clip_size', `clip ${index} size ${clipSize}`);
       sampleCount = u32(at(8)); segmentLength = u16(at(12));
@@ -330,7 +330,11 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     }
     if (!(sampleRate > 0 && isFinite(sampleRate))) fail('Sample_rate', `Sample_rate ${sampleRate}`);
     if (sampleCount < 1) fail('Sample_count', 'Sample_count 0');
-    if (segmentLength < 1 || segmentLength > 1024) fail('Segment_length', `Segment_length ${segmentLength}`);
+    // §Curves: a curve clip has no segments, and nothing only segments use
+    const curves = v3 && (flags & 0x10000) !== 0;
+    if (curves && (segmentLength !== 0 || (flags & (1 | 6 | 32 | 64 | 1024))))
+      fail('Curves', `clip ${index}: Curves with Segment_length ${segmentLength}, Looping, Paged, rounding or Midpoint_knots`);
+    if (!curves && (segmentLength < 1 || segmentLength > 1024)) fail('Segment_length', `Segment_length ${segmentLength}`);
     const clipEnd = start + clipSize;
     const need = (o, n, what) => { if (o + n > clipSize) fail('Clip_size', `clip ${index}: ${what} past the end of the clip`); };
 
@@ -345,7 +349,7 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     if (tiered && !isPaged) fail('Tiered', 'Tiered without Paged');
     if (timeMap && looping) fail('Time_map', 'Time_map with Looping');
     const storedCount = sampleCount + (looping ? 1 : 0);
-    const wantSegments = Math.max(1, Math.ceil((storedCount - 1) / segmentLength));
+    const wantSegments = curves ? 0 : Math.max(1, Math.ceil((storedCount - 1) / segmentLength));
     if (version === 1 && segmentCount !== wantSegments) fail('Segment_count', `Segment_count ${segmentCount}`);
     segmentCount = wantSegments;
     const lone = version >= 2 && segmentCount === 1; // no segment ranges, 3-component rotation clip ranges
@@ -464,6 +468,7 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
       return v;
     };
     for (const t of tracks) {
+      if (curves) break; // (a curve's ranges are in its record, §Curves)
       const r = t.type === 0 ? (lone ? 3 : 4) : t.components; // §Clip ranges, lone segment
       const read = halfRanges ? readHalf : readFloat('Clip_ranges');
       t.min = []; t.extent = [];
@@ -508,7 +513,13 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     const groupBytes = v3 ? 0 : 4 * Math.ceil(trackCount / 8); // version 1 and 2 group offsets
     const headerBytes = descriptorBytes * trackCount + rangeBytes + groupBytes;
     let segments = [], tableEnd;
-    if (paged) {
+    let curveBlock = null; // (its blob offset and its records', for tests that damage them)
+    const curveRecords = [];
+    if (curves) { // §Curves: the curve block ends the clip
+      curveBlock = at(segmentsOffset);
+      readCurves(curveBlock);
+      tableEnd = clipSize;
+    } else if (paged) {
       need(segmentsOffset, 4, 'Page_count');
       const pageCount = u32(at(segmentsOffset));
       tableEnd = segmentsOffset + 4 + 20 * pageCount;
@@ -624,6 +635,85 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
                             precision, defaultValue });
       }
       return { name: string(u32(m + 4)), joints, scalars: scalarTracks };
+    }
+
+    // §Curves: the key times, a record per animated track, then the keys' bits (CUBICSPLINE: in-tangent, value,
+    // out-tangent per key), which end the clip. Each track gets its curve: times, interpolation, its keys' fields.
+    function readCurves(b) {
+      need(b - start, 2, 'Time_count');
+      const count = u16(b);
+      if (count < 1) fail('Time_count', `clip ${index}: no key time`);
+      need(b - start, 2 + 4 * count, 'Time');
+      const times = [];
+      for (let k = 0; k < count; ++k) {
+        const t = f32(b + 2 + 4 * k);
+        if (!(isFinite(t) && t >= 0)) fail('Time', `clip ${index}: key time ${k} is ${t}`);
+        times.push(t);
+      }
+      if (!trackCount) fail('Curves', `clip ${index}: Curves without an animated track`);
+      let r = b + 2 + 4 * count, bits = 0;
+      const range = halfRanges ? readHalf : readFloat('Curve_ranges');
+      for (const t of tracks) {
+        const n = t.type === 0 ? 4 : t.components;
+        curveRecords.push({ offset: r, interpolation: u16(r) });
+        q = r;
+        need(r - start, 6 + 2 * n, 'a curve record');
+        const interpolation = u16(r), first = u16(r + 2), keys = u16(r + 4), cubic = interpolation === 2;
+        if (interpolation > 2) fail('Interpolation', `clip ${index}: interpolation ${interpolation}`);
+        if (keys < 1 || first + keys > count) fail('Key_count', `clip ${index}: keys ${first} + ${keys} of ${count}`);
+        const curveTimes = times.slice(first, first + keys);
+        curveTimes.forEach((time, k) => { if (k && time < curveTimes[k - 1]) fail('Time', `clip ${index}: key times out of order`); });
+        const widths = [], tangentWidths = [];
+        for (let k = 0; k < n; ++k) {
+          const w = u16(r + 6 + 2 * k);
+          if (w >> 10) fail('Widths', 'reserved width bits');
+          widths.push(w & 31); tangentWidths.push((w >> 5) & 31);
+          if ((w & 31) > 24 || ((w >> 5) & 31) > 24) fail('Widths', `width ${w & 31} or ${(w >> 5) & 31} above 24`);
+          if (!cubic && tangentWidths[k]) fail('Widths', 'a tangent width without CUBICSPLINE');
+        }
+        q = r + 6 + 2 * n;
+        const field = (w) => { const min = range(), extent = w ? range() : 0; return { w, min, step: w === 0 ? 0 : f(extent * f(1 / (2 ** w - 1))) }; };
+        const fields = [[], []]; // value, tangent per component
+        for (let k = 0; k < n; ++k) {
+          fields[0].push(field(widths[k]));
+          fields[1].push(cubic ? field(tangentWidths[k]) : { w: 0, min: 0, step: 0 });
+        }
+        r = q;
+        const valueBits = widths.reduce((a, w) => a + w, 0), tangentBits = cubic ? tangentWidths.reduce((a, w) => a + w, 0) : 0;
+        t.curve = { interpolation, times: curveTimes, fields, valueBits, tangentBits, keyBits: valueBits + 2 * tangentBits, firstBit: bits };
+        bits += keys * t.curve.keyBits;
+      }
+      if (r - start + Math.ceil(bits / 8) !== clipSize) fail('Clip_size', `clip ${index}: the curve block does not end the clip`);
+      for (const t of tracks) t.curve.data = r;
+    }
+
+    // §Curves, sampling: the curve of track t at time u (clamped to the clip).
+    function sampleCurve(t, u) {
+      const c = t.curve, T = c.times, K = T.length, n = t.type === 0 ? 4 : t.components;
+      const v = c.interpolation === 0 ? u + 1e-6 * Math.max(1, u) : u; // STEP reaches a key 1e-6 s early (relative beyond 1 s)
+      let i = -1;
+      for (let k = 0; k < K; ++k) if (T[k] <= v) i = k;
+      const held = c.interpolation === 0 || i < 0 || i === K - 1;
+      if (i < 0) i = 0;
+      const s = held ? 0 : f((u - T[i]) / (T[i + 1] - T[i])), d = held ? 0 : f(T[i + 1] - T[i]);
+      // the fields from key i's value to key i + 1's value follow each other (a held key: its value alone)
+      let pos = c.firstBit + i * c.keyBits + c.tangentBits;
+      const read = (g) => Array.from({ length: n }, (_, k) => {
+        const { w, min, step } = c.fields[g][k], code = w ? readBits({ data: c.data }, pos, w) : 0;
+        pos += w;
+        return f(min + f(code * step)); // code < 2^24: exact
+      });
+      const zero = new Array(n).fill(0);
+      const v0 = read(0), m0 = held ? zero : read(1), m1 = held ? zero : read(1), v1 = held ? zero : read(0);
+      if (!held && c.interpolation === 1 && t.type === 0) return nlerp(v0, v1, s, slerpFit);
+      let w = [1, 0, 0, 0];
+      if (!held && c.interpolation === 1) w = [f(1 - s), 0, s, 0];
+      if (!held && c.interpolation === 2) {
+        const s2 = f(s * s), s3 = f(s2 * s), a = f(2 * s3), b = f(3 * s2);
+        w = [f(f(a - b) + 1), f(f(f(s3 - f(2 * s2)) + s) * d), f(b - a), f(f(s3 - s2) * d)];
+      }
+      const out = v0.map((x, k) => f(f(f(f(w[0] * x) + f(w[1] * m0[k])) + f(w[2] * v1[k])) + f(w[3] * m1[k])));
+      return t.type === 0 ? normalize(out) : out;
     }
 
     // §Segment: segment s in blob bytes [base, end): track descriptors, segment ranges, (version 1
@@ -766,7 +856,7 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     }
 
     // §Sampling semantics, steps 2-5, for one animated track at `key`
-    function sampleTrack(t, key) {
+    function sampleKeyTrack(t, key) {
       const wide = snap(key, 1e-6); // floor, ceil and nearest snap wider than interpolation (step 2)
       const rounded = [key, Math.floor(wide), Math.min(Math.ceil(wide), storedCount - 1),
                        Math.min(Math.floor(wide + 0.5), storedCount - 1)][t.rounding];
@@ -829,7 +919,10 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
     // §Sampling semantics, step 6: every node, every scalar track
     function samplePose(t) {
       if (missingRest.length) fail('Rest_pose', `clip ${index} plays the rest value of ${missingRest[0]}, which neither the rig nor the caller gives`);
-      const key = keyForTime(t);
+      const key = curves ? null : keyForTime(t);
+      const duration = marks.length ? marks[marks.length - 1].time : (storedCount - 1) / sampleRate;
+      const u = !(t > 0) ? 0 : t > duration ? duration : t; // §Curves: the time, clamped
+      const sampleTrack = curves ? (track) => sampleCurve(track, u) : sampleKeyTrack;
       const pose = new Float32Array(jointCount * 10);
       joints.forEach((joint, j) => {
         joint.kinds.forEach((kind, sub) => {
@@ -851,7 +944,7 @@ export function decode(input, { tiers = 0, restPose = null, restScalars = null }
       name: v3 ? (rig.names ? rig.names.clips[index] : null) : metadata && metadata.name, metadata,
       flags, sampleRate, sampleCount: sampleCount + (lastRepeatsFirst ? 1 : 0), jointCount, scalarCount,
       scalarComponents: scalars.map((sc) => sc.components), looping, segmentCount, marks,
-      listedNodes: nodeListed, listedScalars: scalarListed, trackCount, samplePose,
+      listedNodes: nodeListed, listedScalars: scalarListed, trackCount, samplePose, curveBlock, curveRecords,
       duration: marks.length ? marks[marks.length - 1].time : (storedCount - 1) / sampleRate,
     };
   }
@@ -884,7 +977,11 @@ function nlerp(a, b, t0, fit) {
   const dot = f(f(f(f(a[0] * b[0]) + f(a[1] * b[1])) + f(a[2] * b[2])) + f(a[3] * b[3]));
   const t = fit ? fitAlpha(t0, dot < 0 ? -dot : dot) : t0;
   const s = dot < 0 ? -t : t, u = f(1 - t);
-  const r = a.map((v, i) => f(f(v * u) + f(b[i] * s)));
+  return normalize(a.map((v, i) => f(f(v * u) + f(b[i] * s))));
+}
+
+// q / |q| in binary32, the identity for a zero (or non-finite) length (§Sampling semantics step 5, §Curves).
+function normalize(r) {
   const len2 = f(f(f(f(r[0] * r[0]) + f(r[1] * r[1])) + f(r[2] * r[2])) + f(r[3] * r[3]));
   if (!(len2 > 0)) return [0, 0, 0, 1];
   const inv = f(1 / f(Math.sqrt(len2)));

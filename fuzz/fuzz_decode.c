@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		uint64_t bits = parts.bits_rotation + parts.bits_translation + parts.bits_scale + parts.bits_scalar + parts.bit_padding;
 		uint64_t sum = parts.blob_header + parts.clip_headers + parts.descriptors + parts.constants + parts.clip_ranges + parts.time_map +
 		               parts.segment_table + parts.segment_descriptors + parts.segment_ranges + parts.group_offsets +
-		               bits / 8 + parts.metadata + parts.rig + parts.padding;
+		               bits / 8 + parts.metadata + parts.rig + parts.padding + parts.curve_times + parts.curve_tracks;
 		if (sum != size || bits % 8 != 0) abort();
 	}
 	if (sinew_validate(blob, size, NULL) == SINEW_RESULT_OK) {

@@ -3,11 +3,14 @@
 // compress it, decompress it and abort if the object-space error bound or a scalar precision
 // is broken. This is the guarantee of DESIGN §4 under adversarial data.
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sinew.h"
+
+#define SINEWI_FUZZ_TRY(x) do { sinew_result r_ = (x); if (r_ != SINEW_RESULT_OK) return r_; } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,6 +27,55 @@ static uint32_t take(producer *pr, uint32_t bits) {
 
 static float take_float(producer *pr, float lo, float hi) {
 	return lo + (hi - lo) * (float)take(pr, 16) / 65535.0f;
+}
+
+// The curve of one sub-track or scalar track of `n` components whose value at sample k is `value(k)` (stride floats
+// apart), keyed every `every` samples (and at the last), at the samples' float32 times; the samples become the curve.
+static sinew_result curve_of(sinew_clip_set *set, sinew_clip *clip, sinew_curve *c, uint32_t n, float *first, size_t stride,
+                             uint32_t every, bool step) {
+	const uint32_t samples = clip->sample_count, keys = (samples - 1 + every - 1) / every + 1;
+	float *times = (float *)sinew_clip_set_alloc(set, keys * sizeof(float));
+	float *values = (float *)sinew_clip_set_alloc(set, (size_t)keys * n * sizeof(float));
+	if (!times || !values) return SINEW_RESULT_OUT_OF_MEMORY;
+	for (uint32_t k = 0; k < keys; ++k) {
+		const uint32_t s = k + 1 == keys ? samples - 1 : k * every;
+		times[k] = (float)(s / clip->sample_rate);
+		memcpy(values + (size_t)k * n, first + (size_t)s * stride, n * sizeof(float));
+	}
+	for (uint32_t s = 0; s < samples; ++s) { // the curve at sample s's time (as glTF plays it)
+		const double t = s / clip->sample_rate;
+		uint32_t i = 0;
+		while (i + 1 < keys && times[i + 1] <= t) ++i;
+		const double u = i + 1 < keys && !step ? (t - times[i]) / ((double)times[i + 1] - times[i]) : 0.0;
+		for (uint32_t k = 0; k < n; ++k)
+			first[(size_t)s * stride + k] = (float)(values[(size_t)i * n + k] +
+			                                        (i + 1 < keys ? (values[(size_t)(i + 1) * n + k] - (double)values[(size_t)i * n + k]) * u : 0.0));
+	}
+	c->interpolation = step ? SINEW_CURVE_STEP : SINEW_CURVE_LINEAR, c->key_count = keys, c->times = times, c->values = values;
+	return SINEW_RESULT_OK;
+}
+
+static sinew_result add_curves(sinew_clip_set *set, sinew_clip *clip, uint32_t every, bool step) {
+	const uint32_t nj = clip->joint_count;
+	clip->curves = (sinew_curve *)sinew_clip_set_alloc(set, ((size_t)nj * 2 + clip->scalar_track_count) * sizeof(sinew_curve));
+	if (!clip->curves) return SINEW_RESULT_OUT_OF_MEMORY;
+	for (uint32_t j = 0; j < nj; ++j) {
+		for (uint32_t s = 1; s < clip->sample_count; ++s) // the rotations hold
+			memcpy(clip->transforms[(size_t)s * nj + j].rotation, clip->transforms[j].rotation, 4 * sizeof(float));
+		for (uint32_t sub = 1; sub < 3; ++sub) {
+			sinew_curve *c = &clip->curves[clip->curve_count++];
+			c->target = (uint8_t)sub, c->index = j;
+			float *first = sub == 1 ? clip->transforms[j].translation : clip->transforms[j].scale;
+			SINEWI_FUZZ_TRY(curve_of(set, clip, c, 3, first, (size_t)nj * 10, every, step));
+		}
+	}
+	for (uint32_t i = 0; i < clip->scalar_track_count; ++i) {
+		sinew_curve *c = &clip->curves[clip->curve_count++];
+		c->target = 3, c->index = i;
+		const uint32_t n = clip->scalar_tracks[i].components;
+		SINEWI_FUZZ_TRY(curve_of(set, clip, c, n, clip->scalar_tracks[i].values, n, every, step));
+	}
+	return SINEW_RESULT_OK;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -56,6 +108,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		for (uint32_t v = 0; v < samples * comps[i]; ++v)
 			clip->scalar_tracks[i].values[v] = take(&pr, 2) == 0 ? 0.0f : take_float(&pr, 0, 1);
 	}
+	// Curves (docs/format.md §curves): with a bit set (not looping), the rotations hold, and the translations, scales
+	// and scalar tracks follow LINEAR or STEP curves keyed every few samples, their samples the curves at the samples'
+	// times, so the encoder may store the curves instead
+	if (!clip->looping && take(&pr, 1) && add_curves(set, clip, 1 + take(&pr, 3), take(&pr, 2) == 0) != SINEW_RESULT_OK) abort();
 	sinew_compress_options opt = {0};
 	opt.error_cm = take(&pr, 1) ? 0.01 : 0.1;
 	opt.level = (int)(1 + take(&pr, 2) % 4);

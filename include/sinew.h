@@ -175,6 +175,29 @@ typedef struct sinew_time_mark {
 	uint32_t sample; /* 0 for the first mark, sample_count - 1 for the last, increasing */
 } sinew_time_mark;
 
+/* Keyed sources (glTF): the source curve of one animated sub-track or scalar track, kept beside the samples so
+ * the compressor may store the curve itself (its keys with quantized values and tangents, docs/format.md §curves)
+ * where that meets the bound and is smaller than the samples. Evaluated as glTF 2.0 evaluates a sampler: before
+ * the first key the first value, after the last key the last value; STEP holds a key's value until the next key;
+ * LINEAR interpolates linearly (rotations: slerp on the shortest arc); CUBICSPLINE is the Hermite spline whose
+ * tangents are scaled by the key interval (rotations normalized after). Owned by the set. */
+typedef enum sinew_curve_interpolation {
+	SINEW_CURVE_STEP = 0,
+	SINEW_CURVE_LINEAR = 1,
+	SINEW_CURVE_CUBICSPLINE = 2
+} sinew_curve_interpolation;
+typedef struct sinew_curve {
+	uint8_t target;        /* 0 rotation, 1 translation, 2 scale (of joint `index`), 3 scalar track `index` */
+	uint8_t interpolation; /* sinew_curve_interpolation */
+	uint8_t reserved[2];
+	uint32_t index;        /* the joint, or the scalar track */
+	uint32_t key_count;    /* >= 1 */
+	const float *times;    /* [key_count] seconds: finite, >= 0, non-decreasing (equal times: the later key wins) */
+	const float *values;   /* [key_count * components] in clip units (4 for rotations, x y z w; 3 for translations and
+	                          scales; the scalar track's components), or with CUBICSPLINE [key_count * 3 * components]:
+	                          in-tangent, value, out-tangent per key, as glTF stores them */
+} sinew_curve;
+
 /* One animation clip over one skeleton. Transforms are stored sample-major:
  * transforms[sample * joint_count + joint] (a pose is contiguous). All arrays belong to the
  * sinew_clip_set that created the clip. */
@@ -223,6 +246,12 @@ typedef struct sinew_clip {
 	 * (sinew_clip_raw_size): glTF the accessors its samplers read (each once), BVH the MOTION section, AMC the
 	 * .amc file, ACL the `tracks` section, assimp formats their keys as float32 with float32 times; 0 unknown. */
 	uint64_t source_bytes;
+	/* Keyed sources (glTF): the source curves of the clip's sub-tracks and scalar tracks (sinew_curve; one per sub-track
+	 * or scalar track: a second one is ignored), or 0 / NULL. The samples stay the clip's reference; the compressor stores curves
+	 * instead when every animated track has one, they play within the bound at every sample, sample midpoint and
+	 * check point, and they are smaller. Owned by the set. */
+	uint32_t curve_count;
+	sinew_curve *curves;
 } sinew_clip;
 
 /* A set of clips with the memory that holds them (an importer's result, a compressor input). */
@@ -499,6 +528,9 @@ typedef struct sinew_clip_info {
 	uint32_t listed_joints;   /* joints the clip stores anything for (format 3: the others play their default, the
 	                             rest pose with sinew_rig_info.rest_defaults); joint_count in formats 1 and 2 */
 	uint32_t listed_scalars;  /* the same for scalar tracks */
+	int curves;               /* 1: the clip stores its animated tracks as the source's curves (docs/format.md §curves):
+	                             no segments; sample_count and sample_rate are the importer's grid (decompress samples
+	                             there) */
 } sinew_clip_info;
 
 /* The rig every clip of a blob shares (docs/format.md §rig): format 3 stores it once per blob; for formats 1
@@ -649,7 +681,7 @@ SINEW_API uint32_t sinew_context_pages_needed(const sinew_context *context, doub
  * (bits_* and bit_padding are bits) that add up: total = blob_header +
  * clip_headers + descriptors + constants + clip_ranges + time_map + segment_table + segment_descriptors +
  * segment_ranges + group_offsets + (bits_rotation + bits_translation + bits_scale + bits_scalar +
- * bit_padding) / 8 + metadata + rig + padding. */
+ * bit_padding) / 8 + metadata + rig + padding + curve_times + curve_tracks. */
 typedef struct sinew_size_breakdown {
 	uint64_t total;               /* bytes described: one clip, or the whole blob */
 	uint64_t blob_header;         /* whole blob only: the header (20 bytes, 24 paged; 32 in formats 1 and 2) + clip
@@ -675,6 +707,10 @@ typedef struct sinew_size_breakdown {
 	uint64_t padding;             /* alignment: before the metadata, between clips, the 8-byte tails (blob, pages) */
 	uint32_t segments, animated_tracks, knots;
 	uint32_t predicted_knots;     /* of `knots`, those stored as residuals from their neighbours' midpoint */
+	uint64_t curve_times;         /* curve clips (docs/format.md §curves): the key time sets (2 bytes, + 2 per set, + 4 per
+	                                 key time); their keys' bits count in bits_* (and in `knots`), padding in bit_padding */
+	uint64_t curve_tracks;        /* curve clips: 2 bytes per curve, + per component 2 bytes of widths and its value and
+	                                 tangent ranges */
 } sinew_size_breakdown;
 #define SINEW_ALL_CLIPS 0xFFFFFFFFu
 /* Fills `out` for clip `clip` of a blob (a paged clip's pages included: the whole blob is needed,

@@ -14,7 +14,7 @@
 #define SUITES(X)                                                                                  \
 	X(elementary) X(core_math) X(clip) X(error_metric) X(json) X(import_bvh) X(import_amc) X(import_acl)         \
 	    X(import_gltf) X(import_assimp) X(export_gltf) X(export_acl) X(compress) X(compress_jobs)   \
-	    X(format) X(rig)                                                                          \
+	    X(format) X(rig) X(curves)                                                                \
 	    X(decompress) X(pages) X(kernels) X(compress_corpus) X(pack) X(cli)
 #define SINEW_TEST_DECLARE_SUITE(s) void suite_##s(void) __attribute__((weak));
 SUITES(SINEW_TEST_DECLARE_SUITE)

@@ -1,6 +1,6 @@
 // sinew — see include/sinew.h for version and licence
 // format: hostile-blob sweeps (every truncation, every single-byte change), header fields,
-// reserved bits, version, the golden blobs of format versions 1 and 2, and the clip flags of format 2
+// reserved bits, version, the golden blobs of format versions 1, 2 and 3 (curve clips among them), and the clip flags of format 2
 #include "test.h"
 
 #include <stdlib.h>
@@ -22,6 +22,9 @@
 // The version-3 decoder's hashes of tests/golden/v3_*.sinew (the lead's format-3 commit that added them).
 #define GOLDEN_V3_PLATFORMER 0xf79f24f10824b4a1ull
 #define GOLDEN_V3_MIDPOINT_CMU 0xf78358419403ddb1ull
+// The same hashes of tests/golden/v3_curves_*.sinew by the decoder of the commit that added curves.
+#define GOLDEN_V3_CURVES_INTERPOLATION 0x6b6699d0dc1ea271ull
+#define GOLDEN_V3_CURVES_SYNTHETIC 0xa0336600e62e63c1ull
 
 // A small real-shaped clip: 5-joint chain, 40 samples, one morph-like scalar track.
 static sinew_clip_set *small_set(void) {
@@ -403,10 +406,58 @@ static void test_format_golden_v3_decodes(void) {
 	check_golden("tests/golden/v3_midpoint_cmu.sinew", 3, GOLDEN_V3_MIDPOINT_CMU);
 }
 
+// A golden blob with curve clips: `clip_count` clips of which `curve_clips` store curves (Curves flag, no
+// segments), whose records use the interpolations of `kinds` (bit 1 << interpolation), sampled to `hash`.
+static void check_golden_curves(const char *file, uint32_t clip_count, uint32_t curve_clips, uint32_t kinds, uint64_t hash) {
+	unsigned char *blob;
+	size_t size = read_golden(file, &blob);
+	sinew_error err = {0};
+	CHECK_OK(sinew_validate(blob, size, &err), &err);
+	CHECK_EQ(sinew_blob_clip_count(blob, size), clip_count);
+	uint32_t curves = 0, seen = 0;
+	for (uint32_t c = 0; c < clip_count && !test_failed(); ++c) {
+		sinewi_clip_view v;
+		CHECK_OK(sinewi_read_clip(blob, size, c, &v, &err), &err);
+		sinew_clip_info info;
+		CHECK_OK(sinew_blob_clip_info(blob, size, c, &info, &err), &err);
+		CHECK_EQ(info.curves, (v.flags & SINEW_FMT_FLAG_CURVES) != 0);
+		if (!(v.flags & SINEW_FMT_FLAG_CURVES)) continue;
+		++curves;
+		CHECK_EQ(v.segment_count, 0);
+		uint8_t types[64], comps[64];
+		CHECK(sinewi_track_types(&v, types, comps, 64) == v.track_count);
+		const unsigned char *p = v.curve_records;
+		for (uint32_t t = 0; t < v.track_count && t < 64 && !test_failed(); ++t) {
+			sinewi_curve_entry e;
+			uint32_t used = sinewi_curve_record(p, (uint64_t)(v.curve_bits - p), types[t] == 0 ? 4u : comps[t], v.half_ranges, &e);
+			CHECK(used > 0);
+			p += used;
+			seen |= 1u << e.interpolation;
+		}
+		CHECK(p == v.curve_bits);
+	}
+	CHECK_EQ(curves, curve_clips);
+	CHECK_EQ(seen, kinds);
+	check_golden(file, 3, hash);
+}
+
+// tests/golden/v3_curves_interpolation.sinew: Khronos's InterpolationTest (sinew compress, defaults; CC0): 4 of its 9
+// clips keep the source's CUBICSPLINE keys (its "Linear Scale" is CUBICSPLINE too), the other 5 are segments.
+// v3_curves_synthetic.sinew: tests/reference/curves_gltf.mjs seed 7 (sinew compress, defaults): cubic joints and
+// morph weights, a STEP curve beside a cubic one. Both by the CLI of the commit that added curves; every later
+// decoder must sample them exactly as it did.
+static void test_format_golden_v3_curves_decode(void) {
+	const uint32_t cubic = 1u << SINEW_CURVE_CUBICSPLINE, step = 1u << SINEW_CURVE_STEP;
+	check_golden_curves("tests/golden/v3_curves_interpolation.sinew", 9, 4, cubic, GOLDEN_V3_CURVES_INTERPOLATION);
+	if (test_failed()) return;
+	check_golden_curves("tests/golden/v3_curves_synthetic.sinew", 3, 2, cubic | step, GOLDEN_V3_CURVES_SYNTHETIC);
+}
+
 static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
 	uint64_t bits = b->bits_rotation + b->bits_translation + b->bits_scale + b->bits_scalar + b->bit_padding;
 	return b->blob_header + b->clip_headers + b->descriptors + b->constants + b->clip_ranges + b->time_map + b->segment_table +
-	       b->segment_descriptors + b->segment_ranges + b->group_offsets + bits / 8 + b->metadata + b->rig + b->padding;
+	       b->segment_descriptors + b->segment_ranges + b->group_offsets + bits / 8 + b->metadata + b->rig + b->padding +
+	       b->curve_times + b->curve_tracks;
 }
 
 // sinew_blob_sizes: the parts add up to the clip and to the blob, each part has the size the format
@@ -986,6 +1037,7 @@ void suite_format(void) {
 	RUN(test_format_golden_v2_decodes);
 	RUN(test_format_golden_v2_midpoint_decodes);
 	RUN(test_format_golden_v3_decodes);
+	RUN(test_format_golden_v3_curves_decode);
 }
 
 // Writes the golden files (run once per format version: `sinew_tests --write-golden`).

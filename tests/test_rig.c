@@ -187,9 +187,12 @@ static void test_rig_clips_must_share_it(void) {
 	CHECK_MSG(strstr(err.message, "clip 2") && strstr(err.message, "other units"), "%s", err.message);
 	set->clips[2]->unit_scale = unit;
 	set->clips[1]->joint_count -= 1;
+	const uint32_t curves = set->clips[1]->curve_count; // (its last joint's curves would be out of range)
+	set->clips[1]->curve_count = 0;
 	CHECK_RESULT(sinew_compress(set, &o, NULL, &b, &size, &err), SINEW_RESULT_BAD_COUNT, &err);
 	CHECK_MSG(strstr(err.message, "clip 1") && strstr(err.message, "separate blobs"), "%s", err.message);
 	set->clips[1]->joint_count += 1;
+	set->clips[1]->curve_count = curves;
 	CHECK_OK(sinew_compress(set, &o, NULL, &b, &size, &err), &err);
 	sinew_blob_free(b, size, NULL);
 	sinew_clip_set_free(set);

@@ -133,19 +133,19 @@ static bool gltf_output_ok(const char *command, const cli_options *o) {
 static void size_rows(const sinew_size_breakdown *b, const char **names, double *bytes, int *count) {
 	const char *n[] = {"blob_header", "clip_headers", "descriptors", "constants", "clip_ranges", "time_map", "segment_table",
 	                   "segment_descriptors", "segment_ranges", "group_offsets", "rotation_bits", "translation_bits",
-	                   "scale_bits", "scalar_bits", "bit_padding", "metadata", "rig", "padding"};
+	                   "scale_bits", "scalar_bits", "bit_padding", "metadata", "rig", "padding", "curve_times", "curve_tracks"};
 	double v[] = {(double)b->blob_header, (double)b->clip_headers, (double)b->descriptors, (double)b->constants,
 	              (double)b->clip_ranges, (double)b->time_map, (double)b->segment_table, (double)b->segment_descriptors,
 	              (double)b->segment_ranges, (double)b->group_offsets, (double)b->bits_rotation / 8.0, (double)b->bits_translation / 8.0,
 	              (double)b->bits_scale / 8.0, (double)b->bits_scalar / 8.0, (double)b->bit_padding / 8.0, (double)b->metadata,
-	              (double)b->rig, (double)b->padding};
+	              (double)b->rig, (double)b->padding, (double)b->curve_times, (double)b->curve_tracks};
 	*count = (int)(sizeof v / sizeof v[0]);
 	for (int i = 0; i < *count; ++i) names[i] = n[i], bytes[i] = v[i];
 }
 
 static void print_sizes(cli_json *j, const cli_options *o, const char *label, const sinew_size_breakdown *b) {
-	const char *names[18];
-	double bytes[18];
+	const char *names[20];
+	double bytes[20];
 	int n;
 	size_rows(b, names, bytes, &n);
 	if (o->json) {
@@ -205,6 +205,7 @@ static int cmd_info(const cli_options *o) {
 				cli_json_uint(&j, "page_bytes_max", info.page_bytes_max);
 				cli_json_uint(&j, "time_marks", info.time_mark_count);
 				cli_json_bool(&j, "over_bound", info.over_bound);
+				cli_json_bool(&j, "curves", info.curves);
 				if (info.tier_count > 1) { // as compressed: each tier's bound, bytes and the error the encoder measured
 					cli_json_key(&j, "tiers"), cli_json_begin(&j, '[');
 					for (uint32_t k = 0; k < info.tier_count; ++k) {
@@ -218,10 +219,10 @@ static int cmd_info(const cli_options *o) {
 					cli_json_end(&j, ']');
 				}
 			} else {
-				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %s%g Hz (%.3f s), %u segments, %u bytes%s%s\n", i,
+				printf("  clip %u '%s': %u joints, %u scalar tracks, %u samples @ %s%g Hz (%.3f s), %u segments%s, %u bytes%s%s\n", i,
 				       info.name ? info.name : "", info.joint_count, info.scalar_track_count, info.sample_count,
 				       info.time_mark_count ? "~" : "", info.sample_rate, info.duration, info.segment_count,
-				       info.size + info.page_bytes, info.looping ? ", looping" : "",
+				       info.curves ? " (curves: the source's keys)" : "", info.size + info.page_bytes, info.looping ? ", looping" : "",
 				       info.over_bound ? ", OVER ITS BOUND (written with --allow-over-bound)" : "");
 				if (info.time_mark_count)
 					printf("    time map: %u marks (samples off a uniform grid, evenly spaced between marks)\n",

@@ -103,7 +103,9 @@ PAGES="-DSINEW_NO_PAGES" # every module but the streaming one leaves paged clips
 # compress the source again)
 CFLAGS="$CFLAGS -DSINEW_NO_LEGACY -DSINEW_TERSE_ERRORS -Wno-unused-parameter" # and their messages name the refusing
 # line (base.h: a message argument left unused is not a bug there)
-LDBASE="-Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=32768 -Wl,--initial-memory=131072"
+# Link-time optimization (each object keeps its -O2 or -Oz): the linker inlines and drops across the decoder's files,
+# 2.2 KB off every decoder module (what format 3's curves needed), with no measured change in sampling speed.
+LDBASE="-flto -Wl,--lto-O2 -Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=32768 -Wl,--initial-memory=131072"
 
 build() { # output, cpu flags (uses $COLD, $EXPORTS, $LIMIT)
 	local target=$1; shift
@@ -115,7 +117,7 @@ build() { # output, cpu flags (uses $COLD, $EXPORTS, $LIMIT)
 	for f in $HOT $COLD; do
 		local opt="-Oz"; case " $HOT ${HOT_ALSO:-} " in *" $f "*) opt="-O2 -fno-vectorize -fno-slp-vectorize";; esac
 		local o; o="$objs/$(basename "$f" .c).o"
-		"$CLANG" $CFLAGS $PAGES $opt "$@" -c "$f" -o "$o"
+		"$CLANG" $CFLAGS $PAGES $opt -flto "$@" -c "$f" -o "$o"
 		objects+=("$o")
 	done
 	# shellcheck disable=SC2086

@@ -7,7 +7,7 @@
 import { SinewError } from './sinew.mjs'; // (a cycle: used only after both modules are evaluated)
 
 const align4 = (x) => (x + 3) & ~3;
-const FLAG_TIME_MAP = 2048, FLAG_SLERP_FIT = 8192, FLAG_LISTS_NODES = 0x4000, FLAG_LISTS_SCALARS = 0x8000;
+const FLAG_TIME_MAP = 2048, FLAG_SLERP_FIT = 8192, FLAG_LISTS_NODES = 0x4000, FLAG_LISTS_SCALARS = 0x8000, FLAG_CURVES = 0x10000;
 
 export class SinewRig {
 	// Parses and checks the rig of `data` (the blob's bytes: a Uint8Array) and where each clip's listings and
@@ -39,10 +39,15 @@ export class SinewRig {
 		this.scalarCount = S;
 		const comps = this.scalarComponents = new Uint8Array(S), offsets = this.scalarOffsets = new Uint32Array(S);
 		let components = 0;
-		for (let i = 0; i < S; i++) { comps[i] = (u8(rigAt + 16 + i) & 3) + 1; offsets[i] = components; components += comps[i]; }
+		for (let i = 0; i < S; i++) {
+			if (u8(rigAt + 16 + i) >> 2) bad(`scalar track ${i}: reserved bits`); // (left to this parser by the wasm decoder)
+			comps[i] = (u8(rigAt + 16 + i) & 3) + 1; offsets[i] = components; components += comps[i];
+		}
 		this.scalarFloats = components;
 		let at = align4(rigAt + 16 + S);
 		const part = (bit, bytes) => { if (!(rigFlags & bit)) return -1; const p = at; at = align4(at + bytes); return p; };
+		// (what the wasm decoder leaves to this parser: Scalar_rest never with Rest, the scalar sources' reserved field)
+		if ((rigFlags & 4) && (rigFlags & 64)) bad('Scalar_rest with Rest');
 		const parents = part(1, 2 * N), sources = part(2, (wide ? 4 : 2) * N), rest = part(4, 40 * N + 4 * components);
 		const shells = part(8, 8 * N + 4 * S);
 		let scalarSources = -1;
@@ -84,10 +89,20 @@ export class SinewRig {
 			}
 		}
 		// the rest pose: the rig's, else the caller's (a packed glTF's document), else identity and zeros
-		const read = (o, n, out) => { u32(o + 4 * n - 4); for (let i = 0; i < n; i++) out[i] = dv.getFloat32(o + 4 * i, true); };
+		// (the wasm decoder reads the rig's rest values but leaves their checks to this parser: finite, and unit
+		// rotations within 1e-3)
+		const read = (o, n, out) => {
+			u32(o + 4 * n - 4);
+			for (let i = 0; i < n; i++) if (!Number.isFinite(out[i] = dv.getFloat32(o + 4 * i, true))) bad('non-finite rest value');
+		};
 		if (rest >= 0) {
 			if (N) read(rest, 10 * N, this.restPose);
 			if (components) read(rest + 40 * N, components, this.restScalars);
+			for (let j = 0; j < N; j++) {
+				const q = this.restPose.subarray(10 * j, 10 * j + 4);
+				if (!(Math.abs(Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1) <= 1e-3))
+					bad(`node ${j} rest rotation is not a unit quaternion`);
+			}
 		} else {
 			if (options.restPose) this.restPose.set(options.restPose.subarray(0, 10 * N));
 			else for (let j = 0; j < N; j++) { this.restPose[10 * j + 3] = 1; this.restPose.fill(1, 10 * j + 7, 10 * j + 10); }
@@ -98,6 +113,7 @@ export class SinewRig {
 		if (shells >= 0) for (let k = 0; k < S; k++) this.scalarPrecision[k] = f32(shells + 8 * N + 4 * k);
 		if (scalarSources >= 0) {
 			const runs = u16(scalarSources), stride = wide ? 12 : 6;
+		if (u16(scalarSources + 2) !== 0) bad('scalar sources: reserved field');
 			let track = 0;
 			for (let k = 0; k < runs; k++) {
 				const e = scalarSources + 4 + k * stride, count = wide ? u32(e) : u16(e);
@@ -133,18 +149,20 @@ export class SinewRig {
 		const count = (n) => { let k = 0; for (let i = 0; i < n; i++) k += (u8(p + (i >> 3)) >> (i & 7)) & 1; return k; };
 		if (flags & FLAG_LISTS_NODES) { clips[5 * c + 2] = p; listedJoints = count(N); p += (N + 7) >> 3; }
 		if (flags & FLAG_LISTS_SCALARS) { clips[5 * c + 3] = p; listedScalars = count(S); p += (S + 7) >> 3; }
-		if (!(flags & FLAG_TIME_MAP)) return;
-		// the time map follows the constants and the ranges
+		const curves = (flags & FLAG_CURVES) !== 0;
+		if (!(flags & FLAG_TIME_MAP) && !curves) return;
+		// the time map follows the constants and the ranges; a curve clip's curve block follows the time map
 		const descriptors = p;
 		let q = align4(p + (listedJoints + listedScalars) * (flags & 64 ? 2 : 1)) - start;
 		let ranges = 0;
+		const components = []; // of each animated track, in track order (a curve clip's records)
 		for (let d = 0; d < listedJoints; d++) {
 			const k = u8(descriptors + d);
 			for (let sub = 0; sub < 3; sub++) {
 				const kind = (k >> (2 * sub)) & 3;
 				if (kind === 2) q += flags & 512 ? 9 : 12; // (Short_constants: 3 bytes a value)
 				if (kind === 1 && !this.restDefaults) q += 12;
-				if (kind === 3) ranges += sub === 0 ? (segments > 1 ? 32 : 24) : 24;
+				if (kind === 3) ranges += sub === 0 ? (segments > 1 ? 32 : 24) : 24, components.push(sub === 0 ? 4 : 3);
 			}
 		}
 		for (let i = 0, d = 0; i < S; i++) {
@@ -152,14 +170,45 @@ export class SinewRig {
 			const kind = u8(descriptors + listedJoints + d++) & 3, n = comps[i];
 			if (kind === 2) q += (flags & 512 ? 3 : 4) * n;
 			if (kind === 1 && !this.restDefaults) q += 4 * n;
-			if (kind === 3) ranges += 8 * n;
+			if (kind === 3) ranges += 8 * n, components.push(n);
 		}
 		q = align4(q); // the constants end on 4 bytes
-		q += flags & 256 ? ranges / 2 : ranges; // (Half_ranges: binary16)
-		const at = start + q, n = u32(at), sampleBytes = n === stored ? 0 : stored <= 65536 ? 2 : 4;
-		for (let k = 0; k < n; k++) f32(at + 4 + 4 * k);
-		if (sampleBytes && n > 2) u8(at + 4 + 4 * n + sampleBytes * (n - 2) - 1);
-		clips[5 * c + 4] = at;
+		q += curves ? 0 : flags & 256 ? ranges / 2 : ranges; // (Half_ranges: binary16; a curve's ranges are in its record)
+		let at = start + q;
+		if (flags & FLAG_TIME_MAP) {
+			const n = u32(at), sampleBytes = n === stored ? 0 : stored <= 65536 ? 2 : 4;
+			for (let k = 0; k < n; k++) f32(at + 4 + 4 * k);
+			if (sampleBytes && n > 2) u8(at + 4 + 4 * n + sampleBytes * (n - 2) - 1);
+			clips[5 * c + 4] = at;
+			at += align4(4 + 4 * n + Math.max(n - 2, 0) * sampleBytes);
+		}
+		if (curves) this._checkCurves(at, flags, segmentLength, components, c, u16, f32);
+	}
+
+	// A curve clip's block (docs/format.md §curves): what the wasm decoder does not rely on (it checks the sizes, the
+	// key spans and the key bits) is checked here: a clip with curves and nothing of segments, its key times finite,
+	// >= 0 and non-decreasing within each curve, known interpolations, no reserved bits, widths up to 24, tangents
+	// only for CUBICSPLINE, finite ranges.
+	_checkCurves(at, flags, segmentLength, components, c, u16, f32) {
+		const fail = (what) => { throw new SinewError(22, `rig: clip ${c}: curves: ${what}`); };
+		if (segmentLength !== 0 || (flags & (1 | 6 | 0x20 | 0x40 | 0x400)) || components.length === 0)
+			fail('with segments, Looping, Paged, rounding or Midpoint_knots, or without an animated track');
+		const count = u16(at), times = at + 2, half = (flags & 256) !== 0;
+		for (let k = 0; k < count; k++) if (!(f32(times + 4 * k) >= 0) || !Number.isFinite(f32(times + 4 * k))) fail(`time ${k}`);
+		const range = (o) => (half ? ((u16(o) >> 7) & 255) !== 255 : Number.isFinite(f32(o)));
+		let p = times + 4 * count;
+		for (let i = 0; i < components.length; i++) {
+			const n = components[i], interpolation = u16(p), first = u16(p + 2), keys = u16(p + 4), cubic = interpolation === 2;
+			if (interpolation > 2 || keys < 1 || first + keys > count) fail(`curve ${i}: interpolation ${interpolation}, keys ${first}+${keys}`);
+			for (let k = 1; k < keys; k++) if (f32(times + 4 * (first + k)) < f32(times + 4 * (first + k - 1))) fail(`curve ${i}: key times out of order`);
+			let o = p + 6 + 2 * n;
+			for (let k = 0; k < n; k++) {
+				const w = u16(p + 6 + 2 * k), vw = w & 31, tw = (w >> 5) & 31;
+				if (w >> 10 || vw > 24 || tw > 24 || (tw && !cubic)) fail(`curve ${i} component ${k}: widths ${w}`);
+				for (const fw of cubic ? [vw, tw] : [vw]) for (let r = 0; r < (fw ? 2 : 1); r++, o += half ? 2 : 4) if (!range(o)) fail(`curve ${i}: non-finite range`);
+			}
+			p = o;
+		}
 	}
 
 	_listed(bitset, i, u8 = (o) => this._bytesNow()[o]) { return bitset < 0 || ((u8(bitset + (i >> 3)) >> (i & 7)) & 1) === 1; }

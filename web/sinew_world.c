@@ -165,7 +165,7 @@ typedef struct world_blob {
 static world_state W;
 static sinew_error E;
 
-static void *take(size_t size) {
+__attribute__((noinline)) static void *take(size_t size) { // (one copy: bytes)
 	void *p = sinewi_web_heap_alloc(size, 16);
 	if (p) memset(p, 0, size);
 	W.heap_top = (uint32_t)(uintptr_t)sinewi_web_heap_mark(); // the arena's real top (the decoder's own allocations included)
@@ -184,7 +184,7 @@ void *sinew_world_reserve(uint32_t size) {
 }
 
 // Zeroes and gives back everything allocated after `mark` (a failed load or player).
-static void rollback(uint32_t mark) {
+__attribute__((noinline)) static void rollback(uint32_t mark) {
 	uint32_t top = (uint32_t)(uintptr_t)sinewi_web_heap_mark();
 	if (top > mark) memset((void *)(uintptr_t)mark, 0, top - mark);
 	sinewi_web_heap_rewind((void *)(uintptr_t)mark);

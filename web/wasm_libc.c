@@ -19,7 +19,7 @@ static uintptr_t heap_top;  // first free byte
 static uintptr_t last_ptr;  // most recent allocation, which free() can give back
 static uintptr_t last_prev; // heap_top before it
 
-void *sinewi_web_heap_alloc(size_t size, size_t align) {
+__attribute__((noinline)) void *sinewi_web_heap_alloc(size_t size, size_t align) { // (one copy: bytes)
 	if (align < 16) align = 16;
 	if (heap_top == 0) heap_top = (uintptr_t)&__heap_base;
 	uintptr_t p = (heap_top + (align - 1)) & ~(uintptr_t)(align - 1);

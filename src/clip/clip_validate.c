@@ -2,6 +2,7 @@
 // sinew_clip_validate: every way a clip can be unusable gets its own result and a message
 // that names the joint/track and sample, so importer bugs and bad files are easy to find.
 #include "../core/base.h"
+#include "clip_internal.h"
 
 #include <math.h>
 
@@ -27,6 +28,28 @@ static sinew_result check_qvv(const sinew_clip *clip, uint32_t j, const sinew_qv
 	SINEWI_CHECK(fabsf(len - 1.0f) <= QUAT_TOLERANCE, error, SINEW_RESULT_NOT_UNIT_QUATERNION,
 	             "joint %u '%s': %s rotation at sample %u has length %g", j, joint_label(clip, j), where, sample,
 	             (double)len);
+	return SINEW_RESULT_OK;
+}
+
+// Source curves (sinew_curve): a known target and interpolation, an index in range, keys at finite, non-negative,
+// non-decreasing times, finite values. (A second curve of the same sub-track is ignored: the first one counts.)
+static sinew_result check_curves(const sinew_clip *clip, sinew_error *error) {
+	SINEWI_CHECK(clip->curve_count == 0 || clip->curves, error, SINEW_RESULT_BAD_COUNT, "clip has %u curves but no curve array",
+	             clip->curve_count);
+	for (uint32_t k = 0; k < clip->curve_count; ++k) {
+		const sinew_curve *c = &clip->curves[k];
+		SINEWI_CHECK(c->target <= 3 && c->interpolation <= SINEW_CURVE_CUBICSPLINE &&
+		                 c->index < (c->target == 3 ? clip->scalar_track_count : clip->joint_count),
+		             error, SINEW_RESULT_BAD_TRACK, "curve %u: target %u, interpolation %u, index %u out of range", k, c->target,
+		             c->interpolation, c->index);
+		SINEWI_CHECK(c->key_count >= 1 && c->times && c->values, error, SINEW_RESULT_BAD_TRACK, "curve %u has no keys", k);
+		for (uint32_t i = 0; i < c->key_count; ++i)
+			SINEWI_CHECK(isfinite(c->times[i]) && c->times[i] >= 0.0f && (i == 0 || c->times[i] >= c->times[i - 1]), error,
+			             SINEW_RESULT_BAD_TRACK, "curve %u: key %u at %g s is out of order", k, i, (double)c->times[i]);
+		const size_t n = (size_t)c->key_count * sinewi_curve_key_floats(clip, c);
+		for (size_t i = 0; i < n; ++i)
+			SINEWI_CHECK(isfinite(c->values[i]), error, SINEW_RESULT_NOT_FINITE, "curve %u: value %zu is not finite", k, i);
+	}
 	return SINEW_RESULT_OK;
 }
 
@@ -100,5 +123,5 @@ sinew_result sinew_clip_validate(const sinew_clip *clip, sinew_error *error) {
 				SINEWI_CHECK(isfinite(t->values[(size_t)s * t->components + c]), error, SINEW_RESULT_NOT_FINITE,
 				             "scalar track %u '%s': component %u at sample %u is not finite", i, name, c, s);
 	}
-	return SINEW_RESULT_OK;
+	return check_curves(clip, error);
 }

@@ -476,7 +476,7 @@ static bool short_round(float x, bool up, float *out) {
 }
 
 // The 16-bit range covering [lo, lo + ext]; false when it would not be finite.
-static bool half_range(float lo, float ext, float *out_lo, float *out_ext) {
+bool sinewi_half_range(float lo, float ext, float *out_lo, float *out_ext) {
 	const float hi = lo + ext;
 	float flo, fext;
 	if (!short_round(lo, false, &flo) || !short_round((float)((double)hi - (double)flo), true, &fext)) return false;
@@ -513,7 +513,7 @@ static void choose_half_ranges(sinewi_work *w) {
 		const sinewi_enc_track *t = &enc->tracks[i];
 		for (uint32_t c = 0; c < t->range_components; ++c) {
 			float flo, fext;
-			if (!half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext)) return;
+			if (!sinewi_half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext)) return;
 			if (t->clip_ext[c] > 0.0f) {
 				double lo, hi;
 				log2_bounds((double)fext / (double)t->clip_ext[c], &lo, &hi);
@@ -532,7 +532,7 @@ static void choose_half_ranges(sinewi_work *w) {
 			const sinewi_enc_track *t = &enc->tracks[i];
 			for (uint32_t c = 0; c < t->range_components; ++c) {
 				float flo, fext;
-				half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext);
+				sinewi_half_range(t->clip_min[c], t->clip_ext[c], &flo, &fext);
 				if (t->clip_ext[c] > 0.0f) cost += knots * sinewi_log2((double)fext / (double)t->clip_ext[c]);
 				else if (fext > 0.0f || flo != t->clip_min[c]) cost += knots * 8.0;
 			}
@@ -543,7 +543,7 @@ static void choose_half_ranges(sinewi_work *w) {
 	enc->half_ranges = 1;
 	for (uint32_t i = 0; i < enc->track_count; ++i) {
 		sinewi_enc_track *t = &enc->tracks[i];
-		for (uint32_t c = 0; c < t->range_components; ++c) half_range(t->clip_min[c], t->clip_ext[c], &t->clip_min[c], &t->clip_ext[c]);
+		for (uint32_t c = 0; c < t->range_components; ++c) sinewi_half_range(t->clip_min[c], t->clip_ext[c], &t->clip_min[c], &t->clip_ext[c]);
 	}
 }
 

@@ -179,6 +179,20 @@ static void clip_task(void *arg, uint32_t i) {
 		if (pr == SINEW_RESULT_OK && plain_size <= best_size) tasks->encoded[i] = plain_enc;
 		else if (pr == SINEW_RESULT_OUT_OF_MEMORY) r = sinewi_fail(error, pr, "%s", plain_error.message);
 	}
+	// Curves (docs/format.md §curves): a clip whose animated tracks all have their source curves is also encoded as
+	// those curves (the kinds and constants of its sample encoding), with f32 and with 16-bit ranges, and takes the
+	// smallest encoding (not in pages or tiers, which are made of segments)
+	if (r == SINEW_RESULT_OK && clip->curve_count && settings->tier_count <= 1 && !(options && options->page_bytes)) {
+		size_t size = sinewi_serialized_clip_size(tasks->encoded[i], settings->rest_defaults, tasks->allocator);
+		for (int half = 0; half < 2 && r == SINEW_RESULT_OK; ++half) {
+			sinewi_enc_clip *curves = NULL;
+			r = sinewi_encode_curves(clip, &prep, tasks->encoded[i]->curves ? tasks->encoded[i]->curves_base : tasks->encoded[i],
+			                         half != 0, arena, &curves, error);
+			if (r != SINEW_RESULT_OK || !curves) continue;
+			const size_t curve_size = sinewi_serialized_clip_size(curves, settings->rest_defaults, tasks->allocator);
+			if (curve_size < size) tasks->encoded[i] = curves, size = curve_size;
+		}
+	}
 	sinewi_arena_free(&scratch);
 	tasks->results[i] = r;
 	if (timed) options->clip_ns[i] = options->now_ns(options->now_user) - t0;

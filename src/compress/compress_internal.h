@@ -47,8 +47,27 @@ typedef struct sinewi_enc_segment {
 	sinewi_enc_seg_track *tracks; // [animated_track_count]
 } sinewi_enc_segment;
 
+// A clip stored as curves (docs/format.md §curves): per animated track, its source curve's keys quantized.
+typedef struct sinewi_enc_curve {
+	uint8_t interpolation;  // sinew_curve_interpolation
+	uint8_t n;              // components (4 for a rotation)
+	uint16_t set;           // its key time set
+	uint32_t keys;
+	uint8_t vw[4], tw[4];   // width codes of each component's value and tangents (0..24, SINEWI_WIDTH_RAW)
+	float vmin[4], vext[4], tmin[4], text[4]; // their ranges (16-bit values with half_ranges)
+	uint32_t *q;            // [keys * n], CUBICSPLINE [keys * 3 * n]: quantized in-tangent, value, out-tangent per key
+} sinewi_enc_curve;
+typedef struct sinewi_enc_curves {
+	uint32_t set_count;
+	const float **set_times;   // [set_count]
+	uint32_t *set_keys;        // [set_count]
+	sinewi_enc_curve *tracks;  // [track_count]
+} sinewi_enc_curves;
+
 typedef struct sinewi_enc_clip {
 	const sinew_clip *source;
+	const sinewi_enc_curves *curves; // a curve clip (no segments), or NULL
+	const struct sinewi_enc_clip *curves_base; // a curve clip: the sample encoding whose kinds and constants it has
 	uint32_t sample_count;        // samples described (source count, minus a repeated loop sample)
 	uint32_t stored_sample_count; // + 1 wrap sample for looping clips
 	uint32_t segment_length;
@@ -167,6 +186,16 @@ sinew_result sinewi_prepare_clip(const sinew_clip *clip, const sinewi_compress_s
 // it larger whatever its knots, and its bound is met) stops there: OK, marked left_out.
 sinew_result sinewi_compress_clip(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_compress_settings *settings,
                                   sinewi_arena *arena, sinewi_enc_clip **out, sinew_error *error);
+
+// Curves (docs/format.md §curves): an encoding of the clip whose animated tracks (those of `base`, with its kinds and
+// constants) are their source curves (clip->curves) with the fewest bits the search finds that play within every joint's
+// threshold (prep) at every sample, sample midpoint (against the curves) and check point, and every scalar track within
+// its precision. *out is NULL when the clip cannot be stored so: a track without a curve, a looping clip, too many keys,
+// or the bound missed even at full precision. `half`: 16-bit ranges (Half_ranges).
+sinew_result sinewi_encode_curves(const sinew_clip *clip, const sinewi_clip_prep *prep, const sinewi_enc_clip *base, bool half,
+                                  sinewi_arena *arena, sinewi_enc_clip **out, sinew_error *error);
+// The 16-bit range covering [lo, lo + ext] (Half_ranges); false when it would not be finite.
+bool sinewi_half_range(float lo, float ext, float *out_lo, float *out_ext);
 
 // Midpoint knots (docs/format.md): sets each segment track's shifts where residuals from the
 // neighbours' midpoint take fewer bits, and `midpoint` when the clip is smaller that way. Lossless:

@@ -300,6 +300,67 @@ static void write_segment(buffer *b, const sinewi_enc_clip *enc, const sinewi_en
 	}
 }
 
+// The curve block of a curve clip (docs/format.md §curves): the key times (each distinct set of a curve's times once),
+// a record per animated track (its interpolation and times, each component's widths, then its value range and,
+// CUBICSPLINE, its tangent range), then the keys' bits, track after track, key after key (CUBICSPLINE: in-tangent,
+// value, out-tangent); it ends the clip.
+static uint32_t range_values(uint32_t w) { // a field's stored range values: Min, and Extent when it has bits
+	return w ? 2u : 1u;
+}
+static void write_curves(buffer *b, const sinewi_enc_clip *enc) {
+	const sinewi_enc_curves *cv = enc->curves;
+	const size_t vb = enc->half_ranges ? 2u : 4u;
+	size_t bytes = 2;
+	for (uint32_t k = 0; k < cv->set_count; ++k) bytes += 4 * (size_t)cv->set_keys[k];
+	uint64_t bits = 0;
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		const sinewi_enc_curve *c = &cv->tracks[i];
+		const bool cubic = c->interpolation == SINEW_CURVE_CUBICSPLINE;
+		bytes += 6 + 2 * (size_t)c->n;
+		for (uint32_t k = 0; k < c->n; ++k) {
+			bits += (uint64_t)c->keys * (sinewi_width_bits(c->vw[k]) + (cubic ? 2u * sinewi_width_bits(c->tw[k]) : 0u));
+			bytes += vb * (range_values(c->vw[k]) + (cubic ? range_values(c->tw[k]) : 0u));
+		}
+	}
+	const size_t at = b->probe ? buffer_grow(b, bytes + (size_t)((bits + 7) / 8)) : buffer_reserve(b, bytes + (size_t)((bits + 7) / 8));
+	if (b->failed || b->probe) return;
+	unsigned char *p = b->data + at, *times = p + 2;
+	uint32_t count = 0;
+	for (uint32_t k = 0; k < cv->set_count; ++k)
+		for (uint32_t e = 0; e < cv->set_keys[k]; ++e) sinewi_wrf32(times + 4 * (size_t)count++, cv->set_times[k][e]);
+	sinewi_wr16(p, count);
+	p = times + 4 * (size_t)count;
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		const sinewi_enc_curve *c = &cv->tracks[i];
+		const bool cubic = c->interpolation == SINEW_CURVE_CUBICSPLINE;
+		uint32_t first = 0; // its set's first time
+		for (uint32_t k = 0; k < c->set; ++k) first += cv->set_keys[k];
+		sinewi_wr16(p, c->interpolation), sinewi_wr16(p + 2, first), sinewi_wr16(p + 4, c->keys);
+		p += 6;
+		for (uint32_t k = 0; k < c->n; ++k, p += 2) sinewi_wr16(p, (uint32_t)c->vw[k] | ((uint32_t)(cubic ? c->tw[k] : 0u) << 5));
+		for (uint32_t k = 0; k < c->n; ++k) { // Min, and Extent when the field has bits
+			const float r[4] = {c->vmin[k], c->vext[k], c->tmin[k], c->text[k]};
+			for (uint32_t f = 0; f < (cubic ? 4u : 2u); ++f) {
+				if (f % 2 >= range_values(f < 2 ? c->vw[k] : c->tw[k])) continue;
+				if (vb == 2) sinewi_wr16(p, float_to_half(r[f]));
+				else sinewi_wrf32(p, r[f]);
+				p += vb;
+			}
+		}
+	}
+	uint64_t pos = 0;
+	for (uint32_t i = 0; i < enc->track_count; ++i) {
+		const sinewi_enc_curve *c = &cv->tracks[i];
+		const uint32_t parts = c->interpolation == SINEW_CURVE_CUBICSPLINE ? 3u : 1u;
+		for (uint32_t e = 0; e < c->keys; ++e)
+			for (uint32_t f = 0; f < parts; ++f)
+				for (uint32_t k = 0; k < c->n; ++k) {
+					const uint32_t w = sinewi_width_bits(parts == 1 || f == 1 ? c->vw[k] : c->tw[k]);
+					if (w) sinewi_write_bits(p, &pos, c->q[((size_t)e * parts + f) * c->n + k], w);
+				}
+	}
+}
+
 // Where a paged clip's segments go until the pages are written after the resident part. Tiers
 // (docs/format.md §tiers) each have their own pages, the coarsest tier's first.
 typedef struct clip_pages {
@@ -387,7 +448,7 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool rest_defaults
 	const bool rate_f64 = (double)(float)clip->sample_rate != clip->sample_rate;
 	size_t start = buffer_reserve(b, SINEW_FMT_V3_CLIP_HEADER_SIZE + (rate_f64 ? 4u : 0u));
 	const uint32_t nj = clip->joint_count, ns = clip->scalar_track_count;
-	const bool rounding = any_track_rounding(enc, rest_defaults);
+	const bool rounding = !enc->curves && any_track_rounding(enc, rest_defaults); // (a curve has its interpolation)
 	uint32_t listed_joints = 0, listed_scalars = 0;
 	for (uint32_t j = 0; j < nj; ++j) listed_joints += joint_listed(enc, j, rest_defaults);
 	for (uint32_t i = 0; i < ns; ++i) listed_scalars += scalar_listed(enc, i, rest_defaults);
@@ -444,8 +505,9 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool rest_defaults
 		for (uint32_t c = 0; c < n; ++c) write_constant(b->data + at + vs * c, enc->scalar_constants[i][c], vs);
 	}
 	if ((b->size - constants_start) % 4) buffer_reserve(b, 4 - (b->size - constants_start) % 4);
-	// clip ranges; with a lone segment a rotation's range leaves out the component it drops
-	for (uint32_t i = 0; i < enc->track_count; ++i) {
+	// clip ranges; with a lone segment a rotation's range leaves out the component it drops (a curve clip has its
+	// ranges in its curve records)
+	for (uint32_t i = 0; i < enc->track_count && !enc->curves; ++i) {
 		const sinewi_enc_track *t = &enc->tracks[i];
 		const bool rotation = t->type == SINEWI_TRACK_ROTATION;
 		// (the component every quantized encoding of the track drops: raw ones, whose Dropped is 0,
@@ -479,7 +541,10 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool rest_defaults
 	}
 	if (clip->time_mark_count) write_time_map(b, clip, enc->stored_sample_count);
 	const uint32_t tiers = enc->tier_count > 1 ? enc->tier_count : 1;
-	if (pages) {
+	if (enc->curves) {
+		write_curves(b, enc);
+		if (b->failed) return;
+	} else if (pages) {
 		// segments aside, grouped into pages tier by tier; the page table's offsets, sizes and checksums
 		// come later
 		const uint32_t S = enc->segment_count;
@@ -528,7 +593,7 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool rest_defaults
 		sinewi_wr32(b->data + table + 4 * enc->segment_count, (uint32_t)(b->size - start));
 	}
 	unsigned char *h = b->data + start;
-	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST ? clip->rounding : 0;
+	uint32_t clip_rounding = clip->rounding <= SINEW_ROUNDING_NEAREST && !enc->curves ? clip->rounding : 0;
 	uint32_t flags = (enc->looping ? SINEW_FMT_FLAG_LOOPING : 0u) | (enc->half_ranges ? SINEW_FMT_FLAG_HALF_RANGES : 0u) |
 	                 (enc->short_constants ? SINEW_FMT_FLAG_SHORT_CONSTANTS : 0u) |
 	                 (enc->midpoint ? SINEW_FMT_FLAG_MIDPOINT_KNOTS : 0u) | (clip_rounding << SINEW_FMT_FLAG_ROUNDING_SHIFT) |
@@ -537,7 +602,8 @@ static void write_clip(buffer *b, const sinewi_enc_clip *enc, bool rest_defaults
 	                 (pages ? SINEW_FMT_FLAG_PAGED : 0u) | (rounding ? SINEW_FMT_FLAG_TRACK_ROUNDING : 0u) |
 	                 (pages && tiers > 1 ? SINEW_FMT_FLAG_TIERED : 0u) | (clip->time_mark_count ? SINEW_FMT_FLAG_TIME_MAP : 0u) |
 	                 (enc->over_bound ? SINEW_FMT_FLAG_OVER_BOUND : 0u) | (enc->slerp_fit ? SINEW_FMT_FLAG_SLERP_FIT : 0u) |
-	                 (node_map ? SINEW_FMT_FLAG_NODE_MAP : 0u) | (scalar_map ? SINEW_FMT_FLAG_SCALAR_MAP : 0u);
+	                 (node_map ? SINEW_FMT_FLAG_NODE_MAP : 0u) | (scalar_map ? SINEW_FMT_FLAG_SCALAR_MAP : 0u) |
+	                 (enc->curves ? SINEW_FMT_FLAG_CURVES : 0u);
 	sinewi_wr32(h + SINEW_FMT_CLIP_SIZE, (uint32_t)(b->size - start));
 	sinewi_wr32(h + SINEW_FMT_CLIP_FLAGS, flags);
 	sinewi_wr32(h + SINEW_FMT_V3_CLIP_SAMPLE_COUNT, enc->sample_count);

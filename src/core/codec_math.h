@@ -6,8 +6,11 @@
 #define SINEW_CORE_CODEC_MATH_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "bits.h"
 
 #define SINEWI_MAX_WIDTH 24          // bits per quantized component (docs/format.md §segment data)
 #define SINEWI_MAX_DECIMATION 3      // knots every 2^d samples
@@ -236,6 +239,52 @@ static inline void sinewi_interp_rotation(const float k0[3], const float k1[3], 
 
 static inline void sinewi_interp_values(const float *k0, const float *k1, uint32_t n, float alpha, float *out) {
 	for (uint32_t c = 0; c < n; ++c) out[c] = k0[c] + (k1[c] - k0[c]) * alpha;
+}
+
+// Curves (docs/format.md §curves), shared by the decoder and the encoder that simulates it. Where time t (clamped to the
+// clip) falls in a key time set of n f32 times at `times` (little-endian bytes): the key i whose value is held (returns
+// *s = -1: before the first key, at or after the last, STEP), or the interval from key i to key i + 1 with *s its
+// parameter and *td its length (binary64 arithmetic, rounded to binary32). STEP reaches a key up to 1e-6 s (relative,
+// beyond 1 s) before its time: a sample at a float32 key's time, rounded, is that key's.
+#define SINEWI_CURVE_STEP_REACH 1e-6
+static inline uint32_t sinewi_curve_locate(const unsigned char *times, uint32_t n, uint32_t interpolation, double t, float *s,
+                                           float *td) {
+	const double u = interpolation == 0 ? t + SINEWI_CURVE_STEP_REACH * (t > 1.0 ? t : 1.0) : t;
+	uint32_t lo = 0, hi = n; // the last key at or before u: times[lo] <= u < times[hi] (hi = n: none after)
+	*s = -1.0f, *td = 0.0f;
+	if (!(u >= (double)sinewi_rdf32(times))) return 0;
+	while (hi - lo > 1) {
+		const uint32_t mid = lo + (hi - lo) / 2;
+		if ((double)sinewi_rdf32(times + 4 * (size_t)mid) <= u) lo = mid;
+		else hi = mid;
+	}
+	if (interpolation == 0 || lo + 1 >= n) return lo;
+	const double t0 = sinewi_rdf32(times + 4 * (size_t)lo), t1 = sinewi_rdf32(times + 4 * (size_t)lo + 4);
+	*s = (float)((t - t0) / (t1 - t0));
+	*td = (float)(t1 - t0);
+	return lo;
+}
+
+// The curve's value (docs/format.md §curves) from key i's value v0 and out-tangent m0 and key i + 1's value v1 and
+// in-tangent m1 (dequantized; m0 = m1 = 0 but for CUBICSPLINE, v1 = m0 = m1 = 0 when held), at parameter s (< 0: held) and
+// interval td from sinewi_curve_locate. A LINEAR rotation is the nlerp of step 5 (sinewi_quat_nlerp_fit); the other
+// curves ((a0 v0 + b0 m0) + a1 v1) + b1 m1 in binary32, with the weights of a held key (1, 0, 0, 0), of a lerp
+// (1 - s, 0, s, 0) or of glTF's Hermite spline, rotations then normalized.
+static inline void sinewi_curve_value(uint32_t interpolation, bool rotation, uint32_t n, const float *fit, float s, float td,
+                                      const float *v0, const float *m0, const float *v1, const float *m1, float *out) {
+	float w[4] = {1.0f, 0.0f, 0.0f, 0.0f}; // for v0, m0, v1, m1
+	if (s >= 0.0f && interpolation != 2) {
+		if (rotation) {
+			sinewi_quat_nlerp_fit(v0, v1, s, fit, out);
+			return;
+		}
+		w[0] = 1.0f - s, w[2] = s;
+	} else if (s >= 0.0f) {
+		const float s2 = s * s, s3 = s2 * s, a = 2.0f * s3, b = 3.0f * s2;
+		w[0] = (a - b) + 1.0f, w[1] = ((s3 - 2.0f * s2) + s) * td, w[2] = b - a, w[3] = (s3 - s2) * td;
+	}
+	for (uint32_t c = 0; c < n; ++c) out[c] = ((w[0] * v0[c] + w[1] * m0[c]) + w[2] * v1[c]) + w[3] * m1[c];
+	if (rotation) sinewi_quat_normalize(out);
 }
 
 #endif

@@ -93,7 +93,9 @@
 #define SINEW_FMT_FLAG_RATE_F64 0x8u         // version 3 (bit 3 is Has_metadata in versions 1 and 2)
 #define SINEW_FMT_FLAG_NODE_MAP 0x4000u      // version 3: a bit per rig node says which have descriptors
 #define SINEW_FMT_FLAG_SCALAR_MAP 0x8000u    // version 3: the same for the rig's scalar tracks
-#define SINEW_FMT_FLAGS_KNOWN_V3 0xFFFFu
+#define SINEW_FMT_FLAG_CURVES 0x10000u      // version 3: the animated tracks are curves (a curve block, no segments)
+#define SINEW_FMT_FLAGS_KNOWN_V3 0x1FFFFu
+#define SINEW_FMT_CURVE_CUBIC 2u             // a curve's interpolation: 0 STEP, 1 LINEAR, 2 CUBICSPLINE
 #define SINEW_FMT_RIG_HEADER_SIZE 16u        // node count, scalar count, rig flags, reserved, f64 unit scale
 #define SINEW_FMT_RIG_PARENTS 0x1u
 #define SINEW_FMT_RIG_NODE_SOURCES 0x2u

@@ -57,9 +57,10 @@ static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
 	// what a pose reads first, then what it never reads (only init, sample_joint and the slow paths do)
 	return align16(sizeof(struct sinew_context)) + align16(((size_t)r + n) * sizeof(uint32_t)) +
 	       align16((size_t)v->joint_count * sizeof(sinew_qvv)) + align16((size_t)v->scalar_components * sizeof(float)) +
-	       entries * params_bytes(r, n) + align16(entries * sizeof(sinewi_segment_params)) +
+	       entries * params_bytes(r, n) + align16((entries ? entries : 1u) * sizeof(sinewi_segment_params)) +
 	       align16((size_t)v->joint_count * sizeof(sinewi_joint_entry)) + align16((size_t)v->track_count * sizeof(sinewi_track_entry)) +
 	       align16((size_t)v->scalar_count * sizeof(sinewi_scalar_entry)) + align16(((size_t)r + n) * sizeof(uint32_t)) +
+	       (v->curves ? align16((size_t)v->track_count * sizeof(sinewi_curve_entry)) : 0u) +
 	       align16((size_t)v->page_count * sizeof(const unsigned char *)) +
 	       (v->page_count ? align16((size_t)v->segment_count * v->tier_count * sizeof(uint32_t)) +
 	                            align16((size_t)v->page_count * sizeof(uint32_t))
@@ -74,6 +75,23 @@ size_t sinew_context_size_with(const void *blob, size_t size, uint32_t clip, con
 
 size_t sinew_context_size(const void *blob, size_t size, uint32_t clip) {
 	return sinew_context_size_with(blob, size, clip, NULL);
+}
+
+// Curve clips (docs/format.md §curves): each animated track's key times, widths, ranges and first key, from the curve
+// records (validated).
+SINEWI_WASM_SMALL static void fill_curves(sinew_context *ctx, sinewi_curve_entry *entries) {
+	const sinewi_clip_view *v = &ctx->view;
+	const unsigned char *p = v->curve_records;
+	uint64_t bit = 0;
+	ctx->curves = entries;
+	ctx->duration = sinewi_view_duration(v);
+	for (uint32_t i = 0; i < v->track_count; ++i) {
+		sinewi_curve_entry *e = &entries[i];
+		p += sinewi_curve_record(p, UINT32_MAX, ctx->tracks[i].type == 0 ? 4u : ctx->tracks[i].components, v->half_ranges, e);
+		e->times = v->curve_times + 4 * (size_t)e->first;
+		e->first_bit = bit;
+		bit += (uint64_t)e->keys * e->key_bits;
+	}
 }
 
 static uint8_t resolve_rounding(uint32_t nibble, uint32_t clip_rounding) {
@@ -414,7 +432,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 			e->track = (int32_t)track++;
 		}
 	}
-	for (uint32_t i = 0; i < v.track_count; ++i) {
+	if (v.curves) fill_curves(ctx, (sinewi_curve_entry *)take(&m, (size_t)v.track_count * sizeof(sinewi_curve_entry)));
+	for (uint32_t i = 0; i < v.track_count && !v.curves; ++i) {
 		sinewi_track_entry *t = &ctx->tracks[i];
 		ctx->modes_used |= 1u << t->rounding;
 		const uint32_t components = t->type == 0 ? v.rotation_range_components : t->components;

@@ -163,6 +163,8 @@ struct sinew_context {
 	uint32_t *page_tier;           // [page_count]
 	uint32_t tiers;                // tiers sampling uses: the clip's, or fewer (sinew_context_options.tiers)
 	uint32_t missing_page;         // the page the last sampling call lacked (UINT32_MAX: none)
+	sinewi_curve_entry *curves;    // [track_count] curve clips; NULL otherwise
+	double duration;               // curve clips: the clip's duration (sampling clamps t to it)
 };
 
 // The quantized components of an interval's two knots (pick_knots' j, jn, jr, mid), one read per component (knots

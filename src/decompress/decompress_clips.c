@@ -130,6 +130,22 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			t->precision = sinewi_rdf32(q + 12);
 			for (int k = 0; k < 4; ++k) t->default_value[k] = sinewi_rdf32(q + 16 + 4 * k);
 		}
+		// a curve clip's STEP curves hold between samples as their source does (docs/format.md §curves): a joint whose
+		// animated sub-tracks are all STEP curves, and a STEP scalar track, round down (the rounding the glTF importer
+		// gives the samples of such curves, and exporters write as STEP)
+		for (uint32_t ti = 0; ctx->curves && ti < v->track_count; ++ti) {
+			const sinewi_track_entry *t = &ctx->tracks[ti];
+			bool step = ctx->curves[ti].interpolation == 0;
+			if (t->type == 3) {
+				clip->scalar_tracks[t->owner].rounding = step ? SINEW_ROUNDING_FLOOR : SINEW_ROUNDING_CLIP;
+				continue;
+			}
+			for (uint32_t sub = 0; sub < 3; ++sub) {
+				const int32_t other = ctx->joints[t->owner].track[sub];
+				step &= other < 0 || ctx->curves[other].interpolation == 0;
+			}
+			clip->joints[t->owner].rounding = step ? SINEW_ROUNDING_FLOOR : SINEW_ROUNDING_CLIP;
+		}
 		for (uint32_t s = 0; s < samples && r == SINEW_RESULT_OK; ++s) {
 			r = sinewi_sample_key(ctx, (double)s, clip->transforms + (size_t)s * v->joint_count, NULL, scalars);
 			for (uint32_t i = 0; i < v->scalar_count; ++i)

@@ -8,32 +8,6 @@
 #include "../clip/clip_internal.h"
 #include "context.h"
 
-static uint8_t effective_rounding(uint8_t own, uint8_t clip) {
-	uint8_t r = own == SINEW_ROUNDING_CLIP ? clip : own;
-	return r <= SINEW_ROUNDING_NEAREST ? r : SINEW_ROUNDING_NONE;
-}
-
-// Source pose halfway between samples a and b as sampling plays it.
-static void halfway_pose(const sinew_clip *c, uint32_t a, uint32_t b, sinew_qvv *out) {
-	const uint32_t nj = c->joint_count;
-	const sinew_qvv *pa = &c->transforms[(size_t)a * nj], *pb = &c->transforms[(size_t)b * nj];
-	for (uint32_t j = 0; j < nj; ++j)
-		sinewi_qvv_halfway(&pa[j], &pb[j], effective_rounding(c->joints[j].rounding, c->rounding), &out[j]);
-}
-
-// Scalar values halfway between samples a and b (or at sample a when b == a).
-static void halfway_scalars(const sinew_clip *c, uint32_t a, uint32_t b, float *out) {
-	for (uint32_t i = 0; i < c->scalar_track_count; ++i) {
-		const sinew_scalar_track *t = &c->scalar_tracks[i];
-		uint8_t mode = effective_rounding(t->rounding, c->rounding);
-		const float *va = t->values + (size_t)a * t->components, *vb = t->values + (size_t)b * t->components;
-		for (uint32_t k = 0; k < t->components; ++k)
-			*out++ = a == b || mode == SINEW_ROUNDING_FLOOR ? va[k]
-			         : mode != SINEW_ROUNDING_NONE        ? vb[k]
-			                                              : (float)(0.5 * ((double)va[k] + vb[k]));
-	}
-}
-
 sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob, size_t size, uint32_t clip,
                                       const sinew_metric_options *options, const sinew_allocator *allocator,
                                       sinew_error_stats *out_stats, sinew_error *error) {
@@ -123,12 +97,13 @@ sinew_result sinew_measure_blob_error(const sinew_clip *source, const void *blob
 			floor_sample = (uint32_t)p;
 			t = sinew_clip_sample_time(source, (double)p);
 			ref = &source->transforms[p * nj];
-			halfway_scalars(source, floor_sample, floor_sample, ref_scalars);
+			sinewi_clip_halfway(source, floor_sample, floor_sample, NULL, ref_scalars);
 		} else if (p < (size_t)ns + mids) { // sample midpoints
 			floor_sample = (uint32_t)(p - ns);
 			t = sinew_clip_sample_time(source, (double)floor_sample + 0.5);
-			halfway_pose(source, floor_sample, floor_sample + 1, half);
-			halfway_scalars(source, floor_sample, floor_sample + 1, ref_scalars);
+			sinewi_clip_halfway(source, floor_sample, floor_sample + 1, half, ref_scalars);
+			// a clip stored as curves plays the source's curves between samples: they are the reference there
+			if (info.curves) sinewi_clip_curves_at(source, t, half, ref_scalars);
 			ref = half;
 		} else { // the source's own evaluation at its check times
 			size_t c = p - ns - mids;

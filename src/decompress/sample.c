@@ -149,29 +149,31 @@ SINEWI_WASM_SMALL static void decode_track(const sinew_context *ctx, const sinew
 	pick_knots(p, d, k0, k0 + 1 < knots ? k0 + 1 : k0, knots, (c->flags & SINEWI_TRACK_PREDICTED) != 0, &j, &jn, &jr, &mid);
 	float a[4], bv[4], qa4[4], qb4[4];
 	uint32_t qa[4], qb[4];
-	if (c->knot_bits == 128 && t->type == 0) { // raw rotation
-		read_pair(p, c, 4, j, jn, jr, mid, qa, qb);
-		for (uint32_t k = 0; k < 4; ++k) {
-			qa4[k] = sinewi_dequantize(qa[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
-			qb4[k] = sinewi_dequantize(qb[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+	const bool raw_rotation = c->knot_bits == 128 && t->type == 0; // its 4 components as raw float32
+	const uint32_t m = raw_rotation ? 4u : n;
+	read_pair(p, c, m, j, jn, jr, mid, qa, qb);
+	for (uint32_t k = 0; k < m; ++k) {
+		if (raw_rotation || c->width[k] == SINEWI_WIDTH_RAW) {
+			a[k] = sinewi_dequantize(qa[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			bv[k] = sinewi_dequantize(qb[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f);
+			continue;
 		}
+		const size_t rs = ctx->rotation_stride;
+		const float lo = t->type == 0 ? p->rot[(SINEWI_ROT_LO + k) * rs + b] : p->vec[4 * (size_t)b + k];
+		const float step = t->type == 0 ? p->rot[(SINEWI_ROT_STEP + k) * rs + b] : p->vec[ctx->vector_stride + 4 * (size_t)b + k];
+		a[k] = lo + (float)(int32_t)qa[k] * step;
+		bv[k] = lo + (float)(int32_t)qb[k] * step;
+	}
+	if (raw_rotation) {
 		if (alpha == 0.0f) { // a raw knot decodes as stored (docs/format.md)
-			memcpy(out, qa4, sizeof qa4);
+			memcpy(out, a, sizeof a);
 			return;
 		}
+		memcpy(qa4, a, sizeof a), memcpy(qb4, bv, sizeof bv);
+	} else if (t->type != 0) {
+		sinewi_interp_values(a, bv, n, alpha, out);
+		return;
 	} else {
-		read_pair(p, c, n, j, jn, jr, mid, qa, qb);
-		for (uint32_t k = 0; k < n; ++k) {
-			const size_t rs = ctx->rotation_stride;
-			const float lo = t->type == 0 ? p->rot[(SINEWI_ROT_LO + k) * rs + b] : p->vec[4 * (size_t)b + k];
-			const float step = t->type == 0 ? p->rot[(SINEWI_ROT_STEP + k) * rs + b] : p->vec[ctx->vector_stride + 4 * (size_t)b + k];
-			a[k] = c->width[k] == SINEWI_WIDTH_RAW ? sinewi_dequantize(qa[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : lo + (float)(int32_t)qa[k] * step;
-			bv[k] = c->width[k] == SINEWI_WIDTH_RAW ? sinewi_dequantize(qb[k], SINEWI_WIDTH_RAW, 0.0f, 0.0f) : lo + (float)(int32_t)qb[k] * step;
-		}
-		if (t->type != 0) {
-			sinewi_interp_values(a, bv, n, alpha, out);
-			return;
-		}
 		const uint32_t dropped = (uint32_t)c->flags >> SINEWI_TRACK_DROPPED_SHIFT;
 		sinewi_quat_from_three(a, dropped, qa4);
 		sinewi_quat_from_three(bv, dropped, qb4);
@@ -192,6 +194,19 @@ static void write_constants(const sinew_context *ctx, uint32_t j, sinew_qvv *x, 
 	if (kinds[0] == 2) memcpy(x->rotation, b->rotation, sizeof x->rotation);
 	if (kinds[1] == 2) memcpy(x->translation, b->translation, sizeof x->translation);
 	if (kinds[2] == 2) memcpy(x->scale, b->scale, sizeof x->scale);
+}
+
+// The constant pose: every joint's identity, default and constant values (the animated parts are written after;
+// one copy in the wasm modules).
+SINEWI_WASM_SMALL static void write_constant_pose(const sinew_context *ctx, sinew_qvv *out_pose, const uint32_t *remap, bool skip) {
+	if (!remap && !skip) {
+		memcpy(out_pose, ctx->base_pose, ctx->joint_count * sizeof(sinew_qvv));
+		return;
+	}
+	for (uint32_t j = 0; j < ctx->joint_count; ++j) {
+		uint32_t dst = remap ? remap[j] : j;
+		if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], skip);
+	}
 }
 
 static void write_scalar_constants(const sinew_context *ctx, float *out, bool skip_defaults) {
@@ -228,24 +243,48 @@ static const sinewi_segment_params *mode_params(sinew_context *ctx, const seek *
 	return sk->m[r].index == sk->m[first].index ? p : sinewi_segment_direct(ctx, sk->m[r].index);
 }
 
-// Every track decoded on its own (tracks whose rounding modes land in different segments).
-SINEWI_WASM_SMALL static void sample_direct(sinew_context *ctx, const seek *sk, sinew_qvv *out_pose, const uint32_t *remap,
-                          float *out_scalars, bool animated_only) {
-	const sinewi_clip_view *v = &ctx->view;
-	for (uint32_t j = 0; out_pose && !animated_only && j < v->joint_count; ++j) {
-		uint32_t dst = remap ? remap[j] : j;
-		if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], ctx->skip_defaults != 0);
+// Animated track ti of a curve clip at time t (clamped to the clip): its key, or the interval between two keys.
+SINEWI_WASM_SMALL static void curve_track(const sinew_context *ctx, uint32_t ti, double t, float out[4]) {
+	const sinewi_curve_entry *e = &ctx->curves[ti];
+	float s, td, v[4][4] = {{0}}; // key i's value and out-tangent, key i + 1's in-tangent and value (0 but what is read)
+	const uint32_t i = sinewi_curve_locate(e->times, e->keys, e->interpolation, t, &s, &td);
+	// they follow each other from key i's value on (a held key reads its value alone; no tangents but CUBICSPLINE's)
+	uint64_t pos = e->first_bit + (uint64_t)i * e->key_bits + e->bits[1];
+	for (uint32_t f = 0; f < (s >= 0.0f ? 4u : 1u); ++f) {
+		const uint32_t g = f == 1 || f == 2; // a tangent
+		for (uint32_t c = 0; c < e->n; ++c) {
+			const uint32_t w = e->w[g][c];
+			v[f][c] = e->lo[g][c] + (float)(int32_t)(w ? sinewi_read_bits(ctx->view.curve_bits, pos, w) : 0u) * e->step[g][c];
+			pos += w;
+		}
 	}
+	sinewi_curve_value(e->interpolation, ctx->tracks[ti].type == 0, e->n, ctx->fit, s, td, v[0], v[1], v[3], v[2], out);
+}
+
+// The time a curve clip plays for t: clamped to [0, duration], NaN gives 0.
+static double curve_time(const sinew_context *ctx, double t) {
+	return !(t > 0.0) ? 0.0 : t > ctx->duration ? ctx->duration : t;
+}
+
+// Every track decoded on its own (tracks whose rounding modes land in different segments, and curve clips: `t`, the
+// time, clamped).
+SINEWI_WASM_SMALL static sinew_result sample_direct(sinew_context *ctx, const seek *sk, double t, sinew_qvv *out_pose,
+                                                    const uint32_t *remap, float *out_scalars, bool animated_only) {
+	const sinewi_clip_view *v = &ctx->view;
+	if (out_pose && !animated_only) write_constant_pose(ctx, out_pose, remap, ctx->skip_defaults != 0);
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, ctx->skip_defaults != 0);
 	const sinewi_segment_params *params[4] = {NULL, NULL, NULL, NULL};
-	for (uint32_t r = 0; r < 4; ++r)
+	for (uint32_t r = 0; r < 4 && !ctx->curves; ++r)
 		if ((ctx->modes_used >> r) & 1u) params[r] = mode_params(ctx, sk, r);
+	if (ctx->curves) t = curve_time(ctx, t);
 	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
 		const uint32_t r = ctx->tracks[ti].rounding;
 		float value[4];
-		decode_track(ctx, params[r], sk->m[r].u, ti, value);
+		if (ctx->curves) curve_track(ctx, ti, t, value);
+		else decode_track(ctx, params[r], sk->m[r].u, ti, value);
 		write_track(ctx, ti, value, out_pose, remap, out_scalars);
 	}
+	return SINEW_RESULT_OK;
 }
 
 
@@ -327,17 +366,6 @@ static inline void prefetch_span(const void *p, size_t bytes) {
 }
 #endif
 
-// The constant pose: every joint's identity, default and constant values (the animated parts are written after).
-static void write_constant_pose(const sinew_context *ctx, sinew_qvv *out_pose, const uint32_t *remap, bool skip) {
-	if (!remap && !skip) {
-		memcpy(out_pose, ctx->base_pose, ctx->joint_count * sizeof(sinew_qvv));
-		return;
-	}
-	for (uint32_t j = 0; j < ctx->joint_count; ++j) {
-		uint32_t dst = remap ? remap[j] : j;
-		if (dst != 0xFFFFFFFFu) write_constants(ctx, j, &out_pose[dst], skip);
-	}
-}
 
 // A track with raw float32 components, decoded and written on its own.
 SINEWI_WASM_SMALL static void decode_raw(const sinew_context *ctx, const sinewi_segment_params *p, const seek *sk, uint32_t ti,
@@ -352,8 +380,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	seek sk;
 	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
 	if (!sk.one_segment || ctx->track_count == 0) { // (no animated track: no segment to read, loaded or not)
-		sample_direct(ctx, &sk, out_pose, remap, out_scalars, animated_only);
-		return SINEW_RESULT_OK;
+		return sample_direct(ctx, &sk, 0.0, out_pose, remap, out_scalars, animated_only);
 	}
 	uint32_t first_mode = 0;
 	while (first_mode < 3 && !((ctx->modes_used >> first_mode) & 1u)) ++first_mode;
@@ -456,21 +483,40 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 }
 
 sinew_result sinewi_sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars) {
+	if (ctx->curves) return sample_direct(ctx, NULL, sinewi_view_time(&ctx->view, key), out_pose, remap, out_scalars, false);
 	return sample_key(ctx, key, out_pose, remap, out_scalars, false);
+}
+
+// The pose at time t: a curve clip's curves, or the samples around key t. (Not for size in wasm: sample_key, inlined
+// here, is the sampling path.)
+static sinew_result sample_time(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap, float *out_scalars,
+                                bool animated_only) {
+	if (context->curves) return sample_direct(context, NULL, t, out_pose, remap, out_scalars, animated_only);
+	return sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, animated_only);
 }
 
 sinew_result sinew_sample_pose(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
                                float *out_scalars) {
-	return sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, false);
+	return sample_time(context, t, out_pose, remap, out_scalars, false);
 }
 
 sinew_result sinew_sample_pose_animated(sinew_context *context, double t, sinew_qvv *out_pose, const uint32_t *remap,
                                         float *out_scalars) {
-	return sample_key(context, sinewi_key_for_time(context, t), out_pose, remap, out_scalars, true);
+	return sample_time(context, t, out_pose, remap, out_scalars, true);
 }
 
 SINEWI_WASM_SMALL sinew_result sinew_sample_joint(sinew_context *context, double t, uint32_t joint, sinew_qvv *out) {
 	if (!context || !out || joint >= context->view.joint_count) return SINEW_RESULT_INVALID_ARGUMENT;
+	if (context->curves) {
+		const sinewi_joint_entry *e = &context->joints[joint];
+		write_constants(context, joint, out, false);
+		float value[4];
+		float *dst[3] = {out->rotation, out->translation, out->scale};
+		for (int sub = 0; sub < 3; ++sub)
+			if (e->track[sub] >= 0)
+				curve_track(context, (uint32_t)e->track[sub], curve_time(context, t), value), memcpy(dst[sub], value, (sub ? 3 : 4) * sizeof(float));
+		return SINEW_RESULT_OK;
+	}
 	seek sk;
 	if (!do_seek(context, sinewi_key_for_time(context, t), &sk)) return SINEW_RESULT_PAGE_MISSING;
 	const sinewi_joint_entry *e = &context->joints[joint];
@@ -490,7 +536,11 @@ SINEWI_WASM_SMALL sinew_result sinew_sample_joint(sinew_context *context, double
 SINEWI_WASM_SMALL sinew_result sinew_sample_scalar(sinew_context *context, double t, uint32_t track, float *out) {
 	if (!context || !out || track >= context->view.scalar_count) return SINEW_RESULT_INVALID_ARGUMENT;
 	const sinewi_scalar_entry *e = &context->scalars[track];
-	if (e->track >= 0) {
+	if (e->track >= 0 && context->curves) {
+		float value[4];
+		curve_track(context, (uint32_t)e->track, curve_time(context, t), value);
+		memcpy(out, value, e->components * sizeof(float));
+	} else if (e->track >= 0) {
 		seek sk;
 		if (!do_seek(context, sinewi_key_for_time(context, t), &sk)) return SINEW_RESULT_PAGE_MISSING;
 		float value[4];

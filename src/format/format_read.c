@@ -312,6 +312,63 @@ sinew_result sinewi_check_page(const sinewi_clip_view *v, uint32_t page, const u
 }
 #endif
 
+uint32_t sinewi_curve_record(const unsigned char *p, uint64_t avail, uint32_t n, uint32_t half, sinewi_curve_entry *e) {
+	const uint32_t vb = 4u >> half;
+	uint64_t at = 6 + 2 * (uint64_t)n;
+	if (avail < at || sinewi_rd16(p + 4) == 0) return 0; // (and a curve has a key)
+	const uint32_t curve = sinewi_rd16(p), cubic = curve == 2u;
+	// what a decoder does not rely on to stay inside the blob, the web runtime's JS checks (web/sinew.mjs): the
+	// interpolation, reserved bits, widths up to 24, no tangents without CUBICSPLINE, finite ranges
+	bool ok = !SINEWI_LEGACY || curve < 3u;
+	e->interpolation = (uint8_t)curve, e->n = (uint8_t)n, e->first = sinewi_rd16(p + 2), e->keys = sinewi_rd16(p + 4);
+	e->bits[0] = e->bits[1] = 0;
+	for (uint32_t c = 0; c < n; ++c) {
+		const uint32_t w = sinewi_rd16(p + 6 + 2 * c);
+		ok &= !SINEWI_LEGACY || ((w >> 10) == 0 && (cubic || (w >> 5) == 0));
+		for (uint32_t f = 0; f <= cubic; ++f) { // the value's range, then the tangents': Min, and Extent when quantized
+			const uint32_t fw = (w >> (5 * f)) & 31u, count = fw ? 2u : 1u;
+			if (at + (uint64_t)count * vb > avail) return 0;
+			const float lo = sinewi_range_value(p + at, 0, half), ext = fw ? sinewi_range_value(p + at, 1, half) : 0.0f;
+			ok &= !SINEWI_LEGACY || (fw <= SINEWI_MAX_WIDTH && isfinite(lo) && isfinite(ext));
+			e->w[f][c] = (uint8_t)fw, e->lo[f][c] = lo, e->step[f][c] = sinewi_quant_step(fw, ext);
+			e->bits[f] = (uint8_t)(e->bits[f] + fw);
+			at += (uint64_t)count * vb;
+		}
+	}
+	e->key_bits = e->bits[0] + 2u * e->bits[1];
+	return ok ? (uint32_t)at : 0u;
+}
+
+// The curve block at clip offset `at` (docs/format.md §curves): key times, then a record per animated track, then the
+// keys' bits; it ends the clip exactly.
+static sinew_result check_curves(sinewi_clip_view *v, uint32_t index, const uint8_t *types, const uint8_t *comps, uint32_t at,
+                                 sinew_error *error) {
+	const unsigned char *c = v->clip;
+	const uint64_t end = v->size;
+	const uint32_t count = at + 2 <= end ? sinewi_rd16(c + at) : 0u;
+	const uint64_t times = (uint64_t)at + 2;
+	uint64_t p = times + 4ull * count, bits = 0;
+	bool ok = (!SINEWI_LEGACY || v->track_count >= 1) && count >= 1 && p <= end;
+	for (uint32_t i = 0; i < v->track_count && ok; ++i) {
+		sinewi_curve_entry e;
+		const uint32_t size = sinewi_curve_record(c + p, end - p, types[i] == 0 ? 4u : comps[i], v->half_ranges, &e);
+		ok = size && e.first + e.keys <= count;
+		// its key times: finite, >= 0, non-decreasing (the web runtime's JS checks them: web/sinew.mjs)
+		for (uint32_t k = 0; k < e.keys && ok && SINEWI_LEGACY; ++k) {
+			const float t = sinewi_rdf32(c + times + 4ull * (e.first + k));
+			ok = isfinite(t) && t >= (k ? sinewi_rdf32(c + times + 4ull * (e.first + k - 1)) : 0.0f);
+		}
+		bits += ok ? (uint64_t)e.keys * e.key_bits : 0u;
+		p += size;
+	}
+	SINEWI_CHECK(ok && p + (bits + 7) / 8 == end, error, SINEW_RESULT_CORRUPT,
+	             "clip %u: the curve block is malformed (its key times, a curve record, or its size: %llu bytes, %llu needed)",
+	             index, (unsigned long long)(end - at), (unsigned long long)(p - at + (bits + 7) / 8));
+	v->curves = c + at, v->curve_time_count = count, v->curve_times = c + times, v->curve_records = c + times + 4ull * count;
+	v->curve_bits = c + p;
+	return SINEW_RESULT_OK;
+}
+
 // The time map at clip offset `at`: Mark_count >= 2 marks, times finite, >= 0 and increasing, samples from 0 to
 // the last stored sample, increasing; not with Looping. Version 2: 8 bytes per mark (f32 time, u32 sample);
 // version 3: the times, then the samples of the inner marks (u16 or u32) unless every sample is a mark.
@@ -504,10 +561,17 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	SINEWI_CHECK(v->joint_count <= SINEW_FMT_MAX_JOINTS && v->scalar_count <= SINEW_FMT_MAX_SCALARS &&
 	                 v->joint_count + v->scalar_count > 0,
 	             error, SINEW_RESULT_CORRUPT, "clip %u: %u joints, %u scalar tracks", index, v->joint_count, v->scalar_count);
-	SINEWI_CHECK(v->segment_length >= 1 && v->segment_length <= 1024, error, SINEW_RESULT_CORRUPT,
+	// Curves (docs/format.md §curves): no segments, and nothing that only segments use
+	const bool curves = v3 && (v->flags & SINEW_FMT_FLAG_CURVES) != 0;
+	// (what a decoder does not rely on, the web runtime's JS checks: web/sinew.mjs)
+	SINEWI_CHECK(!SINEWI_LEGACY || !curves || (v->segment_length == 0 && !(v->flags & (SINEW_FMT_FLAG_LOOPING | SINEW_FMT_FLAG_PAGED |
+	                                                                  SINEW_FMT_FLAG_TRACK_ROUNDING | SINEW_FMT_FLAG_MIDPOINT_KNOTS |
+	                                                                  SINEW_FMT_FLAG_ROUNDING_MASK))),
+	             error, SINEW_RESULT_CORRUPT, "clip %u: Curves with segments, Looping, Paged, rounding or Midpoint_knots", index);
+	SINEWI_CHECK(curves || (v->segment_length >= 1 && v->segment_length <= 1024), error, SINEW_RESULT_CORRUPT,
 	             "clip %u: segment length %u", index, v->segment_length);
 	uint32_t intervals = v->stored_sample_count - 1;
-	uint32_t want_segments = intervals == 0 ? 1 : (intervals - 1) / v->segment_length + 1;
+	uint32_t want_segments = curves ? 0u : intervals == 0 ? 1 : (intervals - 1) / v->segment_length + 1;
 	if (v2) v->segment_count = want_segments;
 	SINEWI_CHECK(v->segment_count == want_segments, error, SINEW_RESULT_CORRUPT, "clip %u: %u segments, expected %u", index,
 	             v->segment_count, want_segments);
@@ -618,7 +682,8 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		r = sinewi_fail(error, SINEW_RESULT_CORRUPT, "clip %u: %u animated tracks declared, descriptors give %u", index,
 		                v->track_count, tracks);
 	// versions 2 and 3: segment ranges only when there is more than one segment (a lone one uses the clip range)
-	v->segment_range_bytes = v2 && v->segment_count == 1 ? 0u : 2u * v->stored_components;
+	v->segment_range_bytes = v2 && v->segment_count <= 1 ? 0u : 2u * v->stored_components;
+	if (curves) range_bytes = 0; // (a curve's ranges are in its record)
 	const bool paged = SINEWI_PAGES && (v->flags & SINEW_FMT_FLAG_PAGED) != 0;
 	// the section offsets follow from the layout (version 1 stores them: they must be those values)
 	const uint64_t ranges_at = constants_at + constant_bytes;
@@ -634,7 +699,7 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 	uint32_t meta_off = offsets[3];
 	v->segments_offset = segments_off;
 	// the segment table, or a paged clip's page count and page table (version 3: none for a lone segment)
-	uint64_t table_bytes = v3 && v->segment_count == 1 ? 0u : ((uint64_t)v->segment_count + 1) * 4;
+	uint64_t table_bytes = v3 && v->segment_count <= 1 ? 0u : ((uint64_t)v->segment_count + 1) * 4;
 	const bool tiered = paged && (v->flags & SINEW_FMT_FLAG_TIERED) != 0;
 	v->tier_count = 1;
 	if (r == SINEW_RESULT_OK && (v->flags & SINEW_FMT_FLAG_TIERED) && !paged)
@@ -714,7 +779,10 @@ sinew_result sinewi_read_clip(const unsigned char *blob, size_t size, uint32_t i
 		}
 	} else
 #endif
-	if (r == SINEW_RESULT_OK && !v->segment_table) { // version 3, a lone segment: from here to the end of the clip
+	if (r == SINEW_RESULT_OK && curves) { // the curve block: from here to the end of the clip
+		r = check_curves(v, index, types, comps, segments_off, error);
+		seg_end = v->size;
+	} else if (r == SINEW_RESULT_OK && !v->segment_table) { // version 3, a lone segment: from here to the end of the clip
 		r = check_segment(v, 0, types, comps, 1, v->clip + segments_off, v->size - segments_off, error);
 		seg_end = v->size;
 	} else {
@@ -842,6 +910,7 @@ sinew_result sinew_blob_clip_info(const void *blob, size_t size, uint32_t clip, 
 	}
 	if (v.rig) out->name = sinewi_rig_clip_name(&v, clip);
 	out->has_metadata = v.metadata != NULL || (v.rig_flags & (SINEW_FMT_RIG_NAMES | SINEW_FMT_RIG_PARENTS)) != 0;
+	out->curves = v.curves != NULL;
 	out->listed_joints = v.listed_joints;
 	out->listed_scalars = v.listed_scalars;
 	return SINEW_RESULT_OK;

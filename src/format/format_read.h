@@ -53,6 +53,10 @@ typedef struct sinewi_clip_view {
 	    *rig_scalar_rest; // the rig's parts (NULL when absent)
 	uint32_t rig_strings_size, rig_clip_count; // Names: bytes of strings; clips the names table covers
 	uint32_t mark_sample_size;  // version 3 time map: bytes per stored mark sample (0: every sample is a mark)
+	// Curves (docs/format.md §curves): the curve block (NULL: the clip has segments), its first key time, its first
+	// curve record and its bit stream
+	const unsigned char *curves, *curve_times, *curve_records, *curve_bits;
+	uint32_t curve_time_count;
 } sinewi_clip_view;
 
 // Rank of bit j in a node or scalar map: the number of set bits before it (the index of its descriptor).
@@ -242,6 +246,22 @@ bool sinewi_rig_scalar_rest(const sinewi_clip_view *v, uint32_t i, float out[4])
 float sinewi_rig_scalar_precision(const sinewi_clip_view *v, uint32_t i);
 const char *sinewi_rig_scalar_name(const sinewi_clip_view *v, uint32_t i);
 const char *sinewi_rig_clip_name(const sinewi_clip_view *v, uint32_t clip);
+
+// One curve record (docs/format.md §curves), and in a sampling context where its keys are.
+typedef struct sinewi_curve_entry {
+	const unsigned char *times; // (context) its first key time (f32)
+	uint64_t first_bit;         // (context) key 0 in the curve bit stream
+	uint32_t first, keys;       // its key times: Time[first .. first + keys - 1]
+	uint32_t key_bits;          // in-tangent, value, out-tangent (value alone without CUBICSPLINE)
+	uint8_t interpolation, n;   // 0 STEP, 1 LINEAR, 2 CUBICSPLINE; components (4 for a rotation)
+	uint8_t bits[2];            // bits of a key's value [0] and of its in-tangent (and out-tangent) [1]
+	uint8_t w[2][4];            // bits of each component's value [0] and tangents [1] (0..24; tangents 0 but for CUBICSPLINE)
+	float lo[2][4], step[2][4]; // their Min (0 where not stored) and quantization step (sinewi_quant_step)
+} sinewi_curve_entry;
+// Reads the record of an n-component curve at p, at most `avail` bytes, ranges 16-bit with `half`, into *e (but times,
+// first_bit); returns its size, or 0 when it exceeds `avail` or is malformed (no key; natively also interpolation 3, a
+// reserved bit, a width above 24, tangent widths without CUBICSPLINE, a range that is not finite).
+uint32_t sinewi_curve_record(const unsigned char *p, uint64_t avail, uint32_t n, uint32_t half, sinewi_curve_entry *e);
 
 // Number of stored components of an animated track of `kind_type` (0 rot, 1 trans, 2 scale, 3 scalar).
 static inline uint32_t sinewi_track_components(uint32_t type, uint32_t scalar_components) {

@@ -25,6 +25,19 @@ static bool valid_string(const unsigned char *table, uint32_t table_size, uint32
 	return memchr(table + offset, 0, table_size - offset) != NULL;
 }
 
+// Part `bit` of the rig (when `flags` has it): `bytes` at *p, then zero padding to 4 bytes, inside `limit`; *ptr
+// receives where it is (NULL without it) and *p where the next part starts.
+static sinew_result part(const unsigned char *blob, uint32_t flags, uint32_t bit, uint64_t bytes, uint64_t limit, uint64_t *p,
+                         const unsigned char **ptr, sinew_error *error) {
+	*ptr = NULL;
+	if (!(flags & bit)) return SINEW_RESULT_OK;
+	SINEWI_CHECK(*p + bytes <= limit && zero_pad(blob, *p + bytes, limit), error, SINEW_RESULT_CORRUPT,
+	             "rig: part %04x exceeds the blob", bit);
+	*ptr = blob + *p;
+	*p = align4(*p + bytes);
+	return SINEW_RESULT_OK;
+}
+
 sinew_result sinewi_read_rig(const unsigned char *blob, uint32_t at, uint32_t limit, uint32_t clip_count,
                              sinewi_clip_view *v, uint32_t *rig_end, sinew_error *error) {
 	SINEWI_CHECK((uint64_t)at + SINEW_FMT_RIG_HEADER_SIZE <= limit, error, SINEW_RESULT_CORRUPT, "rig at %u exceeds the blob", at);
@@ -35,13 +48,13 @@ sinew_result sinewi_read_rig(const unsigned char *blob, uint32_t at, uint32_t li
 	SINEWI_CHECK((flags & ~SINEW_FMT_RIG_FLAGS_KNOWN) == 0 && sinewi_rd16(r + 6) == 0, error, SINEW_RESULT_CORRUPT,
 	             "rig: reserved flags %04x", flags);
 	SINEWI_CHECK(isfinite(unit) && unit > 0.0, error, SINEW_RESULT_CORRUPT, "rig: unit scale is not a positive number");
-	SINEWI_CHECK(!((flags & SINEW_FMT_RIG_REST) && (flags & SINEW_FMT_RIG_SCALAR_REST)), error, SINEW_RESULT_CORRUPT,
-	             "rig: Scalar_rest with Rest");
+	SINEWI_CHECK(!SINEWI_CHECK_RIG_ENTRIES || !((flags & SINEW_FMT_RIG_REST) && (flags & SINEW_FMT_RIG_SCALAR_REST)), error,
+	             SINEW_RESULT_CORRUPT, "rig: Scalar_rest with Rest"); // (the web runtime's JS checks it: web/rig.mjs)
 	uint64_t p = (uint64_t)at + SINEW_FMT_RIG_HEADER_SIZE;
 	SINEWI_CHECK(p + s <= limit, error, SINEW_RESULT_CORRUPT, "rig: scalar components exceed the blob");
 	uint64_t components = 0;
-	for (uint32_t i = 0; i < s; ++i) {
-		SINEWI_CHECK((blob[p + i] >> 2) == 0, error, SINEW_RESULT_CORRUPT, "rig: scalar track %u: reserved bits", i);
+	for (uint32_t i = 0; i < s; ++i) { // (reserved bits: the web runtime's JS checks them, web/rig.mjs)
+		SINEWI_CHECK(!SINEWI_CHECK_RIG_ENTRIES || (blob[p + i] >> 2) == 0, error, SINEW_RESULT_CORRUPT, "rig: scalar track %u: reserved bits", i);
 		components += (blob[p + i] & 3u) + 1u;
 	}
 	v->scalar_components_table = blob + p;
@@ -50,17 +63,7 @@ sinew_result sinewi_read_rig(const unsigned char *blob, uint32_t at, uint32_t li
 	p = align4(p);
 	const bool wide = (flags & SINEW_FMT_RIG_WIDE_SOURCES) != 0;
 	// each part in bit order; `part` checks that it fits and is followed by its zero padding
-#define PART(bit, bytes, ptr)                                                                                              \
-	do {                                                                                                                   \
-		(ptr) = NULL;                                                                                                      \
-		if (flags & (bit)) {                                                                                               \
-			const uint64_t size_ = (bytes);                                                                                \
-			SINEWI_CHECK(p + size_ <= limit && zero_pad(blob, p + size_, limit), error, SINEW_RESULT_CORRUPT,               \
-			             "rig: part %s exceeds the blob", #bit);                                                          \
-			(ptr) = blob + p;                                                                                              \
-			p = align4(p + size_);                                                                                         \
-		}                                                                                                                  \
-	} while (0)
+#define PART(bit, bytes, ptr) SINEWI_TRY(part(blob, flags, bit, bytes, limit, &p, &(ptr), error))
 	PART(SINEW_FMT_RIG_PARENTS, 2ull * n, v->rig_parents);
 	for (uint32_t j = 0; SINEWI_CHECK_RIG_ENTRIES && v->rig_parents && j < n; ++j) {
 		const uint32_t parent = sinewi_rd16(v->rig_parents + 2 * j);
@@ -68,9 +71,11 @@ sinew_result sinewi_read_rig(const unsigned char *blob, uint32_t at, uint32_t li
 	}
 	PART(SINEW_FMT_RIG_NODE_SOURCES, (wide ? 4ull : 2ull) * n, v->rig_sources);
 	PART(SINEW_FMT_RIG_REST, 40ull * n + 4 * components, v->rig_rest);
-	for (uint64_t b = 0; v->rig_rest && b < 40ull * n + 4 * components; b += 4)
+	// (the rest pose's values, read by the decoder but never to find bytes, are checked by web/sinew.mjs for the wasm
+	// decoders)
+	for (uint64_t b = 0; SINEWI_CHECK_RIG_ENTRIES && v->rig_rest && b < 40ull * n + 4 * components; b += 4)
 		SINEWI_CHECK(isfinite(sinewi_rdf32(v->rig_rest + b)), error, SINEW_RESULT_CORRUPT, "rig: non-finite rest value");
-	for (uint32_t j = 0; v->rig_rest && j < n; ++j) {
+	for (uint32_t j = 0; SINEWI_CHECK_RIG_ENTRIES && v->rig_rest && j < n; ++j) {
 		double len = 0.0;
 		for (int k = 0; k < 4; ++k) len += (double)sinewi_rdf32(v->rig_rest + 40 * j + 4 * k) * sinewi_rdf32(v->rig_rest + 40 * j + 4 * k);
 		SINEWI_CHECK(fabs(sqrt(len) - 1.0) <= 1e-3, error, SINEW_RESULT_CORRUPT, "rig: node %u rest rotation is not a unit quaternion", j);
@@ -82,39 +87,35 @@ sinew_result sinewi_read_rig(const unsigned char *blob, uint32_t at, uint32_t li
 	if (flags & SINEW_FMT_RIG_SCALAR_SOURCES) {
 		SINEWI_CHECK(p + 4 <= limit, error, SINEW_RESULT_CORRUPT, "rig: scalar sources exceed the blob");
 		const uint32_t runs = sinewi_rd16(blob + p), run_size = wide ? 12u : 6u;
-		SINEWI_CHECK(sinewi_rd16(blob + p + 2) == 0, error, SINEW_RESULT_CORRUPT, "rig: scalar sources: reserved field");
-		const uint64_t size = 4 + (uint64_t)runs * run_size;
-		SINEWI_CHECK(p + size <= limit && zero_pad(blob, p + size, limit), error, SINEW_RESULT_CORRUPT,
-		             "rig: scalar sources exceed the blob");
+		SINEWI_CHECK(!SINEWI_CHECK_RIG_ENTRIES || sinewi_rd16(blob + p + 2) == 0, error, SINEW_RESULT_CORRUPT,
+		             "rig: scalar sources: reserved field");
+		const uint64_t at_runs = p;
+		PART(SINEW_FMT_RIG_SCALAR_SOURCES, 4 + (uint64_t)runs * run_size, v->rig_scalar_sources);
 		uint64_t covered = SINEWI_CHECK_RIG_ENTRIES ? 0u : s;
 		for (uint32_t k = 0; SINEWI_CHECK_RIG_ENTRIES && k < runs; ++k) {
-			const unsigned char *e = blob + p + 4 + (size_t)k * run_size;
+			const unsigned char *e = blob + at_runs + 4 + (size_t)k * run_size;
 			const uint32_t count = wide ? sinewi_rd32(e) : sinewi_rd16(e);
 			SINEWI_CHECK(count >= 1, error, SINEW_RESULT_CORRUPT, "rig: scalar source run %u is empty", k);
 			covered += count;
 		}
 		SINEWI_CHECK(covered == s, error, SINEW_RESULT_CORRUPT, "rig: scalar source runs cover %llu of %u tracks",
 		             (unsigned long long)covered, s);
-		v->rig_scalar_sources = blob + p;
-		p = align4(p + size);
 	}
 	v->rig_names = NULL;
 	v->rig_strings_size = 0;
 	if (flags & SINEW_FMT_RIG_NAMES) {
 		SINEWI_CHECK(p + 4 <= limit, error, SINEW_RESULT_CORRUPT, "rig: names exceed the blob");
 		const uint32_t strings = sinewi_rd32(blob + p);
-		const uint64_t entries = (uint64_t)n + s + clip_count, size = 4 + 4 * entries + strings;
-		SINEWI_CHECK(p + size <= limit && zero_pad(blob, p + size, limit), error, SINEW_RESULT_CORRUPT, "rig: names exceed the blob");
-		const unsigned char *table = blob + p + 4 + 4 * entries;
+		const uint64_t entries = (uint64_t)n + s + clip_count;
+		PART(SINEW_FMT_RIG_NAMES, 4 + 4 * entries + strings, v->rig_names);
+		const unsigned char *table = v->rig_names + 4 + 4 * entries;
 		for (uint64_t k = 0; SINEWI_CHECK_RIG_ENTRIES && k < entries; ++k)
-			SINEWI_CHECK(valid_string(table, strings, sinewi_rd32(blob + p + 4 + 4 * k)), error, SINEW_RESULT_CORRUPT,
+			SINEWI_CHECK(valid_string(table, strings, sinewi_rd32(v->rig_names + 4 + 4 * k)), error, SINEW_RESULT_CORRUPT,
 			             "rig: name %llu out of range", (unsigned long long)k);
-		v->rig_names = blob + p;
 		v->rig_strings_size = strings;
-		p = align4(p + size);
 	}
 	PART(SINEW_FMT_RIG_SCALAR_REST, 4 * components, v->rig_scalar_rest);
-	for (uint64_t b = 0; v->rig_scalar_rest && b < 4 * components; b += 4)
+	for (uint64_t b = 0; SINEWI_CHECK_RIG_ENTRIES && v->rig_scalar_rest && b < 4 * components; b += 4)
 		SINEWI_CHECK(isfinite(sinewi_rdf32(v->rig_scalar_rest + b)), error, SINEW_RESULT_CORRUPT, "rig: non-finite scalar rest value");
 #undef PART
 	v->rig = r;

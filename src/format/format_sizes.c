@@ -19,6 +19,23 @@ static void add(sinew_size_breakdown *to, const sinew_size_breakdown *from) {
 	to->metadata += from->metadata, to->rig += from->rig, to->padding += from->padding;
 	to->segments += from->segments, to->animated_tracks += from->animated_tracks, to->knots += from->knots;
 	to->predicted_knots += from->predicted_knots;
+	to->curve_times += from->curve_times, to->curve_tracks += from->curve_tracks;
+}
+
+// A curve clip's block (docs/format.md §curves): key times, curve records, and the keys' bits by track type.
+static void curve_sizes(const sinewi_clip_view *v, const uint8_t *types, const uint8_t *comps, sinew_size_breakdown *out) {
+	uint64_t *bits[4] = {&out->bits_rotation, &out->bits_translation, &out->bits_scale, &out->bits_scalar};
+	out->curve_times = (uint64_t)(v->curve_records - v->curves);
+	out->curve_tracks = (uint64_t)(v->curve_bits - v->curve_records);
+	const unsigned char *p = v->curve_records;
+	uint64_t all = 0;
+	for (uint32_t t = 0; t < v->track_count; ++t) {
+		sinewi_curve_entry e;
+		p += sinewi_curve_record(p, UINT32_MAX, types[t] == 0 ? 4u : comps[t], v->half_ranges, &e);
+		*bits[types[t]] += (uint64_t)e.keys * e.key_bits, all += (uint64_t)e.keys * e.key_bits;
+		out->knots += e.keys;
+	}
+	out->bit_padding = (uint64_t)(v->clip + v->size - v->curve_bits) * 8 - all;
 }
 
 // Bits of one animated track in one segment (docs/format.md §segment): type 0..2 joint sub-track, 3 scalar.
@@ -74,6 +91,7 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 		comps = types + v.track_count;
 	}
 	sinewi_track_types(&v, types, comps, v.track_count);
+	if (v.curves) curve_sizes(&v, types, comps, out);
 	uint32_t page = 0;
 	for (uint32_t s = 0; s < v.segment_count; ++s) {
 		const unsigned char *seg, *offsets = v.segment_table;
@@ -110,7 +128,7 @@ static sinew_result clip_sizes(const unsigned char *blob, size_t size, uint32_t 
 	                         out->bit_padding) / 8;
 	out->padding = out->total - out->clip_headers - out->descriptors - out->constants - out->clip_ranges - out->time_map -
 	               out->segment_table - out->segment_descriptors - out->segment_ranges - out->group_offsets -
-	               stream_bytes - out->metadata;
+	               stream_bytes - out->metadata - out->curve_times - out->curve_tracks;
 	return SINEW_RESULT_OK;
 }
 

@@ -90,73 +90,12 @@ static float to_float(double v) {
 	return (float)v;
 }
 
-static void slerp(const float *a, const float *b, double s, double *out) {
-	double dot = 0.0;
-	for (int i = 0; i < 4; ++i) dot += (double)a[i] * b[i];
-	const double sign = dot < 0.0 ? -1.0 : 1.0; // shortest arc, as the glTF spec's reference slerp
-	// The angle between the two from their difference and sum (atan2 stays accurate as they meet, where acos of the
-	// dot loses it): lerping below dot 0.9999 strayed 4e-7 rad from slerp, 1e-4 cm a metre away.
-	double diff = 0.0, sum = 0.0;
-	for (int i = 0; i < 4; ++i) {
-		double d = (double)a[i] - sign * b[i], p = (double)a[i] + sign * b[i];
-		diff += d * d, sum += p * p;
-	}
-	const double theta = 2.0 * sinewi_atan2(sqrt(diff), sqrt(sum));
-	double wa = 1.0 - s, wb = s; // (equal keys: the lerp is exact)
-	if (theta > 1e-9) {
-		const double sin_theta = sinewi_sin(theta);
-		wa = sinewi_sin((1.0 - s) * theta) / sin_theta;
-		wb = sinewi_sin(s * theta) / sin_theta;
-	}
-	for (int i = 0; i < 4; ++i) out[i] = wa * a[i] + sign * wb * b[i];
-	sinewi_quat_normalize_d(out);
-}
-
 void sinewi_gltf_curve_eval(const sinewi_gltf_curve *curve, double t, double snap, uint32_t *cursor, double *out) {
-	uint32_t n = curve->key_count, comps = curve->components;
-	bool cubic = curve->interpolation == SINEWI_GLTF_CUBICSPLINE;
-	size_t stride = cubic ? 3u * comps : comps, value_offset = cubic ? comps : 0;
-	const float *times = curve->times;
-	double limit = t + snap;
-	// i = last key with times[i] <= t + snap (or 0)
-	uint32_t i = cursor ? *cursor : 0;
-	if (i >= n || times[i] > limit) {
-		uint32_t lo = 0, hi = n; // first index with times > limit
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (times[mid] <= limit)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		i = lo ? lo - 1 : 0;
-	} else {
-		while (i + 1 < n && times[i + 1] <= limit) ++i;
-	}
-	if (cursor) *cursor = i;
-	const float *vi = curve->values + (size_t)i * stride + value_offset;
-	if (i + 1 >= n || times[i] > limit || t - times[i] <= snap || curve->interpolation == SINEWI_GLTF_STEP) {
-		for (uint32_t c = 0; c < comps; ++c) out[c] = vi[c];
-		return;
-	}
-	const float *vj = curve->values + (size_t)(i + 1) * stride + value_offset;
-	double td = (double)times[i + 1] - times[i], s = (t - times[i]) / td;
-	if (!cubic) {
-		if (curve->path == SINEWI_GLTF_ROTATION) {
-			slerp(vi, vj, s, out);
-		} else {
-			for (uint32_t c = 0; c < comps; ++c) out[c] = vi[c] + (vj[c] - (double)vi[c]) * s;
-		}
-		return;
-	}
-	// glTF 2.0 Appendix C: p(s) = (2s^3 - 3s^2 + 1) v_k + td (s^3 - 2s^2 + s) b_k + (-2s^3 + 3s^2) v_k+1
-	//                              + td (s^3 - s^2) a_k+1, with b_k the out-tangent of k, a_k+1 the in-tangent of k+1.
-	const float *out_tangent = vi + comps, *in_tangent = vj - comps;
-	double s2 = s * s, s3 = s2 * s;
-	double h00 = 2 * s3 - 3 * s2 + 1, h10 = td * (s3 - 2 * s2 + s), h01 = -2 * s3 + 3 * s2, h11 = td * (s3 - s2);
-	for (uint32_t c = 0; c < comps; ++c)
-		out[c] = h00 * vi[c] + h10 * out_tangent[c] + h01 * vj[c] + h11 * in_tangent[c];
-	if (curve->path == SINEWI_GLTF_ROTATION) sinewi_quat_normalize_d(out);
+	_Static_assert((int)SINEWI_GLTF_STEP == (int)SINEW_CURVE_STEP && (int)SINEWI_GLTF_LINEAR == (int)SINEW_CURVE_LINEAR &&
+	                   (int)SINEWI_GLTF_CUBICSPLINE == (int)SINEW_CURVE_CUBICSPLINE,
+	               "glTF interpolations are sinew_curve's");
+	sinewi_sampler_eval(curve->path == SINEWI_GLTF_ROTATION, curve->interpolation, curve->components, curve->key_count,
+	                    curve->times, curve->values, t, snap, cursor, out);
 }
 
 /* ---- key times ---- */
@@ -846,6 +785,50 @@ static uint32_t densest_keys(const sinewi_gltf_clip_input *in, const float *merg
 	return n;
 }
 
+// The source curves beside the samples (sinew_clip.curves), in clip units: one per TRS binding, and one per scalar
+// track a WEIGHTS binding drives (its components of every key; CUBICSPLINE: in-tangents, values, out-tangents).
+static sinew_result keep_curves(const sinewi_gltf_clip_input *in, sinew_clip_set *set, sinew_clip *clip, sinew_error *error) {
+	uint32_t count = 0;
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		const uint32_t width = bind->track_width ? bind->track_width : 1;
+		count += bind->curve->path == SINEWI_GLTF_WEIGHTS ? (bind->curve->components + width - 1) / width : 1u;
+	}
+	if (!count) return SINEW_RESULT_OK;
+	clip->curves = (sinew_curve *)sinew_clip_set_alloc(set, (size_t)count * sizeof(sinew_curve));
+	SINEWI_CHECK(clip->curves, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory (%u curves)", count);
+	for (uint32_t b = 0; b < in->binding_count; ++b) {
+		const sinewi_gltf_binding *bind = &in->bindings[b];
+		const sinewi_gltf_curve *g = bind->curve;
+		const uint32_t nk = g->key_count, comps = g->components, parts = g->interpolation == SINEWI_GLTF_CUBICSPLINE ? 3u : 1u;
+		float *times = (float *)sinew_clip_set_alloc(set, (size_t)nk * sizeof(float));
+		SINEWI_CHECK(times, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+		memcpy(times, g->times, (size_t)nk * sizeof(float));
+		const uint32_t width = g->path == SINEWI_GLTF_WEIGHTS ? (bind->track_width ? bind->track_width : 1) : comps;
+		for (uint32_t c0 = 0; c0 < comps; c0 += width) {
+			const uint32_t n = g->path == SINEWI_GLTF_WEIGHTS ? clip->scalar_tracks[bind->first_track + c0 / width].components : comps;
+			SINEWI_CHECK(c0 + n <= comps, error, SINEW_RESULT_BAD_TRACK, "animation '%s': a weights channel does not fill its tracks",
+			             in->name ? in->name : "");
+			float *values = (float *)sinew_clip_set_alloc(set, (size_t)nk * parts * n * sizeof(float));
+			SINEWI_CHECK(values, error, SINEW_RESULT_OUT_OF_MEMORY, "out of memory");
+			const double scale = g->path == SINEWI_GLTF_TRANSLATION ? in->unit_scale : 1.0;
+			for (uint32_t k = 0; k < nk; ++k)
+				for (uint32_t p = 0; p < parts; ++p)
+					for (uint32_t c = 0; c < n; ++c)
+						values[((size_t)k * parts + p) * n + c] =
+						    to_float(g->values[((size_t)k * parts + p) * comps + c0 + c] * scale);
+			sinew_curve *out = &clip->curves[clip->curve_count++];
+			out->target = g->path == SINEWI_GLTF_WEIGHTS ? 3u : g->path == SINEWI_GLTF_ROTATION ? 0u : g->path == SINEWI_GLTF_TRANSLATION ? 1u : 2u;
+			out->interpolation = g->interpolation;
+			out->index = g->path == SINEWI_GLTF_WEIGHTS ? bind->first_track + c0 / width : bind->joint;
+			out->key_count = nk;
+			out->times = times;
+			out->values = values;
+		}
+	}
+	return SINEW_RESULT_OK;
+}
+
 sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *scratch,
                                     const sinewi_gltf_clip_input *in, sinew_clip_set *set, sinew_error *error) {
 	const sinew_import_options *opt = ctx->options;
@@ -1134,5 +1117,5 @@ sinew_result sinewi_gltf_build_clip(const sinewi_import_ctx *ctx, sinewi_arena *
 		clip->float_error = sinewi_fmax(clip->float_error, float_error(in, cand, clip->check_transforms, clip->check_times,
 		                                                        clip->check_count, rs.checker.shell_off, &pl->al));
 	placement_free(pl);
-	return SINEW_RESULT_OK;
+	return keep_curves(in, set, clip, error);
 }

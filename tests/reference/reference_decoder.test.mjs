@@ -4,12 +4,13 @@
 // Run: SINEW_CLI=build/sinew node --test tests/reference/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode, SinewDecodeError, xxh32 } from '../../docs/reference_decoder.mjs';
+import { curvesGltf } from './curves_gltf.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -93,7 +94,7 @@ function compareWithCli(file, label, tier) {
 
 test('reference decoder matches the C library on the golden version-3 blobs', { skip: !cli && 'SINEW_CLI not set' }, () => {
   let compared = 0;
-  for (const name of ['v3_platformer.sinew', 'v3_midpoint_cmu.sinew'])
+  for (const name of ['v3_platformer.sinew', 'v3_midpoint_cmu.sinew', 'v3_curves_interpolation.sinew', 'v3_curves_synthetic.sinew'])
     compared += compareWithCli(join(root, 'tests/golden', name), name);
   assert.ok(compared >= 9 * 12);
 });
@@ -129,6 +130,33 @@ test('reference decoder matches the C library on the bundled clips (the format t
     compared += compareWithCli(out, `${input} ${extra.join(' ')}`);
   }
   assert.ok(compared >= 150);
+});
+
+// §Curves: glTF curves kept as curves (CUBICSPLINE values and tangents, LINEAR rotations through nlerp, STEP keys,
+// morph weights), in a synthetic file of seeded random curves and in the corpus's CUBICSPLINE files when present.
+test('reference decoder matches the C library on curve clips', { skip: !cli && 'SINEW_CLI not set' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sinew-ref-'));
+  const corpus = join(root, '..', 'shared', 'corpus', 'gltf');
+  const sources = [];
+  for (const seed of [7, 11, 23]) {
+    const file = join(dir, `curves${seed}.gltf`);
+    writeFileSync(file, JSON.stringify(curvesGltf({ seed })));
+    sources.push(file);
+  }
+  for (const file of ['blender_io/07_nla-anim/07_nla-anim.gltf', 'blender_io/03_all_animations/03_all_animations.gltf',
+                      'khronos/InterpolationTest/interpolation_test.gltf'])
+    if (existsSync(join(corpus, file))) sources.push(join(corpus, file));
+  let compared = 0, curveClips = 0;
+  for (const source of sources)
+    for (const extra of [[], ['--strip'], ['--error-cm', '0.1']]) {
+      const out = join(dir, 'curves.sinew');
+      execFileSync(join(root, cli), ['compress', source, '-o', out, '-q', ...extra]);
+      const blob = decode(readFileSync(out));
+      curveClips += blob.clips.filter((clip) => clip.flags & 0x10000).length;
+      compared += compareWithCli(out, `${source} ${extra.join(' ')}`);
+    }
+  assert.ok(curveClips >= 12, `${curveClips} curve clips`);
+  assert.ok(compared >= 200);
 });
 
 test('reference decoder matches the C library on a clip with a time map (keys off a uniform grid)', { skip: !cli && 'SINEW_CLI not set' }, () => {

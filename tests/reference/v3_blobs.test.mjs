@@ -490,7 +490,8 @@ const MALFORMED = [
   ['Names past the resident part', 'Names', patch((b, l) => u32At(b, l.parts.Names, 4000))],
   ['a non-finite Scalar_rest value', 'Scalar_rest', fromDesc((d) => { d.rig.scalarRest = [0, 0, -Infinity, 0, 0]; })],
   // clip header
-  ['reserved clip flag bit', 'Flags', fromDesc((d) => { d.clips[0].flags.extra = 1 << 16; })],
+  ['reserved clip flag bit', 'Flags', fromDesc((d) => { d.clips[0].flags.extra = 1 << 17; })],
+  ['Curves with segments', 'Curves', fromDesc((d) => { d.clips[0].flags.extra = 1 << 16; })],
   ['Last_repeats_first without Looping', 'Last_repeats_first', fromDesc((d) => { d.clips[0].flags.lastRepeatsFirst = true; })],
   ['Time_map with Looping', 'Time_map', fromDesc((d) => { const c = d.clips[0]; c.flags.looping = true; c.sampleCount = 8; c.timeMap = { times: [0, 1], samples: [] }; })],
   ['Tiered without Paged', 'Tiered', fromDesc((d) => { d.clips[0].flags.extra = 128; })],

@@ -376,6 +376,52 @@ test('loadPacked reads the blob of a packed .glb and .gltf and samples like the 
 	await assert.rejects(Sinew.loadPacked(new TextEncoder().encode(JSON.stringify(packed))), (e) => e.codeName === 'CORRUPT');
 });
 
+// Curves (docs/format.md §curves): glTF curves kept as curves play in both builds as the native CLI samples them, and
+// a damaged curve block is refused at load with the error naming it (what the wasm decoder leaves to web/rig.mjs).
+test('curve clips play like the native CLI; damaged curve blocks are refused by name', {
+	skip: !process.env.SINEW_CLI && 'SINEW_CLI not set',
+}, async () => {
+	const { execFileSync } = await import('node:child_process');
+	const { mkdtempSync, writeFileSync } = await import('node:fs');
+	const { tmpdir } = await import('node:os');
+	const { curvesGltf } = await import('../../tests/reference/curves_gltf.mjs');
+	const { decode } = await import('../../docs/reference_decoder.mjs');
+	const root = fileURLToPath(new URL('../../', import.meta.url));
+	const cli = join(root, process.env.SINEW_CLI);
+	const dir = mkdtempSync(join(tmpdir(), 'sinew-curves-'));
+	writeFileSync(join(dir, 'curves.gltf'), JSON.stringify(curvesGltf({ seed: 7 })));
+	execFileSync(cli, ['compress', join(dir, 'curves.gltf'), '-o', join(dir, 'c.sinew'), '-q']);
+	const bytes = new Uint8Array(readFileSync(join(dir, 'c.sinew')));
+	const ref = decode(bytes), curveClips = ref.clips.map((c, i) => (c.curveBlock !== null ? i : -1)).filter((i) => i >= 0);
+	assert.ok(curveClips.length >= 2, `curve clips ${curveClips}`);
+	for (const simd of [false, true]) {
+		const anim = await Sinew.load(bytes, { simd });
+		for (const c of curveClips)
+			for (const t of [0, 0.05, 0.3331, 0.77, 1.2, 5]) {
+				const json = JSON.parse(execFileSync(cli, ['sample', join(dir, 'c.sinew'), '--time', String(t), '--clip', String(c), '--json']));
+				const pose = anim.sample(c, t);
+				json.joints.forEach((j, k) => {
+					const want = Float32Array.from([...j.rotation, ...j.translation, ...j.scale]);
+					assert.deepEqual(new Uint32Array(Float32Array.from(pose.subarray(10 * k, 10 * k + 10)).buffer), new Uint32Array(want.buffer),
+					                 `${simd ? 'simd' : 'mvp'} clip ${c} t ${t} joint ${k}`);
+				});
+			}
+	}
+	// damaged (checksum repaired): a NaN key time, interpolation 3, a reserved width bit
+	const { xxh32 } = await import('../../docs/reference_decoder.mjs');
+	// (a record without tangents: interpolation 3 keeps its layout, which the wasm decoder checks)
+	const block = ref.clips[curveClips[0]].curveBlock, records = ref.clips.flatMap((c) => c.curveRecords);
+	const plain = records.find((r) => r.interpolation !== 2).offset;
+	for (const [at, value, what] of [[block + 6, [0, 0, 0xc0, 0x7f], 'time'], [plain, [3, 0], 'interpolation'], [plain + 7, [4], 'widths']]) {
+		const copy = bytes.slice();
+		copy.set(value, at);
+		new DataView(copy.buffer).setUint32(12, xxh32(copy, 16, copy.length), true);
+		assert.throws(() => decode(copy)); // (the reference decoder refuses it too)
+		await assert.rejects(Sinew.load(copy), (e) => e instanceof SinewError && e.codeName === 'CORRUPT' && e.message.includes('curves') &&
+		                     e.message.includes(what), what);
+	}
+});
+
 test('one module, both modes: loadLossless samples the glTF keyframes of the same asset', async () => {
 	const glb = readFileSync(fileURLToPath(new URL('../../data/godot_platformer_player.glb', import.meta.url)));
 	const anim = await Sinew.loadLossless(new Uint8Array(glb));
