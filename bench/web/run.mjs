@@ -213,7 +213,7 @@ results.aggregate = rows.map((row) => {
 results.totalSeconds = (performance.now() - started) / 1000;
 
 const lines = [];
-lines.push(`date ${results.date}, node ${results.node}, Chromium ${results.chromium ?? '-'}, ${results.cpu} x${results.cpus}` +
+lines.push(`date ${results.date}, node ${results.node}, Chromium ${results.chromium ?? 'not run'}, ${results.cpu} x${results.cpus}` +
 	`${QUICK ? ', QUICK mode' : ''}; frames per run: ${FRAMES} (three/babylon ${SLOW_FRAMES}), warm-up ${WARMUP}`);
 lines.push('');
 const R = ROUNDS > 1;
@@ -224,7 +224,7 @@ for (const r of results.aggregate) {
 	const ch = `${r.nodes} (${r.nodes * 3})`;
 	if (r.error) { lines.push(`| ${ch} | ${r.env} | ${r.engine} | error: ${r.error} | | | | | |${R ? ' |' : ''}`); continue; }
 	lines.push(`| ${ch} | ${r.env} | ${r.engine} | ${fmtMs(r.median)} | ${fmtMs(r.p99)} | ${fmtMs(r.meanLoop)} | ${r.loadMs.toFixed(0)} | ` +
-		`${MiB(r.heapDelta)} | ${r.wasmMemory ? MiB(r.wasmMemory) : '-'} |${R ? ` ${fmtMs(r.medianMin)}-${fmtMs(r.medianMax)}${r.errors ? ` (${r.errors} failed)` : ''} |` : ''}`);
+		`${MiB(r.heapDelta)} | ${r.wasmMemory ? MiB(r.wasmMemory) : 'none (JS)'} |${R ? ` ${fmtMs(r.medianMin)}-${fmtMs(r.medianMax)}${r.errors ? ` (${r.errors} failed)` : ''} |` : ''}`);
 }
 // ratios of the typed-array JS sampler and three.js to sinew's compressed SIMD runtime (issue 34 / DESIGN §5 targets)
 for (const n of NODES) for (const env of ENVS) {
@@ -249,3 +249,9 @@ console.log(lines.join('\n'));
 const jsonOut = opt('json', path.join(SCENES, `results-${results.date.replace(/[:.]/g, '-')}.json`));
 writeFileSync(jsonOut, JSON.stringify(results, null, 1));
 log(`results: ${jsonOut}`);
+// a figure that could not be measured (a sampler that failed in some run) fails the bench, with the reason
+const failed = results.aggregate.filter((r) => r.error || r.errors);
+if (failed.length) {
+	for (const r of failed) console.error(`run.mjs: ${r.engine} at ${r.nodes} nodes in ${r.env}: ${r.error ?? `${r.errors} of ${ROUNDS} runs failed`}`);
+	process.exit(1);
+}
