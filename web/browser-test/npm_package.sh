@@ -97,13 +97,15 @@ mkdir elsewhere
 cmp cli.sinew api.sinew || { echo "sinew-anim compress wrote another blob than compress()"; exit 1; }
 echo "npx sinew-anim compress $tmp/app/hero.glb from another folder: $(wc -c < cli.sinew) bytes, compress()'s blob"
 # the inspector from the installed package: `npx sinew-anim inspect FILE` serves the page and the model
-npx --no-install sinew-anim inspect hero.glb --no-open --port 0 > inspect.log 2>&1 &
+# in its own process group: npx runs the server as a child, and killing npx alone left it serving
+setsid npx --no-install sinew-anim inspect hero.glb --no-open --port 0 > inspect.log 2>&1 &
 inspector=$!
+trap 'kill -- -"$inspector" 2> /dev/null || true; rm -rf "$tmp"' EXIT
 for _ in $(seq 50); do grep -q 'http://' inspect.log && break; sleep 0.2; done
 url=$(grep -o 'http://127.0.0.1:[0-9]*/' inspect.log | head -1)
 served=$(node -e 'const u = process.argv[1]; Promise.all([fetch(u).then((r) => r.text()), fetch(u + "api/status").then((r) => r.json()),
 	fetch(u + "inspector.js").then((r) => r.status)]).then(([html, status, js]) => console.log(html.includes("sinew inspector") && status.model?.name === "hero.glb" && js === 200 ? "ok" : "no"), () => console.log("no"))' "$url")
-kill "$inspector"
+kill -- -"$inspector"
 [ "$served" = ok ] || { echo "npx sinew-anim inspect did not serve the page ($url)"; cat inspect.log; exit 1; }
 echo "npx sinew-anim inspect: the page and hero.glb served at $url"
 # a page bundled with esbuild: the wasm files sit next to the bundle (the modules fetch them
