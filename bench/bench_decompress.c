@@ -7,7 +7,8 @@
 // Then ns per single joint (warm, the best kernel).
 //   bench_decompress [--passes N] [--copies N] [--rounds N] [--flush-mib N] [--no-cold] [--no-warm]
 //                    [--json] [--plain-knots] FILE[:unit_cm]...
-//   bench_decompress --callgrind FILE   (a fixed workload: 1000 forward poses, scalar kernel)
+//   bench_decompress --callgrind [--best] FILE   (a fixed workload: 1000 forward poses, the scalar kernel or with
+//                                              --best the best one this CPU (or valgrind) runs)
 // A figure that cannot be measured (no memory for the copies) ends the run with exit status 1.
 #define _DEFAULT_SOURCE // mmap flags (MAP_ANONYMOUS, MAP_NORESERVE), clock_gettime, setenv
 #include <stdbool.h>
@@ -73,7 +74,7 @@ static void json_stats(const char *key, const bench_stats *s) {
 }
 
 int main(int argc, char **argv) {
-	int json = 0, callgrind = 0, cold = 1, warm = 1;
+	int json = 0, callgrind = 0, callgrind_kernel = SINEW_BENCH_SCALAR, cold = 1, warm = 1;
 	bench_cold_options co = {64, 16, 2, 0};
 	bench_warm_options wo = {21, 200};
 	bool first = true;
@@ -88,6 +89,7 @@ int main(int argc, char **argv) {
 		if (!strcmp(argv[a], "--no-warm")) { warm = 0; continue; }
 		if (!strcmp(argv[a], "--json")) { json = 1; printf("{\"clips\":["); continue; }
 		if (!strcmp(argv[a], "--callgrind")) { callgrind = 1; continue; }
+		if (!strcmp(argv[a], "--best")) { callgrind_kernel = SINEW_BENCH_AUTO; continue; }
 		if (!strcmp(argv[a], "--midpoint")) { midpoint_knots = 1; continue; } // (the default)
 		if (!strcmp(argv[a], "--plain-knots")) { midpoint_knots = -1; continue; }
 		void *blob = NULL;
@@ -104,13 +106,13 @@ int main(int argc, char **argv) {
 			sinew_blob_clip_info(blob, size, c, &info, NULL);
 			if (callgrind) {
 				bench_codec sc;
-				if (!sinew_codec_make(&sc, blob, size, c, SINEW_BENCH_SCALAR, 0)) return 1;
+				if (!sinew_codec_make(&sc, blob, size, c, callgrind_kernel, 0)) return 1;
 				void *mem = aligned_alloc(64, sc.copy_bytes);
 				sinew_context *ctx = (sinew_context *)sc.copy_init(&sc, (unsigned char *)mem);
 				sinew_codec_data *d = (sinew_codec_data *)sc.user;
 				for (int i = 0; i < 1000; ++i)
 					sinew_sample_pose(ctx, (i % info.sample_count + 0.5) / info.sample_rate, d->pose, NULL, d->scalars);
-				printf("callgrind workload: %s, 1000 poses of %u joints\n", base, info.joint_count);
+				printf("callgrind workload: %s, 1000 poses of %u joints, kernel %s\n", base, info.joint_count, sc.name);
 				free(mem), sinew_codec_free(&sc);
 				continue;
 			}

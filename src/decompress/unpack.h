@@ -58,7 +58,7 @@ static inline void pick_of(const sinewi_cached_track *c, const sinewi_knot_picks
 // shift, but for BMI2's one instruction). Codes above 24 only reach the unpack loops for raw components, which
 // are replaced later.
 #if SINEWI_UNPACK_BMI2
-#define FIELD_MASK(w) ((uint32_t)((1ull << (w)) - 1u))
+#define FIELD_MASK(w) _bzhi_u32(~0u, (w))
 #define RESIDUAL_BIAS(rw) ((uint32_t)((1ull << (rw)) >> 1))
 #else
 #define FIELD_MASK(w) field_mask[w]
@@ -77,6 +77,13 @@ static const uint32_t residual_bias[33] = {
     0x8000u,   0x10000u,  0x20000u,  0x40000u,  0x80000u,  0x100000u,  0x200000u,  0x400000u,
     0x800000u, 0x1000000u, 0x2000000u, 0x4000000u, 0x8000000u, 0x10000000u, 0x20000000u, 0x40000000u, 0x80000000u};
 #endif
+#endif
+
+// The field of width code w at bit s of a word: with BMI2 a shift and one bzhi, without it a shift and a mask.
+#if SINEWI_UNPACK_BMI2
+#define FIELD(v, s, w) ((uint32_t)_bzhi_u64((v) >> (s), (w)))
+#else
+#define FIELD(v, s, w) ((uint32_t)((v) >> (s)) & FIELD_MASK(w))
 #endif
 
 // Three fields of width codes w0..w2 from the low bits of a word.
@@ -145,19 +152,19 @@ UNPACK_LOOP void unpack_rotations(const sinewi_segment_params *seg, const sinewi
 			if (!residuals) mid = 0;
 			uint64_t pa, pb, pr;
 			knot_positions(c, j, jn, jr, &mid, rows, rows ? 0u : seg->row_bits[c->sel & 3u], &pa, &pb, &pr);
-			const uint32_t w0 = c->width[0], w1 = c->width[1], m0 = FIELD_MASK(w0), m1 = FIELD_MASK(w1), m2 = FIELD_MASK(c->width[2]);
+			const uint32_t w0 = c->width[0], w1 = c->width[1], w2 = c->width[2], w01 = w0 + w1;
 			const uint64_t va = sinewi_read_word(data, pa), vb = sinewi_read_word(data, pb);
-			rb->qa[0][b] = (uint32_t)va & m0, rb->qa[1][b] = (uint32_t)(va >> w0) & m1, rb->qa[2][b] = (uint32_t)(va >> (w0 + w1)) & m2;
-			rb->qb[0][b] = (uint32_t)vb & m0, rb->qb[1][b] = (uint32_t)(vb >> w0) & m1, rb->qb[2][b] = (uint32_t)(vb >> (w0 + w1)) & m2;
+			rb->qa[0][b] = FIELD(va, 0, w0), rb->qa[1][b] = FIELD(va, w0, w1), rb->qa[2][b] = FIELD(va, w01, w2);
+			rb->qb[0][b] = FIELD(vb, 0, w0), rb->qb[1][b] = FIELD(vb, w0, w1), rb->qb[2][b] = FIELD(vb, w01, w2);
 			if (residuals) {
 				rb->mid[b] = mid_value[mid];
 				if (mid) { // the residual fields less their bias, and the slots' masks (the kernel wraps with them)
 					const uint32_t r0 = c->rwidth[0], r1 = c->rwidth[1], r2 = c->rwidth[2];
 					const uint64_t vr = sinewi_read_word(data, pr);
-					rb->qr[0][b] = ((uint32_t)vr & FIELD_MASK(r0)) - RESIDUAL_BIAS(r0);
-					rb->qr[1][b] = ((uint32_t)(vr >> r0) & FIELD_MASK(r1)) - RESIDUAL_BIAS(r1);
-					rb->qr[2][b] = ((uint32_t)(vr >> (r0 + r1)) & FIELD_MASK(r2)) - RESIDUAL_BIAS(r2);
-					rb->mask[0][b] = m0, rb->mask[1][b] = m1, rb->mask[2][b] = m2;
+					rb->qr[0][b] = FIELD(vr, 0, r0) - RESIDUAL_BIAS(r0);
+					rb->qr[1][b] = FIELD(vr, r0, r1) - RESIDUAL_BIAS(r1);
+					rb->qr[2][b] = FIELD(vr, r0 + r1, r2) - RESIDUAL_BIAS(r2);
+					rb->mask[0][b] = FIELD_MASK(w0), rb->mask[1][b] = FIELD_MASK(w1), rb->mask[2][b] = FIELD_MASK(w2);
 				}
 			}
 		} else if (!(c->flags & SINEWI_TRACK_RAW)) {
