@@ -142,6 +142,7 @@ struct sinew_context {
 	                               // + 7 scale); scalar tracks: the first float in the scalar output
 	sinew_qvv *base_pose;          // [joints] identity/default/constant values (animated parts: identity)
 	float *base_scalars;           // [scalar components]
+	sinewi_curve_entry *curves;    // [track_count] curve clips; NULL otherwise (every call tests it: kept hot)
 
 	sinewi_clip_view view;
 	uint32_t segment_header; // bytes before a segment's bit stream
@@ -163,7 +164,6 @@ struct sinew_context {
 	uint32_t *page_tier;           // [page_count]
 	uint32_t tiers;                // tiers sampling uses: the clip's, or fewer (sinew_context_options.tiers)
 	uint32_t missing_page;         // the page the last sampling call lacked (UINT32_MAX: none)
-	sinewi_curve_entry *curves;    // [track_count] curve clips; NULL otherwise
 	double duration;               // curve clips: the clip's duration (sampling clamps t to it)
 };
 
