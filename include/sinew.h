@@ -721,7 +721,9 @@ SINEW_API sinew_result sinew_blob_sizes(const void *blob, size_t size, uint32_t 
                                         sinew_error *error);
 
 /* Decompresses every clip of a validated blob at its sample times into a new clip set (names,
- * hierarchy and default poses come from the metadata when present). For export and measurement. */
+ * hierarchy and default poses come from the metadata when present); a curve clip's clip also holds
+ * its curves as the blob stores them (sinew_clip.curves: key times, dequantized values and tangents).
+ * For export and measurement. */
 SINEW_API sinew_result sinew_decompress_clips(const void *blob, size_t size, const sinew_allocator *allocator,
                                               sinew_clip_set **out, sinew_error *error);
 /* The same with only the first `tiers` quality tiers (0 = all): the clips as they play with those. */
@@ -748,8 +750,9 @@ typedef struct sinew_export_options {
 } sinew_export_options;
 
 /* Writes every clip of `set` as one glTF 2.0 file: a node per joint (rest TRS = default pose),
- * one animation per clip sampled at the clip rate (LINEAR, STEP for floor-rounded tracks),
- * `weights` channels for morph scalar tracks. With `source_path`, the source document is kept
+ * one animation per clip sampled at the clip rate (LINEAR, STEP for floor-rounded tracks), but a
+ * joint sub-track the clip has a curve for (sinew_clip.curves, strictly increasing key times),
+ * written as that curve with its own interpolation, and `weights` channels for morph scalar tracks. With `source_path`, the source document is kept
  * (meshes, skins, materials, extensions) and only its animations are replaced. Writes to a
  * temporary file and renames it, so a failure never leaves a partial output. */
 SINEW_API sinew_result sinew_export_gltf(const sinew_clip_set *set, const char *path, const sinew_export_options *options,

@@ -116,7 +116,8 @@ test_saved_samples test_play_at_key_times(sinew_clip *clip);
 // The clip as a re-import of its exported glTF samples it: the exported keys (test_play_at_key_times, at
 // float32 times) interpolated at each sample time of `reimported` (the importer samples curves at every
 // sample's own time, beside which a float32 key time may sit: where the curve jumps, a loop's wrap or a
-// mocap glitch, that moves the sample). Restore with test_restore_samples.
+// mocap glitch, that moves the sample); a joint sub-track the clip has a curve for is exported as that curve, so
+// it plays the curve. Restore with test_restore_samples.
 test_saved_samples test_play_as_reimported(sinew_clip *clip, const sinew_clip *reimported);
 void test_restore_samples(sinew_clip *clip, test_saved_samples saved);
 void *counting_alloc(void *user, size_t size, size_t align); // user: long* of live blocks

@@ -8,6 +8,7 @@
 
 #include "../src/core/bits.h"
 #include "../src/core/hash.h"
+#include "../src/clip/clip_internal.h"
 #include "../src/format/format_read.h"
 #include "test.h"
 
@@ -22,7 +23,8 @@ static uint64_t breakdown_sum(const sinew_size_breakdown *b) {
 
 // Every clip of `path` compressed (rig, rest defaults): within the bound through the decoder, the clips named in
 // `curves` (bit c for clip c) stored as curves; packed (sinew pack), the animation bytes are at most the source's
-// keys + 64 (issue 36's criterion); the size breakdown adds up.
+// keys + 64 (issue 36's criterion); the size breakdown adds up; unpacked again, a file of curve clips only has the
+// source's key bytes (its curves written back as curves, not as samples).
 static void check_file(const char *relative, uint32_t curves, uint32_t clips) {
 	char path[1024], out[1024];
 	if (!test_corpus_path(relative, path, sizeof path)) return;
@@ -62,6 +64,16 @@ static void check_file(const char *relative, uint32_t curves, uint32_t clips) {
 	       (unsigned long long)after.compressed_bytes, found);
 	CHECK_MSG(after.compressed_bytes <= before.keyframe_bytes + 64, "%s: packed %llu B, source keys %llu B", relative,
 	          (unsigned long long)after.compressed_bytes, (unsigned long long)before.keyframe_bytes);
+	// unpacked, curve clips are curves again: their keys take the source's bytes, not those of samples
+	char back[1024];
+	test_tmp_path("curves_unpacked.glb", back, sizeof back);
+	CHECK_OK(sinew_unpack_gltf(out, back, NULL, &err), &err);
+	sinew_gltf_sizes unpacked;
+	CHECK_OK(sinew_gltf_sizes_of(back, NULL, &unpacked, &err), &err);
+	printf("     %s: unpacked keys %llu B\n", relative, (unsigned long long)unpacked.keyframe_bytes);
+	if (curves == (1u << clips) - 1u)
+		CHECK_MSG(unpacked.keyframe_bytes == before.keyframe_bytes, "%s: unpacked keys %llu B, source keys %llu B", relative,
+		          (unsigned long long)unpacked.keyframe_bytes, (unsigned long long)before.keyframe_bytes);
 	sinew_clip_set_free(set);
 }
 
@@ -198,7 +210,7 @@ static sinew_clip *random_clip(sinew_clip_set *set, uint32_t seed, uint32_t keys
 // the samples and midpoints only).
 static void test_curves_random_within_bound(void) {
 	uint32_t curve_clips = 0;
-	double worst = 0;
+	double worst[2] = {0, 0}; // sampled, and the decompressed curves by glTF's formulas
 	for (uint32_t seed = 1; seed <= 12; ++seed) {
 		sinew_clip_set *set = NULL;
 		sinew_error err = {0};
@@ -221,23 +233,40 @@ static void test_curves_random_within_bound(void) {
 		CHECK_OK(sinew_context_init(mem, need, blob, size, 0, NULL, &ctx, &err), &err);
 		unsigned char scratch[4096];
 		CHECK(sinew_pose_error_scratch_size(3) <= sizeof scratch);
+		// decompressed, a curve clip keeps its curves as the blob stores them (exporters write them back): the source's
+		// key times and interpolation, and (below) played by glTF's formulas within the bound of the source's curves
+		sinew_clip_set *back = NULL;
+		CHECK_OK(sinew_decompress_clips(blob, size, NULL, &back, &err), &err);
+		const sinew_clip *d = back->clips[0];
+		CHECK_EQ(d->curve_count, info.curves ? 4u : 0u);
+		for (uint32_t k = 0; k < d->curve_count; ++k) {
+			const sinew_curve *c = &d->curves[k], *src = sinewi_clip_curve(clip, c->target, c->index);
+			CHECK(src && c->interpolation == src->interpolation && c->key_count == src->key_count);
+			if (src) CHECK(memcmp(c->times, src->times, src->key_count * sizeof(float)) == 0);
+		}
 		for (int k = 0; k < 400; ++k) {
 			const double t = rnd(0, sinew_clip_duration(clip) + clip->time_marks[0].time);
 			sinew_qvv ref[3], dec[3];
 			float rs[1], ds[1];
 			curves_pose(clip, t, ref, rs);
-			CHECK_OK(sinew_sample_pose(ctx, t, dec, NULL, ds), &err);
-			double e[3];
-			sinew_pose_error(clip->joints, 3, ref, dec, NULL, 0.03, scratch, e);
-			for (int j = 0; j < 3; ++j) worst = fmax(worst, e[j]);
-			CHECK_MSG(e[0] <= 1.2e-4 && e[1] <= 1.2e-4 && e[2] <= 1.2e-4 && fabs(rs[0] - ds[0]) <= 1.2e-3,
-			          "seed %u t = %g: errors %g %g %g m, weight %g", seed, t, e[0], e[1], e[2], fabs(rs[0] - ds[0]));
+			for (int way = 0; way < (d->curve_count ? 2 : 1); ++way) { // the decoder's pose, then the decompressed curves'
+				if (way == 0) CHECK_OK(sinew_sample_pose(ctx, t, dec, NULL, ds), &err);
+				else curves_pose(d, t, dec, ds);
+				double e[3];
+				sinew_pose_error(clip->joints, 3, ref, dec, NULL, 0.03, scratch, e);
+				for (int j = 0; j < 3; ++j) worst[way] = fmax(worst[way], e[j]);
+				CHECK_MSG(e[0] <= 1.2e-4 && e[1] <= 1.2e-4 && e[2] <= 1.2e-4 && fabs(rs[0] - ds[0]) <= 1.2e-3,
+				          "seed %u t = %g: %s %g %g %g m, weight %g", seed, t, way ? "decompressed curves" : "errors", e[0], e[1],
+				          e[2], fabs(rs[0] - ds[0]));
+			}
 		}
 		free(mem);
+		sinew_clip_set_free(back);
 		sinew_blob_free(blob, size, NULL);
 		sinew_clip_set_free(set);
 	}
-	printf("     %u of 12 random clips stored as curves, worst %.5f cm at random times\n", curve_clips, worst * 100);
+	printf("     %u of 12 random clips stored as curves, worst %.5f cm at random times (%.5f cm their decompressed curves by "
+	       "glTF's formulas)\n", curve_clips, worst[0] * 100, worst[1] * 100);
 	CHECK(curve_clips >= 10);
 }
 

@@ -29,6 +29,41 @@ static const char *meta_string(const sinewi_clip_view *v, uint32_t offset) {
 	return (const char *)v->metadata + sinewi_rd32(v->metadata + 8) + offset;
 }
 
+// A curve clip's curves as the blob stores them (docs/format.md §curves): every animated track's key times and its
+// dequantized values (CUBICSPLINE: in-tangent, value, out-tangent per key), for exporters to write the curves back
+// rather than samples of them. Tracks sharing a key time set share its times.
+static sinew_result decode_curves(const sinew_context *ctx, sinew_clip_set *set, sinew_clip *clip) {
+	const sinewi_clip_view *v = &ctx->view;
+	uint32_t time_count = 0;
+	for (uint32_t ti = 0; ti < v->track_count; ++ti)
+		if (ctx->curves[ti].first + ctx->curves[ti].keys > time_count) time_count = ctx->curves[ti].first + ctx->curves[ti].keys;
+	sinew_curve *curves = (sinew_curve *)sinew_clip_set_alloc(set, (size_t)v->track_count * sizeof(sinew_curve));
+	float *times = (float *)sinew_clip_set_alloc(set, (size_t)time_count * sizeof(float));
+	if (!curves || !times) return SINEW_RESULT_OUT_OF_MEMORY;
+	for (uint32_t i = 0; i < time_count; ++i) times[i] = sinewi_rdf32(v->curve_times + 4 * (size_t)i);
+	for (uint32_t ti = 0; ti < v->track_count; ++ti) {
+		const sinewi_curve_entry *e = &ctx->curves[ti];
+		const uint32_t per = e->interpolation == 2 ? 3u : 1u, n = e->n;
+		float *values = (float *)sinew_clip_set_alloc(set, (size_t)e->keys * per * n * sizeof(float));
+		if (!values) return SINEW_RESULT_OUT_OF_MEMORY;
+		uint64_t pos = e->first_bit;
+		for (size_t f = 0; f < (size_t)e->keys * per; ++f) {
+			const uint32_t g = per == 3 && f % 3 != 1; // a tangent (in, then out, around each value)
+			for (uint32_t c = 0; c < n; ++c) {
+				const uint32_t w = e->w[g][c];
+				values[f * n + c] = e->lo[g][c] + (float)(int32_t)(w ? sinewi_read_bits(v->curve_bits, pos, w) : 0u) * e->step[g][c];
+				pos += w;
+			}
+		}
+		sinew_curve *c = &curves[ti];
+		memset(c, 0, sizeof *c);
+		c->target = ctx->tracks[ti].type, c->interpolation = e->interpolation, c->index = ctx->tracks[ti].owner;
+		c->key_count = e->keys, c->times = times + e->first, c->values = values;
+	}
+	clip->curves = curves, clip->curve_count = v->track_count;
+	return SINEW_RESULT_OK;
+}
+
 static sinew_result decompress_clip(const void *blob, size_t size, uint32_t index, const sinew_decompress_options *o,
                                     const sinewi_alloc *al, sinew_clip_set *set, sinew_error *error) {
 	sinew_context_options co = {0};
@@ -146,6 +181,7 @@ static sinew_result decompress_clip(const void *blob, size_t size, uint32_t inde
 			}
 			clip->joints[t->owner].rounding = step ? SINEW_ROUNDING_FLOOR : SINEW_ROUNDING_CLIP;
 		}
+		if (ctx->curves) r = decode_curves(ctx, set, clip);
 		for (uint32_t s = 0; s < samples && r == SINEW_RESULT_OK; ++s) {
 			r = sinewi_sample_key(ctx, (double)s, clip->transforms + (size_t)s * v->joint_count, NULL, scalars);
 			for (uint32_t i = 0; i < v->scalar_count; ++i)

@@ -1,8 +1,10 @@
 // sinew — see include/sinew.h for version and licence
-// Clips -> glTF animations: per clip one float32 time accessor, then per joint its translation/rotation/scale
-// channels (left out where every sample equals the node's rest value), one `weights` channel per morphed node
-// and one KHR_animation_pointer channel per pointer; keys at the clip's sample times, values as sampling plays
-// them at the keys' float32 times (key_value), in the output buffer's animation bufferView.
+// Clips -> glTF animations: per joint its translation/rotation/scale channels (left out where every sample equals
+// the node's rest value), one `weights` channel per morphed node and one KHR_animation_pointer channel per pointer;
+// keys at the clip's sample times (one float32 time accessor per clip), values as sampling plays them at the keys'
+// float32 times (key_value), in the output buffer's animation bufferView. A joint sub-track the clip holds a curve
+// for (a keyed source's, or a curve clip's as its blob stores it) is written as that curve instead: its own key
+// times, values (and tangents) and interpolation.
 #include "../clip/clip_internal.h"
 #include "export_gltf.h"
 
@@ -65,26 +67,50 @@ static uint32_t add_accessor(sinewi_exporter *e, size_t offset, uint32_t count, 
 	return e->accessor_count++;
 }
 
+#define CURVE_TIME_SETS 64 // time accessors of curves remembered per clip (curves with the same times share one)
+
 typedef struct anim_builder {
 	sinewi_json_writer samplers, channels;
 	uint32_t count;
-	uint32_t time_accessor;
+	uint32_t time_accessor; // the sample times' (SINEWI_EXPORT_NONE until a channel needs them)
+	float start, last;      // the first and last sample times
+	const sinew_curve **curve_of; // [joint * 3 + path]: the curve that sub-track is written from, or NULL
+	struct { const float *times; uint32_t keys, accessor; } time_sets[CURVE_TIME_SETS];
+	uint32_t time_set_count;
 } anim_builder;
 
-static void add_sampler(anim_builder *a, uint32_t output, bool step) {
+// The clip's sample times as float32 (checked to increase when the clip is written), written when the first channel
+// that plays samples needs them: a clip whose every channel is a curve has none.
+static uint32_t sample_times(sinewi_exporter *e, anim_builder *a, const sinew_clip *clip) {
+	if (a->time_accessor != SINEWI_EXPORT_NONE) return a->time_accessor;
+	sinewi_jw_pad(&e->bin, 4, 0);
+	size_t offset = e->bin.size;
+	for (uint32_t k = 0; k < clip->sample_count; ++k) {
+		float t = sinewi_export_to_float(sinew_clip_sample_time(clip, (double)k));
+		sinewi_json_write_raw(&e->bin, (const char *)&t, sizeof t);
+	}
+	return a->time_accessor = add_accessor(e, offset, clip->sample_count, "SCALAR", &a->start, &a->last);
+}
+
+static void add_sampler(anim_builder *a, uint32_t input, uint32_t output, const char *interpolation) {
 	if (a->count) sinewi_jw_raw(&a->samplers, ","), sinewi_jw_raw(&a->channels, ",");
 	sinewi_jw_raw(&a->samplers, "{\"input\":");
-	sinewi_jw_num(&a->samplers, a->time_accessor);
+	sinewi_jw_num(&a->samplers, input);
 	sinewi_jw_raw(&a->samplers, ",\"output\":");
 	sinewi_jw_num(&a->samplers, output);
-	if (step) sinewi_jw_raw(&a->samplers, ",\"interpolation\":\"STEP\"");
+	if (interpolation) {
+		sinewi_jw_raw(&a->samplers, ",\"interpolation\":\"");
+		sinewi_jw_raw(&a->samplers, interpolation);
+		sinewi_jw_raw(&a->samplers, "\"");
+	}
 	sinewi_jw_raw(&a->samplers, "}");
 	sinewi_jw_raw(&a->channels, "{\"sampler\":");
 	sinewi_jw_num(&a->channels, a->count);
 }
 
-static void add_channel(anim_builder *a, uint32_t output, uint32_t node, const char *path, bool step) {
-	add_sampler(a, output, step);
+static void add_channel(anim_builder *a, uint32_t input, uint32_t output, uint32_t node, const char *path,
+                        const char *interpolation) {
+	add_sampler(a, input, output, interpolation);
 	sinewi_jw_raw(&a->channels, ",\"target\":{\"node\":");
 	sinewi_jw_num(&a->channels, node);
 	sinewi_jw_raw(&a->channels, ",\"path\":\"");
@@ -93,8 +119,8 @@ static void add_channel(anim_builder *a, uint32_t output, uint32_t node, const c
 	a->count++;
 }
 
-static void add_pointer_channel(anim_builder *a, uint32_t output, const char *pointer, bool step) {
-	add_sampler(a, output, step);
+static void add_pointer_channel(anim_builder *a, uint32_t input, uint32_t output, const char *pointer, bool step) {
+	add_sampler(a, input, output, step ? "STEP" : NULL);
 	sinewi_jw_raw(&a->channels,
 	              ",\"target\":{\"path\":\"pointer\",\"extensions\":{\"KHR_animation_pointer\":{\"pointer\":");
 	sinewi_json_write_string(&a->channels, pointer);
@@ -178,10 +204,69 @@ static bool sub_is_rest(const sinew_clip *clip, uint32_t joint, int path, const 
 	return true;
 }
 
+static const char *const path_names[] = {"translation", "rotation", "scale"};
+
+// A curve glTF can hold: key times finite, from 0, strictly increasing (a sinew_curve may repeat a time; glTF may not),
+// and a known interpolation. Another is written as its samples.
+static bool curve_exportable(const sinew_curve *c) {
+	if (!c->key_count || !c->times || !c->values || c->interpolation > SINEW_CURVE_CUBICSPLINE) return false;
+	for (uint32_t k = 0; k < c->key_count; ++k)
+		if (!isfinite(c->times[k]) || c->times[k] < 0.0f || (k && !(c->times[k] > c->times[k - 1]))) return false;
+	return true;
+}
+
+// A curve's key times, an accessor per time set (curves that share their times share it).
+static uint32_t curve_times(sinewi_exporter *e, anim_builder *a, const sinew_curve *c) {
+	for (uint32_t i = 0; i < a->time_set_count; ++i)
+		if (a->time_sets[i].keys == c->key_count &&
+		    (a->time_sets[i].times == c->times || !memcmp(a->time_sets[i].times, c->times, (size_t)c->key_count * sizeof(float))))
+			return a->time_sets[i].accessor;
+	sinewi_jw_pad(&e->bin, 4, 0);
+	size_t offset = e->bin.size;
+	sinewi_json_write_raw(&e->bin, (const char *)c->times, (size_t)c->key_count * sizeof(float));
+	uint32_t acc = add_accessor(e, offset, c->key_count, "SCALAR", &c->times[0], &c->times[c->key_count - 1]);
+	if (a->time_set_count < CURVE_TIME_SETS) {
+		a->time_sets[a->time_set_count].times = c->times, a->time_sets[a->time_set_count].keys = c->key_count;
+		a->time_sets[a->time_set_count++].accessor = acc;
+	}
+	return acc;
+}
+
+// Sub-track `path` of a joint from its curve: keys as glTF stores them (CUBICSPLINE: in-tangent, value, out-tangent),
+// translations in metres, STEP and LINEAR rotations of unit length (the glTF rule; their quantized keys are within
+// float noise of it).
+static void write_curve(sinewi_exporter *e, anim_builder *a, const sinew_clip *clip, const sinew_curve *c, uint32_t node,
+                        int path) {
+	static const char *const interpolations[] = {"STEP", NULL, "CUBICSPLINE"}; // (LINEAR, the default, unsaid)
+	const int n = path == PATH_R ? 4 : 3;
+	const uint32_t per = c->interpolation == SINEW_CURVE_CUBICSPLINE ? 3u : 1u;
+	const uint32_t input = curve_times(e, a, c);
+	sinewi_jw_pad(&e->bin, 4, 0);
+	size_t offset = e->bin.size;
+	for (size_t k = 0; k < (size_t)c->key_count * per; ++k) {
+		const float *x = c->values + k * (size_t)n;
+		float v[4];
+		if (path == PATH_T)
+			for (int i = 0; i < 3; ++i) v[i] = sinewi_export_to_float((double)x[i] / clip->unit_scale);
+		else if (path == PATH_R && per == 1)
+			sinewi_export_unit_quat(x, v);
+		else
+			memcpy(v, x, (size_t)n * sizeof(float));
+		sinewi_json_write_raw(&e->bin, (const char *)v, (size_t)n * sizeof(float));
+	}
+	uint32_t acc = add_accessor(e, offset, c->key_count * per, n == 4 ? "VEC4" : "VEC3", NULL, NULL);
+	add_channel(a, input, acc, node, path_names[path], interpolations[c->interpolation]);
+}
+
 static void write_sub(sinewi_exporter *e, anim_builder *a, const sinew_clip *clip, uint32_t joint, uint32_t node,
                       int path) {
-	static const char *const names[] = {"translation", "rotation", "scale"};
+	const sinew_curve *curve = a->curve_of ? a->curve_of[(size_t)joint * 3 + (size_t)path] : NULL;
+	if (curve) {
+		write_curve(e, a, clip, curve, node, path);
+		return;
+	}
 	int n = path == PATH_R ? 4 : 3;
+	const uint32_t input = sample_times(e, a, clip);
 	sinewi_jw_pad(&e->bin, 4, 0);
 	size_t offset = e->bin.size;
 	for (uint32_t k = 0; k < clip->sample_count; ++k) {
@@ -191,7 +276,7 @@ static void write_sub(sinewi_exporter *e, anim_builder *a, const sinew_clip *cli
 	}
 	uint32_t acc = add_accessor(e, offset, clip->sample_count, n == 4 ? "VEC4" : "VEC3", NULL, NULL);
 	bool step = effective_rounding(clip->joints[joint].rounding, clip) == SINEW_ROUNDING_FLOOR;
-	add_channel(a, acc, node, names[path], step);
+	add_channel(a, input, acc, node, path_names[path], step ? "STEP" : NULL);
 }
 
 // One `weights` channel per node: every morph target of the node's mesh, per key, in target order.
@@ -251,6 +336,7 @@ static sinew_result write_weights(sinewi_exporter *e, anim_builder *a, uint32_t 
 			}
 			step = step && effective_rounding(track->rounding, clip) == SINEW_ROUNDING_FLOOR;
 		}
+		const uint32_t input = sample_times(e, a, clip);
 		sinewi_jw_pad(&e->bin, 4, 0);
 		size_t offset = e->bin.size;
 		for (uint32_t k = 0; k < clip->sample_count; ++k) {
@@ -265,7 +351,7 @@ static sinew_result write_weights(sinewi_exporter *e, anim_builder *a, uint32_t 
 		             "export: clip %u ('%s'): too many morph weights for one accessor", ci,
 		             sinewi_export_clip_label(clip));
 		uint32_t acc = add_accessor(e, offset, (uint32_t)count, "SCALAR", NULL, NULL);
-		add_channel(a, acc, node, "weights", step);
+		add_channel(a, input, acc, node, "weights", step ? "STEP" : NULL);
 	}
 	return SINEW_RESULT_OK;
 }
@@ -318,6 +404,7 @@ static sinew_result write_pointers(sinewi_exporter *e, anim_builder *a, uint32_t
 		uint64_t count = (uint64_t)clip->sample_count * (array ? n : 1);
 		SINEWI_CHECK(count <= UINT32_MAX, e->error, SINEW_RESULT_UNSUPPORTED,
 		             "export: clip %u ('%s'): too many values for one accessor", ci, sinewi_export_clip_label(clip));
+		const uint32_t input = sample_times(e, a, clip);
 		sinewi_jw_pad(&e->bin, 4, 0);
 		size_t offset = e->bin.size;
 		for (uint32_t k = 0; k < clip->sample_count; ++k)
@@ -327,7 +414,7 @@ static sinew_result write_pointers(sinewi_exporter *e, anim_builder *a, uint32_t
 				sinewi_json_write_raw(&e->bin, (const char *)&v, sizeof v);
 			}
 		uint32_t acc = add_accessor(e, offset, (uint32_t)count, array ? "SCALAR" : types[n - 1], NULL, NULL);
-		add_pointer_channel(a, acc, pointer, step);
+		add_pointer_channel(a, input, acc, pointer, step);
 		e->pointer_channels = !sinewi_export_is_mode(e, SINEWI_EXPORT_PACK); // a packed file's animations are the blob
 	}
 	return SINEW_RESULT_OK;
@@ -376,16 +463,13 @@ sinew_result sinewi_export_write_clip(sinewi_exporter *e, uint32_t ci) {
 	const sinew_clip *clip = e->set->clips[ci];
 	sinewi_source_doc *s = e->src;
 	// Key times k / rate (or the clip's time marks) as float32; they must increase strictly (glTF animation
-	// sampler rule).
-	sinewi_jw_pad(&e->bin, 4, 0);
-	size_t time_offset = e->bin.size;
+	// sampler rule). (Written by the first channel that plays samples: sample_times.)
 	float previous = -1.0f, start = 0.0f, last = 0.0f;
 	for (uint32_t k = 0; k < clip->sample_count; ++k) {
 		float t = sinewi_export_to_float(sinew_clip_sample_time(clip, (double)k));
 		SINEWI_CHECK(t > previous && isfinite(t), e->error, SINEW_RESULT_UNSUPPORTED,
 		             "export: clip %u ('%s'): sample %u time is not representable as a distinct float32 key time", ci,
 		             sinewi_export_clip_label(clip), k);
-		sinewi_json_write_raw(&e->bin, (const char *)&t, sizeof t);
 		if (k == 0) start = t; // 0, or a time map's first mark (keys from 1/24 s)
 		previous = last = t;
 	}
@@ -393,7 +477,16 @@ sinew_result sinewi_export_write_clip(sinewi_exporter *e, uint32_t ci) {
 	memset(&a, 0, sizeof a);
 	sinewi_json_writer_init(&a.samplers, e->allocator);
 	sinewi_json_writer_init(&a.channels, e->allocator);
-	a.time_accessor = add_accessor(e, time_offset, clip->sample_count, "SCALAR", &start, &last);
+	a.time_accessor = SINEWI_EXPORT_NONE, a.start = start, a.last = last;
+	if (clip->curve_count) {
+		a.curve_of = (const sinew_curve **)sinewi_export_array(e, (size_t)clip->joint_count * 3, sizeof(void *));
+		if (!a.curve_of) return sinewi_export_oom(e);
+		for (uint32_t k = 0; k < clip->curve_count; ++k) {
+			const sinew_curve *c = &clip->curves[k];
+			if (c->target < 3 && c->index < clip->joint_count && curve_exportable(c))
+				a.curve_of[(size_t)c->index * 3 + (c->target == 0 ? PATH_R : c->target == 1 ? PATH_T : PATH_S)] = c;
+		}
+	}
 	key_pos *keys = (key_pos *)sinewi_export_array(e, clip->sample_count, sizeof(key_pos));
 	if (!keys) return sinewi_export_oom(e);
 	key_positions(clip, keys);
