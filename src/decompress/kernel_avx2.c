@@ -55,14 +55,15 @@
 #pragma GCC target("avx2,bmi2")
 #endif
 #include "unpack.h"
+#include "unpack_avx2.h"
 // (`residuals` bit 0: some track is split; bit 1: the picks are uniform)
-static void unpack_rotations_bmi2(const sinewi_segment_params *seg, const sinewi_knot_picks *kp, uint32_t residuals, uint32_t first,
+static void unpack_rotations_avx2(const sinewi_segment_params *seg, const sinewi_knot_picks *kp, uint32_t residuals, uint32_t first,
                                   uint32_t count, sinewi_rotation_batch *rb) {
 	switch (residuals) {
-	case 0: unpack_rotations(seg, kp, false, true, false, first, count, rb); break;
-	case 1: unpack_rotations(seg, kp, true, true, false, first, count, rb); break;
-	case 2: unpack_rotations(seg, kp, false, true, true, first, count, rb); break;
-	default: unpack_rotations(seg, kp, true, true, true, first, count, rb); break;
+	case 0: unpack_rotations_lanes(seg, kp, false, false, first, count, rb); break;
+	case 1: unpack_rotations_lanes(seg, kp, true, false, first, count, rb); break;
+	case 2: unpack_rotations_lanes(seg, kp, false, true, first, count, rb); break;
+	default: unpack_rotations_lanes(seg, kp, true, true, first, count, rb); break;
 	}
 }
 static void unpack_vectors_bmi2(const sinewi_segment_params *seg, const sinewi_knot_picks *kp, uint32_t residuals,
@@ -80,7 +81,7 @@ static void unpack_vectors_bmi2(const sinewi_segment_params *seg, const sinewi_k
 #else
 #pragma GCC pop_options
 #endif
-#define KERNEL_UNPACK unpack_rotations_bmi2, unpack_vectors_bmi2
+#define KERNEL_UNPACK unpack_rotations_avx2, unpack_vectors_bmi2
 
 #include "kernels.h"
 #else

@@ -43,7 +43,12 @@ typedef struct sinewi_rotation_batch {
 #endif
 	float alpha[SINEWI_CHUNK];
 #if SINEWI_KERNEL_TWO_PASS
-	float ka[4][SINEWI_CHUNK], kb[4][SINEWI_CHUNK]; // the two knots' quaternions (between the kernel's passes)
+	union { // (one space for two phases: the AVX2 unpack's words, then the kernel's knots)
+		struct {
+			float ka[4][SINEWI_CHUNK], kb[4][SINEWI_CHUNK]; // the two knots' quaternions (between the kernel's passes)
+		};
+		uint64_t words[4][SINEWI_CHUNK]; // AVX2 unpack (unpack_avx2.h): each entry's knot words and width bytes
+	};
 #endif
 	float out[4][SINEWI_CHUNK];    // x, y, z, w
 } sinewi_rotation_batch;
