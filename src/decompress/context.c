@@ -13,8 +13,11 @@ static size_t align16(size_t n) {
 	return (n + 15) & ~(size_t)15;
 }
 
-static uint32_t padded(uint32_t n) {
-	return (n + SINEWI_MAX_LANES - 1) / SINEWI_MAX_LANES * SINEWI_MAX_LANES;
+// Floats of the rotation batch's segment constants: SINEWI_ROT_ARRAYS arrays of one float per rotation, back to back
+// (a pose reads them all: no padding between them), then a kernel's widest lanes, which its last group reads past the
+// last array (those lanes' results are dropped).
+static size_t rotation_constants(uint32_t rotations) {
+	return (size_t)rotations * SINEWI_ROT_ARRAYS + SINEWI_MAX_LANES;
 }
 
 // Counts of each batch from the listed descriptors alone, and whether the animated tracks use more than one
@@ -43,7 +46,7 @@ static void count_batches(const sinewi_clip_view *v, uint32_t *rotations, uint32
 // One segment's per-track parameters: its cached tracks, then the batches' segment constants (in the order a pose reads them).
 static size_t params_bytes(uint32_t rotations, uint32_t vectors) {
 	return align16(((size_t)rotations + vectors) * sizeof(sinewi_cached_track)) +
-	       align16((size_t)padded(rotations) * SINEWI_ROT_ARRAYS * sizeof(float)) + align16((size_t)padded(vectors) * 8 * sizeof(float));
+	       align16(rotation_constants(rotations) * sizeof(float)) + align16((size_t)vectors * 8 * sizeof(float));
 }
 
 static size_t context_bytes(const sinewi_clip_view *v, bool random_access) {
@@ -286,8 +289,8 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 	ctx->kernel = sinewi_select_kernel(options ? options->kernel : SINEW_KERNEL_AUTO);
 	bool modes;
 	count_batches(&v, &ctx->rotation_count, &ctx->vector_count, &modes);
-	const uint32_t nr = ctx->rotation_count, nv = ctx->vector_count, rp = padded(nr), vp = padded(nv);
-	ctx->rotation_stride = rp, ctx->vector_stride = 4 * vp;
+	const uint32_t nr = ctx->rotation_count, nv = ctx->vector_count;
+	ctx->rotation_stride = nr, ctx->vector_stride = 4 * nv;
 	ctx->joint_count = v.joint_count, ctx->scalar_components = v.scalar_components, ctx->track_count = v.track_count;
 	ctx->scalar_count = v.scalar_count;
 	ctx->segment_length = v.segment_length, ctx->segment_count = v.segment_count, ctx->last_sample = v.stored_sample_count - 1;
@@ -311,7 +314,7 @@ sinew_result sinew_context_init(void *memory, size_t memory_size, const void *bl
 		sinewi_segment_params *p = random_access ? &ctx->params[e] : e == 0 ? &ctx->cur : &ctx->params[e - 1];
 		p->tracks = (sinewi_cached_track *)(void *)block;
 		p->rot = (float *)(void *)(block + align16(((size_t)nr + nv) * sizeof(sinewi_cached_track)));
-		p->vec = p->rot + align16((size_t)rp * SINEWI_ROT_ARRAYS * sizeof(float)) / sizeof(float);
+		p->vec = p->rot + align16(rotation_constants(nr) * sizeof(float)) / sizeof(float);
 	}
 	ctx->joints = (sinewi_joint_entry *)take(&m, (size_t)v.joint_count * sizeof(sinewi_joint_entry));
 	ctx->tracks = (sinewi_track_entry *)take(&m, (size_t)v.track_count * sizeof(sinewi_track_entry));

@@ -56,8 +56,9 @@ typedef struct sinewi_cached_track {
 	uint8_t flags;         // SINEWI_TRACK_*, and a rotation's dropped component
 } sinewi_cached_track;
 
-// The rotation batch's segment constants, structure of arrays, each `rotation_stride` floats (the batch padded
-// to SINEWI_MAX_LANES): lo and step per stored slot (the unpack loop gives the kernel the rest from the tracks).
+// The rotation batch's segment constants, structure of arrays, each `rotation_stride` floats (one per rotation, the
+// arrays back to back; a kernel's last lanes read into the next array, or the slack after the last): lo and step per
+// stored slot (the unpack loop gives the kernel the rest from the tracks).
 enum { SINEWI_ROT_LO = 0, SINEWI_ROT_STEP = 3, SINEWI_ROT_ARRAYS = 6 };
 
 // Per-track parameters of one segment: where its knots are, their widths, and the kernels' segment constants.
@@ -65,7 +66,7 @@ typedef struct sinewi_segment_params {
 	const unsigned char *data; // bit stream start
 	sinewi_cached_track *tracks; // [rotation batch] then [vector batch]
 	float *rot;                // [SINEWI_ROT_ARRAYS * rotation_stride]
-	float *vec;                // lo [vector batch * 4, padded], then step
+	float *vec;                // lo [vector batch * 4], then step
 	uint32_t length;           // intervals in this segment
 	uint32_t raw_count;        // tracks with raw float32 components (decoded one by one)
 	uint32_t predicted_count;  // tracks with their odd knots stored apart (none: the plain unpack loops)
@@ -125,8 +126,8 @@ struct sinew_context {
 	uint32_t modes_used;           // bit r set when some animated track uses rounding mode r
 	uint32_t rotation_count, vector_count; // animated tracks per batch
 	uint32_t joint_vector_count;   // vector batch entries of joints (scalar tracks follow them)
-	uint32_t rotation_stride;      // floats per array of the rotation batch's segment constants (padded count)
-	uint32_t vector_stride;        // the same for the vector batch (4 per entry, padded)
+	uint32_t rotation_stride;      // floats per array of the rotation batch's segment constants (its count)
+	uint32_t vector_stride;        // the same for the vector batch (4 per entry)
 	uint32_t joint_count, scalar_components;
 	uint32_t segment_length, segment_count, last_sample; // stored samples - 1
 	uint32_t track_count, scalar_count;

@@ -27,7 +27,7 @@
 #define SINEWI_CHUNK 32u
 
 // Quantized rotations, structure of arrays, `count` (<= SINEWI_CHUNK) entries, read up to the kernel's lanes
-// (the segment constants are padded to SINEWI_MAX_LANES). The quantized values are integers (converted in
+// (the segment constants are followed by SINEWI_MAX_LANES floats of slack). The quantized values are integers (converted in
 // the kernels); with `residuals`, an entry whose `mid` is 1 (2) takes for knot a (b) the midpoint prediction
 // from qa, qb and its residual field qr (docs/format.md §midpoint knots), computed in the kernels' integer lanes.
 typedef struct sinewi_rotation_batch {

@@ -378,6 +378,10 @@ SINEWI_WASM_SMALL static void decode_raw(const sinew_context *ctx, const sinewi_
 static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_pose, const uint32_t *remap,
                                float *out_scalars, bool animated_only) {
 	seek sk;
+	if (SINEWI_PREFETCH && out_pose && !animated_only) { // the constant pose's first lines (the streamer takes the rest)
+		const char *bp = (const char *)ctx->base_pose;
+		__builtin_prefetch(bp), __builtin_prefetch(bp + 64), __builtin_prefetch(bp + 128), __builtin_prefetch(bp + 192);
+	}
 	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
 	if (!sk.one_segment || ctx->track_count == 0) { // (no animated track: no segment to read, loaded or not)
 		return sample_direct(ctx, &sk, 0.0, out_pose, remap, out_scalars, animated_only);
