@@ -73,7 +73,8 @@ typedef struct sinewi_kernel_table {
 	void (*vectors)(sinewi_vector_batch *b, uint32_t count);
 	// The unpack loops of unpack.h for a format-3 segment (the same integers), compiled for this instruction set
 	// where it unpacks faster (BMI2's shifts and masks); NULL: sample.c's. `residuals`: bit 0 some track is split,
-	// bit 1 the picks are uniform (sinewi_knot_picks.uniform_sel).
+	// bit 1 the picks are uniform (sinewi_knot_picks.uniform_sel). unpack_rotations also zeroes alpha, dropped and mid
+	// in the lanes from `count` to the kernel's next multiple of lanes (sample.c does it after its own loops).
 	void (*unpack_rotations)(const struct sinewi_segment_params *seg, const struct sinewi_knot_picks *kp, uint32_t residuals,
 	                         uint32_t first, uint32_t count, sinewi_rotation_batch *b);
 	void (*unpack_vectors)(const struct sinewi_segment_params *seg, const struct sinewi_knot_picks *kp, uint32_t residuals,

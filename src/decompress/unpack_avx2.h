@@ -79,13 +79,23 @@ static inline __attribute__((always_inline)) void unpack_rotations_lanes(const s
 	// residuals to cut: a split segment's, unless every track shares picks without a predicted knot
 	const bool cut_residuals = residuals && (!uniform || mid0_ != 0);
 	const uint32_t lanes = (count + 7u) & ~7u;
-	if (count & 7u) // (the last lanes cut zeros)
+	if (count & 7u) { // the last group's lanes past `count`: zero words (they cut zeros), and zero floats for the kernel
 		for (int k = 0; k < 4; ++k) _mm256_storeu_si256((__m256i *)(void *)(w[k] + lanes - 8), _mm256_setzero_si256()),
 		                            _mm256_storeu_si256((__m256i *)(void *)(w[k] + lanes - 4), _mm256_setzero_si256());
+		_mm256_storeu_ps(rb->alpha + lanes - 8, _mm256_setzero_ps()), _mm256_storeu_ps(rb->dropped + lanes - 8, _mm256_setzero_ps());
+		_mm256_storeu_ps(rb->mid + lanes - 8, _mm256_setzero_ps());
+	}
 	if (uniform) { // the shared weight and predicted knot, eight lanes a store (a track storing its odd knots whole has none)
-		for (uint32_t b = 0; b < lanes; b += 8) {
-			_mm256_storeu_ps(rb->alpha + b, _mm256_set1_ps(alpha0_));
-			if (residuals) _mm256_storeu_ps(rb->mid + b, _mm256_set1_ps(mid_value[mid0_]));
+		const __m256 alpha = _mm256_set1_ps(alpha0_), mid = _mm256_set1_ps(mid_value[mid0_]);
+		uint32_t b = 0;
+		for (; b + 8 <= count; b += 8) {
+			_mm256_storeu_ps(rb->alpha + b, alpha);
+			if (residuals) _mm256_storeu_ps(rb->mid + b, mid);
+		}
+		if (b < count) { // (the lanes up to `count` only)
+			const __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(count - b)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+			_mm256_maskstore_ps(rb->alpha + b, in, alpha);
+			if (residuals) _mm256_maskstore_ps(rb->mid + b, in, mid);
 		}
 	}
 	bool wide = false;
