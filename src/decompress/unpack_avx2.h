@@ -68,12 +68,59 @@ enum { W_A, W_B, W_R, W_WIDTHS };
 #if !SINEWI_KERNEL_TWO_PASS || !SINEWI_KERNEL_MIDPOINTS
 #error "unpack_avx2.h: the batch's words are the two-pass kernel's space, and its residuals are the kernel's"
 #endif
-static inline __attribute__((always_inline)) void unpack_rotations_lanes(const sinewi_segment_params *seg, const sinewi_knot_picks *kp,
-                                                                         const bool residuals, const bool uniform, uint32_t first,
-                                                                         uint32_t count, sinewi_rotation_batch *restrict rb) {
+// The scalar pass of unpack_rotations_lanes: each track's weight (unless uniform), dropped component and predicted
+// knot, and its words and width bytes into the batch's `words`; true when some track's knots are wider than a word.
+// `cut`: the residuals are cut (when uniform, every track's picks have a predicted knot).
+static inline __attribute__((always_inline)) bool read_words(const sinewi_segment_params *seg, const sinewi_knot_picks *kp,
+                                                             const bool residuals, const bool uniform, const bool cut, uint32_t first,
+                                                             uint32_t count, sinewi_rotation_batch *restrict rb) {
 	static const float dropped_value[4] = {0.0f, 1.0f, 2.0f, 3.0f}, mid_value[3] = {0.0f, 1.0f, 2.0f};
 	const sinewi_cached_track *tracks = seg->tracks + first;
 	const unsigned char *data = seg->data;
+	uint64_t(*restrict w)[SINEWI_CHUNK] = rb->words;
+	UNIFORM_PICKS(kp, residuals);
+	(void)alpha0_;
+	bool wide = false;
+	for (uint32_t b = 0; b < count; ++b) {
+		const sinewi_cached_track *c = &tracks[b];
+		uint64_t j, jn, jr;
+		uint32_t mid;
+		PICK(c, kp, residuals, uniform, j, jn, jr, mid);
+		if (!uniform) rb->alpha[b] = kp->alpha[c->sel];
+		rb->dropped[b] = dropped_value[c->flags >> SINEWI_TRACK_DROPPED_SHIFT];
+		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
+			uint64_t pa = c->bitpos + j, pb = c->bitpos + jn;
+			memcpy(&w[W_WIDTHS][b], (const unsigned char *)c + offsetof(sinewi_cached_track, width), 8); // width[4], rwidth[4]
+			if (cut) {
+				uint64_t r = 0;
+				if (uniform || mid) { // (uniform and cut: the picks have one)
+					const uint64_t pr = c->residual_pos + jr;
+					if (c->flags & SINEWI_TRACK_WHOLE) { // the predicted knot stored whole (knot_positions)
+						if (mid == 1u) pa = pr;
+						else pb = pr;
+						mid = 0;
+					} else {
+						r = sinewi_read_word(data, pr);
+					}
+				}
+				w[W_R][b] = r;
+				if (!uniform || mid == 0) rb->mid[b] = mid_value[mid];
+			}
+			w[W_A][b] = sinewi_read_word(data, pa), w[W_B][b] = sinewi_read_word(data, pb);
+		} else { // (rare: read after the lanes, one component at a time)
+			w[W_WIDTHS][b] = w[W_A][b] = w[W_B][b] = w[W_R][b] = 0u;
+			if (residuals) rb->mid[b] = 0.0f;
+			wide = true;
+		}
+	}
+	return wide;
+}
+
+static inline __attribute__((always_inline)) void unpack_rotations_lanes(const sinewi_segment_params *seg, const sinewi_knot_picks *kp,
+                                                                         const bool residuals, const bool uniform, uint32_t first,
+                                                                         uint32_t count, sinewi_rotation_batch *restrict rb) {
+	static const float mid_value[3] = {0.0f, 1.0f, 2.0f};
+	const sinewi_cached_track *tracks = seg->tracks + first;
 	uint64_t(*restrict w)[SINEWI_CHUNK] = rb->words;
 	UNIFORM_PICKS(kp, residuals);
 	// residuals to cut: a split segment's, unless every track shares picks without a predicted knot
@@ -98,39 +145,9 @@ static inline __attribute__((always_inline)) void unpack_rotations_lanes(const s
 			if (residuals) _mm256_maskstore_ps(rb->mid + b, in, mid);
 		}
 	}
-	bool wide = false;
-	for (uint32_t b = 0; b < count; ++b) {
-		const sinewi_cached_track *c = &tracks[b];
-		uint64_t j, jn, jr;
-		uint32_t mid;
-		PICK(c, kp, residuals, uniform, j, jn, jr, mid);
-		if (!uniform) rb->alpha[b] = kp->alpha[c->sel];
-		rb->dropped[b] = dropped_value[c->flags >> SINEWI_TRACK_DROPPED_SHIFT];
-		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
-			uint64_t pa = c->bitpos + j, pb = c->bitpos + jn;
-			memcpy(&w[W_WIDTHS][b], (const unsigned char *)c + offsetof(sinewi_cached_track, width), 8); // width[4], rwidth[4]
-			if (cut_residuals) {
-				uint64_t r = 0;
-				if (mid) {
-					const uint64_t pr = c->residual_pos + jr;
-					if (c->flags & SINEWI_TRACK_WHOLE) { // the predicted knot stored whole (knot_positions)
-						if (mid == 1u) pa = pr;
-						else pb = pr;
-						mid = 0;
-					} else {
-						r = sinewi_read_word(data, pr);
-					}
-				}
-				w[W_R][b] = r;
-				if (!uniform || mid == 0) rb->mid[b] = mid_value[mid];
-			}
-			w[W_A][b] = sinewi_read_word(data, pa), w[W_B][b] = sinewi_read_word(data, pb);
-		} else { // (rare: read after the lanes, one component at a time)
-			w[W_WIDTHS][b] = w[W_A][b] = w[W_B][b] = w[W_R][b] = 0u;
-			if (residuals) rb->mid[b] = 0.0f;
-			wide = true;
-		}
-	}
+	// (the loop copied for segments with residuals to cut or not: a constant inside)
+	const bool wide = cut_residuals ? read_words(seg, kp, residuals, uniform, true, first, count, rb)
+	                                 : read_words(seg, kp, residuals, uniform, false, first, count, rb);
 	for (uint32_t i = 0; i < lanes; i += 8) cut_fields8(w[W_WIDTHS], w[W_A], w[W_B], w[W_R], cut_residuals, i, rb);
 	if (wide)
 		for (uint32_t b = 0; b < count; ++b) {
