@@ -44,8 +44,9 @@
 #define V4_SUB _mm_sub_ps
 #define V4_MUL _mm_mul_ps
 
-// The unpack loops (unpack.h) compiled for BMI2 (every AVX2 CPU has it; dispatch.c checks both): a field of
-// variable width is cut with one instruction instead of a table load, a shift through cl and an and.
+// The unpack loops compiled for AVX2 and BMI2 (every AVX2 CPU has it; dispatch.c checks both): rotations cut their
+// fields in vector lanes (unpack_avx2.h); vectors take unpack.h's loop, where BMI2 cuts a field of variable width with
+// one instruction instead of a table load, a shift through cl and an and.
 #include "context.h"
 #define SINEWI_UNPACK_BMI2 1
 #if defined(__clang__)

@@ -2,7 +2,8 @@
 // The unpack loops: the quantized fields of the two knots (and a predicted knot's residual) of each track of a
 // segment, from its bit stream into the kernels' batch (docs/format.md §bit stream, §midpoint knots). Included by
 // sample.c (every build) and by kernel_avx2.c with SINEWI_UNPACK_BMI2, inside functions compiled for BMI2, where
-// a shift or a mask of variable width is one instruction.
+// a shift or a mask of variable width is one instruction (its rotations take unpack_avx2.h's loop, built on these
+// helpers).
 #ifndef SINEW_DECOMPRESS_UNPACK_H
 #define SINEW_DECOMPRESS_UNPACK_H
 
