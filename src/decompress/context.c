@@ -223,6 +223,7 @@ static uint64_t fill_tracks(const sinew_context *ctx, uint32_t s, sinewi_segment
 				p->rot[(SINEWI_ROT_STEP + k) * (size_t)rs + b] = c->width[k] == SINEWI_WIDTH_RAW ? 0.0f : sinewi_quant_step(c->width[k], ext);
 			}
 			c->flags = (uint8_t)(c->flags | dropped << SINEWI_TRACK_DROPPED_SHIFT);
+			p->rot[SINEWI_ROT_DROPPED * (size_t)rs + b] = (float)dropped;
 		} else {
 			float *lo4 = p->vec + 4 * (size_t)t->batch, *step4 = p->vec + ctx->vector_stride + 4 * (size_t)t->batch;
 			for (uint32_t k = 0; k < n; ++k) {

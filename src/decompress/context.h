@@ -58,8 +58,9 @@ typedef struct sinewi_cached_track {
 
 // The rotation batch's segment constants, structure of arrays, each `rotation_stride` floats (one per rotation, the
 // arrays back to back; a kernel's last lanes read into the next array, or the slack after the last): lo and step per
-// stored slot (the unpack loop gives the kernel the rest from the tracks).
-enum { SINEWI_ROT_LO = 0, SINEWI_ROT_STEP = 3, SINEWI_ROT_ARRAYS = 6 };
+// stored slot, and the dropped component as a float 0..3, which the kernels read where it is (the unpack loop gives
+// them the rest from the tracks).
+enum { SINEWI_ROT_LO = 0, SINEWI_ROT_STEP = 3, SINEWI_ROT_DROPPED = 6, SINEWI_ROT_ARRAYS = 7 };
 
 // Per-track parameters of one segment: where its knots are, their widths, and the kernels' segment constants.
 typedef struct sinewi_segment_params {

@@ -34,8 +34,8 @@ typedef struct sinewi_rotation_batch {
 	const float *lo[3], *step[3];  // per stored slot (segment constants, at the chunk's first entry)
 	uint32_t residuals;            // some entry may have mid != 0
 	const float *fit;              // Slerp_fit coefficients (sinewi_slerp_fit), or NULL: plain nlerp (clip constant)
-	_Alignas(64) float dropped[SINEWI_CHUNK]; // rebuilt component index as a float 0..3 (the arrays in whole lines)
-	uint32_t qa[3][SINEWI_CHUNK], qb[3][SINEWI_CHUNK]; // quantized values of the two knots (predicted ones: their plain neighbours)
+	const float *dropped;          // rebuilt component index as a float 0..3 (segment constants, at the chunk's first entry)
+	_Alignas(64) uint32_t qa[3][SINEWI_CHUNK], qb[3][SINEWI_CHUNK]; // quantized values of the two knots (predicted ones: their plain neighbours)
 #if SINEWI_KERNEL_MIDPOINTS
 	uint32_t qr[3][SINEWI_CHUNK];  // residual fields of the predicted knot, less their bias
 	uint32_t mask[3][SINEWI_CHUNK]; // the slot's bits: the rebuilt value wraps modulo 2^width (set where `mid` is not 0)
@@ -73,7 +73,7 @@ typedef struct sinewi_kernel_table {
 	void (*vectors)(sinewi_vector_batch *b, uint32_t count);
 	// The unpack loops of unpack.h for a format-3 segment (the same integers), compiled for this instruction set
 	// where it unpacks faster (BMI2's shifts and masks); NULL: sample.c's. `residuals`: bit 0 some track is split,
-	// bit 1 the picks are uniform (sinewi_knot_picks.uniform_sel). unpack_rotations also zeroes alpha, dropped and mid
+	// bit 1 the picks are uniform (sinewi_knot_picks.uniform_sel). unpack_rotations also zeroes alpha and mid
 	// in the lanes from `count` to the kernel's next multiple of lanes (sample.c does it after its own loops).
 	void (*unpack_rotations)(const struct sinewi_segment_params *seg, const struct sinewi_knot_picks *kp, uint32_t residuals,
 	                         uint32_t first, uint32_t count, sinewi_rotation_batch *b);

@@ -448,6 +448,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 			const float *constants_at = seg->rot + first;
 			for (int k = 0; k < 3; ++k)
 				rb->lo[k] = constants_at + (SINEWI_ROT_LO + k) * rs, rb->step[k] = constants_at + (SINEWI_ROT_STEP + k) * rs;
+			rb->dropped = constants_at + SINEWI_ROT_DROPPED * rs;
 #if !defined(__wasm__)
 			if (rows && ctx->kernel->unpack_rotations) ctx->kernel->unpack_rotations(seg, &kp, unpack_flags, first, n, rb); // (zeroes the lanes past n itself)
 			else
@@ -456,7 +457,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 				UNPACK(unpack_rotations, first, n, rb);
 				// the lanes past the chunk's end hold no garbage the float units would take a slow path on (subnormals)
 				for (uint32_t b = n, end = (n + ctx->kernel->lanes - 1u) & ~(ctx->kernel->lanes - 1u); b < end; ++b) {
-					rb->alpha[b] = 0.0f, rb->dropped[b] = 0.0f;
+					rb->alpha[b] = 0.0f;
 #if SINEWI_KERNEL_MIDPOINTS
 					rb->mid[b] = 0.0f;
 #endif

@@ -176,7 +176,6 @@ static inline __attribute__((always_inline)) void unpack3_to(const unsigned char
 // is); the wasm decoder rebuilds it here (bytes).
 UNPACK_LOOP void unpack_rotations(const sinewi_segment_params *seg, const sinewi_knot_picks *kp, const bool residuals, const bool rows,
                                   const bool uniform, uint32_t first, uint32_t count, sinewi_rotation_batch *restrict rb) {
-	static const float dropped_value[4] = {0.0f, 1.0f, 2.0f, 3.0f};
 	const sinewi_cached_track *tracks = seg->tracks + first;
 	UNIFORM_PICKS(kp, residuals);
 #if SINEWI_KERNEL_MIDPOINTS
@@ -188,7 +187,6 @@ UNPACK_LOOP void unpack_rotations(const sinewi_segment_params *seg, const sinewi
 		uint32_t mid;
 		PICK(c, kp, residuals, uniform, j, jn, jr, mid);
 		rb->alpha[b] = ALPHA(c, kp, uniform);
-		rb->dropped[b] = dropped_value[c->flags >> SINEWI_TRACK_DROPPED_SHIFT];
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
 			if (!residuals) mid = 0;
 			uint64_t pa, pb, pr;
@@ -220,7 +218,6 @@ UNPACK_LOOP void unpack_rotations(const sinewi_segment_params *seg, const sinewi
 		uint32_t mid;
 		PICK(c, kp, residuals, uniform, j, jn, jr, mid);
 		rb->alpha[b] = ALPHA(c, kp, uniform);
-		rb->dropped[b] = dropped_value[c->flags >> SINEWI_TRACK_DROPPED_SHIFT];
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
 #if SINEWI_UNPACK3_TO
 			(void)rows;

@@ -68,13 +68,12 @@ enum { W_A, W_B, W_R, W_WIDTHS };
 #if !SINEWI_KERNEL_TWO_PASS || !SINEWI_KERNEL_MIDPOINTS
 #error "unpack_avx2.h: the batch's words are the two-pass kernel's space, and its residuals are the kernel's"
 #endif
-// The scalar pass of unpack_rotations_lanes: each track's weight (unless uniform), dropped component and predicted
-// knot, and its words and width bytes into the batch's `words`; true when some track's knots are wider than a word.
+// The scalar pass of unpack_rotations_lanes: each track's weight (unless uniform) and predicted knot, and its words and width bytes into the batch's `words`; true when some track's knots are wider than a word.
 // `cut`: the residuals are cut (when uniform, every track's picks have a predicted knot).
 static inline __attribute__((always_inline)) bool read_words(const sinewi_segment_params *seg, const sinewi_knot_picks *kp,
                                                              const bool residuals, const bool uniform, const bool cut, uint32_t first,
                                                              uint32_t count, sinewi_rotation_batch *restrict rb) {
-	static const float dropped_value[4] = {0.0f, 1.0f, 2.0f, 3.0f}, mid_value[3] = {0.0f, 1.0f, 2.0f};
+	static const float mid_value[3] = {0.0f, 1.0f, 2.0f};
 	const sinewi_cached_track *tracks = seg->tracks + first;
 	const unsigned char *data = seg->data;
 	uint64_t(*restrict w)[SINEWI_CHUNK] = rb->words;
@@ -87,7 +86,6 @@ static inline __attribute__((always_inline)) bool read_words(const sinewi_segmen
 		uint32_t mid;
 		PICK(c, kp, residuals, uniform, j, jn, jr, mid);
 		if (!uniform) rb->alpha[b] = kp->alpha[c->sel];
-		rb->dropped[b] = dropped_value[c->flags >> SINEWI_TRACK_DROPPED_SHIFT];
 		if (c->knot_bits <= 57) { // raw knots (128 bits) take the other branch and are replaced later
 			uint64_t pa = c->bitpos + j, pb = c->bitpos + jn;
 			memcpy(&w[W_WIDTHS][b], (const unsigned char *)c + offsetof(sinewi_cached_track, width), 8); // width[4], rwidth[4]
@@ -129,7 +127,7 @@ static inline __attribute__((always_inline)) void unpack_rotations_lanes(const s
 	if (count & 7u) { // the last group's lanes past `count`: zero words (they cut zeros), and zero floats for the kernel
 		for (int k = 0; k < 4; ++k) _mm256_storeu_si256((__m256i *)(void *)(w[k] + lanes - 8), _mm256_setzero_si256()),
 		                            _mm256_storeu_si256((__m256i *)(void *)(w[k] + lanes - 4), _mm256_setzero_si256());
-		_mm256_storeu_ps(rb->alpha + lanes - 8, _mm256_setzero_ps()), _mm256_storeu_ps(rb->dropped + lanes - 8, _mm256_setzero_ps());
+		_mm256_storeu_ps(rb->alpha + lanes - 8, _mm256_setzero_ps());
 		_mm256_storeu_ps(rb->mid + lanes - 8, _mm256_setzero_ps());
 	}
 	if (uniform) { // the shared weight and predicted knot, eight lanes a store (a track storing its odd knots whole has none)
