@@ -36,6 +36,25 @@
 #define VI_SRL1(a) _mm256_srli_epi32(a, 1)
 #define VI_TOF _mm256_cvtepi32_ps
 #define V4_LOAD_TOF(p) _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+// Eight quaternions (lanes of x, y, z, w) to pose + out[k] for the first `left` of them (all eight when left >= 8): the
+// 4x8 transpose in registers, each quaternion a 16-byte store.
+KERNEL_ATTR static inline void store_quats8(float *pose, const uint32_t *out, uint32_t left, __m256 x, __m256 y, __m256 z, __m256 w) {
+	const __m256 t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y); // x0 y0 x1 y1 | x4 y4 x5 y5; x2 y2 x3 y3 | ...
+	const __m256 t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
+	const __m256 q04 = _mm256_shuffle_ps(t0, t2, 0x44), q15 = _mm256_shuffle_ps(t0, t2, 0xEE); // q0 | q4, q1 | q5
+	const __m256 q26 = _mm256_shuffle_ps(t1, t3, 0x44), q37 = _mm256_shuffle_ps(t1, t3, 0xEE);
+	if (left >= 8) {
+		_mm_storeu_ps(pose + out[0], _mm256_castps256_ps128(q04)), _mm_storeu_ps(pose + out[1], _mm256_castps256_ps128(q15));
+		_mm_storeu_ps(pose + out[2], _mm256_castps256_ps128(q26)), _mm_storeu_ps(pose + out[3], _mm256_castps256_ps128(q37));
+		_mm_storeu_ps(pose + out[4], _mm256_extractf128_ps(q04, 1)), _mm_storeu_ps(pose + out[5], _mm256_extractf128_ps(q15, 1));
+		_mm_storeu_ps(pose + out[6], _mm256_extractf128_ps(q26, 1)), _mm_storeu_ps(pose + out[7], _mm256_extractf128_ps(q37, 1));
+		return;
+	}
+	const __m128 q[8] = {_mm256_castps256_ps128(q04), _mm256_castps256_ps128(q15), _mm256_castps256_ps128(q26), _mm256_castps256_ps128(q37),
+	                     _mm256_extractf128_ps(q04, 1), _mm256_extractf128_ps(q15, 1), _mm256_extractf128_ps(q26, 1), _mm256_extractf128_ps(q37, 1)};
+	for (uint32_t k = 0; k < left; ++k) _mm_storeu_ps(pose + out[k], q[k]);
+}
+#define V_STORE_QUATS store_quats8
 #define V4 __m128
 #define V4_LOAD _mm_loadu_ps
 #define V4_STORE _mm_storeu_ps

@@ -6,7 +6,8 @@
 //   V_SEL(mask, a, b) (mask ? a : b), plus V4, V4_LOAD, V4_STORE, V4_SET1, V4_ADD, V4_SUB, V4_MUL
 //   for 4-component vectors (VW == 1 builds use the scalar loop instead), and for the quantized
 //   integers VI, VI_LOAD VI_SET1 VI_ADD VI_AND VI_SRL1 (logical shift right by one) VI_TOF (signed
-//   32-bit to float) and V4_LOAD_TOF (4 integers loaded and converted).
+//   32-bit to float) and V4_LOAD_TOF (4 integers loaded and converted); optionally V_STORE_QUATS(pose, out, left, x, y,
+//   z, w), which writes the first `left` lanes' quaternions to pose + out[k] (the table's writes_pose).
 // Operation order follows docs/format.md exactly, so every build gives identical floats.
 
 KERNEL_ATTR static void kernel_rotations(sinewi_rotation_batch *b, uint32_t count) {
@@ -73,10 +74,15 @@ KERNEL_ATTR static void kernel_rotations(sinewi_rotation_batch *b, uint32_t coun
 		VEC len2 = V_ADD(V_ADD(V_ADD(V_MUL(r[0], r[0]), V_MUL(r[1], r[1])), V_MUL(r[2], r[2])), V_MUL(r[3], r[3]));
 		VMASK ok = V_GT(len2, zero);
 		VEC inv = V_DIV(one, V_SQRT(V_SEL(ok, len2, one)));
-		V_STORE(b->out[0] + i, V_SEL(ok, V_MUL(r[0], inv), zero));
-		V_STORE(b->out[1] + i, V_SEL(ok, V_MUL(r[1], inv), zero));
-		V_STORE(b->out[2] + i, V_SEL(ok, V_MUL(r[2], inv), zero));
-		V_STORE(b->out[3] + i, V_SEL(ok, V_MUL(r[3], inv), one));
+		const VEC x = V_SEL(ok, V_MUL(r[0], inv), zero), y = V_SEL(ok, V_MUL(r[1], inv), zero);
+		const VEC z = V_SEL(ok, V_MUL(r[2], inv), zero), w = V_SEL(ok, V_MUL(r[3], inv), one);
+#if defined(V_STORE_QUATS)
+		if (b->pose) {
+			V_STORE_QUATS(b->pose, b->out_offsets + i, count - i, x, y, z, w);
+			continue;
+		}
+#endif
+		V_STORE(b->out[0] + i, x), V_STORE(b->out[1] + i, y), V_STORE(b->out[2] + i, z), V_STORE(b->out[3] + i, w);
 	}
 }
 
@@ -101,4 +107,9 @@ KERNEL_ATTR static void kernel_vectors(sinewi_vector_batch *b, uint32_t count) {
 #ifndef KERNEL_UNPACK
 #define KERNEL_UNPACK NULL, NULL
 #endif
-const sinewi_kernel_table KERNEL_TABLE = {KERNEL_NAME, VW, kernel_rotations, kernel_vectors, KERNEL_UNPACK};
+#if defined(V_STORE_QUATS)
+#define KERNEL_WRITES_POSE 1u
+#else
+#define KERNEL_WRITES_POSE 0u
+#endif
+const sinewi_kernel_table KERNEL_TABLE = {KERNEL_NAME, VW, kernel_rotations, kernel_vectors, KERNEL_UNPACK, KERNEL_WRITES_POSE};

@@ -35,6 +35,8 @@ typedef struct sinewi_rotation_batch {
 	uint32_t residuals;            // some entry may have mid != 0
 	const float *fit;              // Slerp_fit coefficients (sinewi_slerp_fit), or NULL: plain nlerp (clip constant)
 	const float *dropped;          // rebuilt component index as a float 0..3 (segment constants, at the chunk's first entry)
+	float *pose;                   // with a kernel that `writes_pose`: entry b's quaternion goes to pose + out_offsets[b], not
+	const uint32_t *out_offsets;   // to `out` (NULL: to `out`; sample.c scatters it)
 	_Alignas(64) uint32_t qa[3][SINEWI_CHUNK], qb[3][SINEWI_CHUNK]; // quantized values of the two knots (predicted ones: their plain neighbours)
 #if SINEWI_KERNEL_MIDPOINTS
 	uint32_t qr[3][SINEWI_CHUNK];  // residual fields of the predicted knot, less their bias
@@ -80,6 +82,8 @@ typedef struct sinewi_kernel_table {
 	void (*unpack_vectors)(const struct sinewi_segment_params *seg, const struct sinewi_knot_picks *kp, uint32_t residuals,
 	                       const struct sinewi_cached_track *tracks, uint32_t first, uint32_t count, uint32_t joint_vectors,
 	                       sinewi_vector_batch *b);
+	uint32_t writes_pose;          // `rotations` writes the quaternions to the pose itself when the batch's `pose` is set
+	                               // (AVX2: its lanes transposed in registers instead of through `out` and a scatter)
 } sinewi_kernel_table;
 
 extern const sinewi_kernel_table sinewi_kernel_scalar;

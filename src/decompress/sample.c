@@ -382,6 +382,15 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 		const char *bp = (const char *)ctx->base_pose;
 		__builtin_prefetch(bp), __builtin_prefetch(bp + 64), __builtin_prefetch(bp + 128), __builtin_prefetch(bp + 192);
 	}
+	// single-entry contexts: the cached segment's parameters (its tracks, then the kernels' constants) and the output
+	// offsets, asked for as soon as the context's first line is in (the segment sampled is that one but when playback
+	// moves on: then sinewi_segment swaps in another block, asked for below)
+	const sinewi_cached_track *asked = NULL;
+	if (SINEWI_PREFETCH && !ctx->random_access) {
+		asked = ctx->cur.tracks;
+		prefetch_span(asked, (size_t)((const unsigned char *)(ctx->cur.vec + 2 * (size_t)ctx->vector_stride) - (const unsigned char *)asked));
+		prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+	}
 	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
 	if (!sk.one_segment || ctx->track_count == 0) { // (no animated track: no segment to read, loaded or not)
 		return sample_direct(ctx, &sk, 0.0, out_pose, remap, out_scalars, animated_only);
@@ -410,9 +419,9 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 		}
 	}
 	const bool skip = ctx->skip_defaults != 0, constants = out_pose && !animated_only;
-	if (SINEWI_PREFETCH) { // the segment's parameters (its tracks, then the kernels' constants) and the output offsets
+	if (SINEWI_PREFETCH && seg->tracks != asked) { // (random access, or another segment's block)
 		prefetch_span(seg->tracks, (size_t)((const unsigned char *)(seg->vec + 2 * (size_t)ctx->vector_stride) - (const unsigned char *)seg->tracks));
-		prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+		if (!asked) prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
 	}
 	if (constants) write_constant_pose(ctx, out_pose, remap, skip);
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
@@ -443,6 +452,9 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 		sinewi_rotation_batch *rb = &batch.r;
 		rb->residuals = SINEWI_KERNEL_MIDPOINTS && seg->rebuilt_count != 0;
 		rb->fit = ctx->fit;
+#if !defined(__wasm__) // (the wasm kernel's results are scattered)
+		rb->pose = !remap && ctx->kernel->writes_pose ? (float *)(void *)out_pose : NULL; // (else scatter_rotations)
+#endif
 		for (uint32_t first = 0; first < ctx->rotation_count; first += SINEWI_CHUNK) {
 			const uint32_t n = ctx->rotation_count - first < SINEWI_CHUNK ? ctx->rotation_count - first : SINEWI_CHUNK;
 			const float *constants_at = seg->rot + first;
@@ -463,8 +475,14 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 #endif
 				}
 			}
+#if defined(__wasm__)
 			ctx->kernel->rotations(rb, n);
 			scatter_rotations(ctx, rb, first, n, out_pose, remap);
+#else
+			rb->out_offsets = ctx->out_offsets + first;
+			ctx->kernel->rotations(rb, n);
+			if (!rb->pose) scatter_rotations(ctx, rb, first, n, out_pose, remap);
+#endif
 		}
 	}
 	sinewi_vector_batch *vb = &batch.v;
