@@ -366,6 +366,10 @@ static inline void prefetch_span(const void *p, size_t bytes) {
 }
 #endif
 
+// The lines of a segment's parameters a pose reads (its tracks, then the kernels' constants).
+static inline void prefetch_params(const sinew_context *ctx, const sinewi_segment_params *p) {
+	prefetch_span(p->tracks, (size_t)((const unsigned char *)(p->vec + 2 * (size_t)ctx->vector_stride) - (const unsigned char *)p->tracks));
+}
 
 // A track with raw float32 components, decoded and written on its own.
 SINEWI_WASM_SMALL static void decode_raw(const sinew_context *ctx, const sinewi_segment_params *p, const seek *sk, uint32_t ti,
@@ -388,7 +392,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	const sinewi_cached_track *asked = NULL;
 	if (SINEWI_PREFETCH && !ctx->random_access) {
 		asked = ctx->cur.tracks;
-		prefetch_span(asked, (size_t)((const unsigned char *)(ctx->cur.vec + 2 * (size_t)ctx->vector_stride) - (const unsigned char *)asked));
+		prefetch_params(ctx, &ctx->cur);
 		prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
 	}
 	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
@@ -420,7 +424,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	}
 	const bool skip = ctx->skip_defaults != 0, constants = out_pose && !animated_only;
 	if (SINEWI_PREFETCH && seg->tracks != asked) { // (random access, or another segment's block)
-		prefetch_span(seg->tracks, (size_t)((const unsigned char *)(seg->vec + 2 * (size_t)ctx->vector_stride) - (const unsigned char *)seg->tracks));
+		prefetch_params(ctx, seg);
 		if (!asked) prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
 	}
 	if (constants) write_constant_pose(ctx, out_pose, remap, skip);

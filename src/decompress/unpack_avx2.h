@@ -68,7 +68,8 @@ enum { W_A, W_B, W_R, W_WIDTHS };
 #if !SINEWI_KERNEL_TWO_PASS || !SINEWI_KERNEL_MIDPOINTS
 #error "unpack_avx2.h: the batch's words are the two-pass kernel's space, and its residuals are the kernel's"
 #endif
-// The scalar pass of unpack_rotations_lanes: each track's weight (unless uniform) and predicted knot, and its words and width bytes into the batch's `words`; true when some track's knots are wider than a word.
+// The scalar pass of unpack_rotations_lanes: each track's weight (unless uniform) and predicted knot, and its words and
+// width bytes into the batch's `words`; true when some track's knots are wider than a word.
 // `cut`: the residuals are cut (when uniform, every track's picks have a predicted knot).
 static inline __attribute__((always_inline)) bool read_words(const sinewi_segment_params *seg, const sinewi_knot_picks *kp,
                                                              const bool residuals, const bool uniform, const bool cut, uint32_t first,
