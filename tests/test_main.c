@@ -1,9 +1,10 @@
 // sinew — see include/sinew.h for version and licence
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 // Test runner: `sinew_tests [filter]` runs every test whose suite or name contains `filter`.
 // Last line: "N passed, N failed, N skipped".
 #include "test.h"
 
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,15 +91,26 @@ const char *test_corpus_path(const char *relative, char *buffer, size_t size) {
 	return buffer;
 }
 
+// One fresh folder per run (mkdtemp, not the pid: a pid comes back in a container, and with it a folder a
+// previous run left, whose files changed what a test found), removed when the run passes.
+static char tmp_dir[512];
+
 const char *test_tmp_path(const char *name, char *buffer, size_t size) {
-	static char dir[512];
-	if (!dir[0]) {
+	if (!tmp_dir[0]) {
 		const char *base = getenv("TMPDIR");
-		snprintf(dir, sizeof dir, "%s/sinew_tests_%ld", base && *base ? base : "/tmp", (long)getpid());
-		mkdir(dir, 0700);
+		snprintf(tmp_dir, sizeof tmp_dir, "%s/sinew_tests_XXXXXX", base && *base ? base : "/tmp");
+		if (!mkdtemp(tmp_dir)) {
+			fprintf(stderr, "cannot create %s\n", tmp_dir);
+			exit(2);
+		}
 	}
-	snprintf(buffer, size, "%s/%s", dir, name);
+	snprintf(buffer, size, "%s/%s", tmp_dir, name);
 	return buffer;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
 }
 
 void test_random_quat(test_rng *r, float q[4]) {
@@ -134,6 +146,8 @@ int main(int argc, char **argv) {
 	}
 	SUITES(CALL)
 #undef CALL
+	if (tmp_dir[0] && !failed) nftw(tmp_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	else if (tmp_dir[0]) printf("note: test files kept in %s\n", tmp_dir);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }
