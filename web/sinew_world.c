@@ -457,21 +457,47 @@ static inline uint32_t map_scalar(const world_layer *l, uint32_t s) {
 
 // The clip's pose at t in its own buffer: only the animated outputs are decoded (the constants
 // stay from the load-time sample), whichever player and layer sampled the clip last.
-static const float *sample_clip(const world_clip *c, double t) {
+__attribute__((noinline)) static const float *sample_clip(const world_clip *c, double t) {
 	float *pose = (float *)(uintptr_t)c->pose;
 	sinew_sample_pose_animated((sinew_context *)(uintptr_t)c->context, t, (sinew_qvv *)(void *)pose, NULL, pose + c->joint_count * 10);
 	W.layers_sampled++;
 	return pose;
 }
 
-static void blend_player(world_player *p) {
+// A layer playing alone: the player's pose is the clip's sample where the clip sets a sub-track, and the rest pose
+// elsewhere, copied (the blend below gives the same to float rounding, and costs 3x a player's sampling on a
+// character's rig: clearing its sums, adding, renormalizing every rotation).
+__attribute__((minsize, noinline)) static void copy_sole(world_player *p, const world_layer *l, const float *smp) {
+	const uint32_t J = p->joint_count, S = p->scalar_floats;
+	const world_clip *c = (const world_clip *)(uintptr_t)l->clip;
+	const uint8_t *part = (const uint8_t *)(uintptr_t)c->part;
+	float *out = (float *)(uintptr_t)p->pose;
+	memcpy(out, (const float *)(uintptr_t)p->rest, ((size_t)J * 10 + S) * sizeof(float));
+	for (uint32_t cj = 0; cj < c->joint_count; ++cj) {
+		const uint32_t j = map_joint(l, cj), pm = part[cj];
+		if (j >= J || !pm) continue;
+		const float *v = smp + cj * 10;
+		float *o = out + j * 10;
+		if (pm & PART_ROTATION) memcpy(o, v, 4 * sizeof(float));
+		if (pm & PART_TRANSLATION) memcpy(o + 4, v + 4, 3 * sizeof(float));
+		if (pm & PART_SCALE) memcpy(o + 7, v + 7, 3 * sizeof(float));
+	}
+	const float *sv = smp + c->joint_count * 10;
+	for (uint32_t cs = 0; cs < c->scalar_floats; ++cs) {
+		const uint32_t s = map_scalar(l, cs);
+		if (s < S && part[c->joint_count + cs]) out[J * 10 + s] = sv[cs];
+	}
+}
+
+// `sole`: the player's one layer with a weight, when that is a base layer at weight exactly 1 without a mask (copied).
+static void blend_player(world_player *p, const world_layer *sole) {
 	const uint32_t J = p->joint_count, S = p->scalar_floats;
 	float *acc = (float *)(uintptr_t)W.accum;      // [J][13]: rot 4, tr 3, sc 3, weights of rot, tr, sc
 	float *sacc = acc + (size_t)J * 13;           // [S][2]: value, weight
 	float *out = (float *)(uintptr_t)p->pose;
 	const float *rest = (const float *)(uintptr_t)p->rest;
 	world_layer *layers = (world_layer *)(uintptr_t)p->layers;
-	memset(acc, 0, ((size_t)J * 13 + (size_t)S * 2) * 4);
+	if (!sole) memset(acc, 0, ((size_t)J * 13 + (size_t)S * 2) * 4);
 	// 1. base layers, in order: weighted sums of the sub-tracks each clip sets (rotations
 	// sign-aligned with the running sum)
 	for (uint32_t i = 0; i < p->layer_count; ++i) {
@@ -479,6 +505,10 @@ static void blend_player(world_player *p) {
 		if (!l->clip || !(l->flags & LAYER_ENABLED) || (l->flags & LAYER_ADDITIVE) || !(l->weight > 0.0f)) continue;
 		const world_clip *c = (const world_clip *)(uintptr_t)l->clip;
 		const float *smp = sample_clip(c, l->time);
+		if (sole) { // (the one layer playing)
+			copy_sole(p, l, smp);
+			return;
+		}
 		const float *mask = (const float *)(uintptr_t)l->mask;
 		const uint8_t *part = (const uint8_t *)(uintptr_t)c->part;
 		for (uint32_t cj = 0; cj < c->joint_count; ++cj) {
@@ -693,12 +723,19 @@ uint32_t sinew_world_update(double dt) {
 		world_player *p = (world_player *)(uintptr_t)players[i];
 		if (!(p->flags & 1u)) continue;
 		world_layer *layers = (world_layer *)(uintptr_t)p->layers;
+		const world_layer *sole = NULL;
+		uint32_t weighted = 0;
 		for (uint32_t k = 0; k < p->layer_count; ++k) {
 			world_layer *l = &layers[k];
-			if (l->clip && (l->flags & LAYER_ENABLED)) advance(l, (const world_clip *)(uintptr_t)l->clip, dt);
-			else l->events = 0, l->loops = 0;
+			if (l->clip && (l->flags & LAYER_ENABLED)) {
+				advance(l, (const world_clip *)(uintptr_t)l->clip, dt);
+				if ((l->flags & LAYER_ENABLED) && l->weight > 0.0f) ++weighted, sole = l; // (an end may disable it)
+			} else {
+				l->events = 0, l->loops = 0;
+			}
 		}
-		blend_player(p);
+		if (weighted != 1 || (sole->flags & LAYER_ADDITIVE) || sole->weight != 1.0f || sole->mask) sole = NULL;
+		blend_player(p, sole);
 		if (p->matrices) player_matrices(p);
 	}
 	return W.layers_sampled;

@@ -7,14 +7,16 @@
 // world.update(1/fps) per frame samples them all. ns per character-frame (the frame / N), median and
 // p90 over the frames after 20 untimed ones, for the SIMD and the baseline module, with the world's
 // random-access contexts (its default) and without, the four taking turns over three rounds.
-//   node bench/web/characters.mjs [--cli build/sinew] [--characters 100,1000] [--frames 200] [--fps 60] [--json] FILE...
+//   node bench/web/characters.mjs [--cli build/sinew] [--characters 100,1000] [--frames 200] [--fps 60] [--baseline DIR] [--json] FILE...
+// --baseline DIR: a checkout of another version, its web/world.mjs and modules timed on the same characters in the
+// same rounds (the configurations taking turns), so a change reads as a ratio.
 // FILE: a .sinew blob, or anything the CLI compresses (then at its defaults, --strip). Exit status 1
 // when a figure cannot be measured.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { createWorld } from '../../web/world.mjs';
 
@@ -25,7 +27,7 @@ const opt = (n, d) => { const i = args.indexOf(`--${n}`); return i >= 0 && i + 1
 const JSON_OUT = args.includes('--json');
 const COUNTS = String(opt('characters', '100,1000')).split(',').map(Number);
 const FRAMES = Number(opt('frames', 200)), WARM = 20, FPS = Number(opt('fps', 60));
-const valued = new Set(['--cli', '--characters', '--frames', '--fps']);
+const valued = new Set(['--cli', '--characters', '--frames', '--fps', '--baseline']);
 const files = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1]));
 const cli = [opt('cli'), process.env.SINEW_CLI, 'build/sinew'].filter(Boolean).map((c) => path.resolve(REPO, c)).find((c) => existsSync(c));
 if (!files.length) { console.error('characters.mjs: no files'); process.exit(2); }
@@ -44,6 +46,10 @@ try {
 	rmSync(tmp, { recursive: true, force: true });
 }
 
+const BASELINE = opt('baseline') ? path.resolve(opt('baseline')) : null;
+if (BASELINE && !existsSync(path.join(BASELINE, 'web/world.mjs'))) { console.error(`characters.mjs: --baseline ${BASELINE} has no web/world.mjs`); process.exit(2); }
+const baseCreate = BASELINE ? (await import(pathToFileURL(path.join(BASELINE, 'web/world.mjs')).href)).createWorld : null;
+
 // every clip of two samples or more: [blob, clip]
 const probe = await createWorld();
 const clips = [];
@@ -51,8 +57,8 @@ blobs.forEach((bytes, b) => probe.load(bytes).clips.forEach((c, k) => { if (c.sa
 if (!clips.length) { console.error('characters.mjs: no clip of two samples or more'); process.exit(1); }
 const clipOf = (i, n) => (n <= clips.length ? Math.floor((i * clips.length) / n) : i % clips.length);
 
-async function scene(n, simd, randomAccess) {
-	const world = await createWorld({ simd });
+async function scene(n, simd, randomAccess, base) {
+	const world = await (base ? baseCreate : createWorld)({ simd });
 	for (let i = 0; i < n; i++) {
 		const [b, k] = clips[clipOf(i, n)];
 		const clip = world.load(blobs[b], { randomAccess }).clip(k);
@@ -70,7 +76,7 @@ async function scene(n, simd, randomAccess) {
 	return { median: ns[ns.length >> 1], p90: ns[Math.min(ns.length - 1, Math.floor(ns.length * 0.9))], heap: world.heapBytes };
 }
 
-const configs = [[true, true], [true, false], [false, true], [false, false]];
+const configs = [[true, true], [true, false], [false, true], [false, false]].flatMap((c) => (BASELINE ? [[...c, false], [...c, true]] : [[...c, false]]));
 const results = [];
 const log = (...m) => { if (!JSON_OUT) console.log(...m); };
 log(`${clips.length} clips in ${files.length} files, ${blobs.reduce((s, b) => s + b.length, 0)} blob bytes; ${FRAMES} frames at ${FPS} fps after ${WARM} untimed; node ${process.version}`);
@@ -78,10 +84,10 @@ for (const n of COUNTS) {
 	const rounds = configs.map(() => []);
 	for (let r = 0; r < 3; r++)
 		for (let c = 0; c < configs.length; c++) rounds[c].push(await scene(n, ...configs[c]));
-	configs.forEach(([simd, ra], c) => {
-		const name = `${simd ? 'simd128' : 'baseline'}${ra ? ', random access' : ''}`;
-		results.push({ characters: n, module: simd ? 'simd' : 'baseline', random_access: ra, rounds: rounds[c].map((x) => ({ median_ns: x.median, p90_ns: x.p90 })), heap_bytes: rounds[c][0].heap });
-		log(`${String(n).padStart(5)} characters, wasm ${name.padEnd(24)} ns per character-frame, median (p90) of three rounds: ${rounds[c].map((x) => `${x.median.toFixed(0).padStart(6)} (${x.p90.toFixed(0).padStart(6)})`).join(' ')}; world memory ${(rounds[c][0].heap / 1048576).toFixed(1)} MiB`);
+	configs.forEach(([simd, ra, base], c) => {
+		const name = `${base ? 'BASE ' : ''}${simd ? 'simd128' : 'baseline'}${ra ? ', random access' : ''}`;
+		results.push({ characters: n, module: simd ? 'simd' : 'baseline', random_access: ra, ...(BASELINE ? { version: base ? 'baseline' : 'this' } : {}), rounds: rounds[c].map((x) => ({ median_ns: x.median, p90_ns: x.p90 })), heap_bytes: rounds[c][0].heap });
+		log(`${String(n).padStart(5)} characters, wasm ${name.padEnd(29)} ns per character-frame, median (p90) of three rounds: ${rounds[c].map((x) => `${x.median.toFixed(0).padStart(6)} (${x.p90.toFixed(0).padStart(6)})`).join(' ')}; world memory ${(rounds[c][0].heap / 1048576).toFixed(1)} MiB`);
 	});
 }
 if (JSON_OUT) console.log(JSON.stringify({ clips: clips.length, frames: FRAMES, fps: FPS, node: process.version, runs: results }));
