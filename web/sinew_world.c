@@ -465,8 +465,8 @@ __attribute__((noinline)) static const float *sample_clip(const world_clip *c, d
 }
 
 // A layer playing alone: the player's pose is the clip's sample where the clip sets a sub-track, and the rest pose
-// elsewhere, copied (the blend below gives the same to float rounding, and costs 3x a player's sampling on a
-// character's rig: clearing its sums, adding, renormalizing every rotation).
+// elsewhere, copied (the blend below gives the same to float rounding, and costs about as much as the player's
+// sampling: clearing its sums, adding, renormalizing every rotation).
 __attribute__((minsize, noinline)) static void copy_sole(world_player *p, const world_layer *l, const float *smp) {
 	const uint32_t J = p->joint_count, S = p->scalar_floats;
 	const world_clip *c = (const world_clip *)(uintptr_t)l->clip;

@@ -370,6 +370,10 @@ static inline void prefetch_span(const void *p, size_t bytes) {
 static inline void prefetch_params(const sinew_context *ctx, const sinewi_segment_params *p) {
 	prefetch_span(p->tracks, (size_t)((const unsigned char *)(p->vec + 2 * (size_t)ctx->vector_stride) - (const unsigned char *)p->tracks));
 }
+// The lines of the output offsets a pose reads.
+static inline void prefetch_out_offsets(const sinew_context *ctx) {
+	prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+}
 
 // A track with raw float32 components, decoded and written on its own.
 SINEWI_WASM_SMALL static void decode_raw(const sinew_context *ctx, const sinewi_segment_params *p, const seek *sk, uint32_t ti,
@@ -393,7 +397,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	if (SINEWI_PREFETCH && !ctx->random_access) {
 		asked = ctx->cur.tracks;
 		prefetch_params(ctx, &ctx->cur);
-		prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+		prefetch_out_offsets(ctx);
 	}
 	if (!do_seek(ctx, key, &sk)) return SINEW_RESULT_PAGE_MISSING; // nothing written
 	if (!sk.one_segment || ctx->track_count == 0) { // (no animated track: no segment to read, loaded or not)
@@ -425,7 +429,7 @@ static sinew_result sample_key(sinew_context *ctx, double key, sinew_qvv *out_po
 	const bool skip = ctx->skip_defaults != 0, constants = out_pose && !animated_only;
 	if (SINEWI_PREFETCH && seg->tracks != asked) { // (random access, or another segment's block)
 		prefetch_params(ctx, seg);
-		if (!asked) prefetch_span(ctx->out_offsets, ((size_t)ctx->rotation_count + ctx->vector_count) * sizeof(uint32_t));
+		if (!asked) prefetch_out_offsets(ctx);
 	}
 	if (constants) write_constant_pose(ctx, out_pose, remap, skip);
 	if (out_scalars && !animated_only) write_scalar_constants(ctx, out_scalars, skip);
