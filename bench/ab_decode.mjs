@@ -42,6 +42,7 @@ for (let r = 0; r < rounds; ++r) {
 		for (const clip of report.clips) {
 			for (const c of clip.codecs) {
 				if (codecs && !codecs.includes(c.codec)) continue;
+				if (c.codec.startsWith('floor')) continue; // the protocol's floors (decode_protocol.h): no build's code
 				for (const f of figures) {
 					const key = `${clip.file} clip ${clip.clip}|${c.codec}|${f}`;
 					const value = c[f]?.median_ns;

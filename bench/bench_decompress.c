@@ -2,8 +2,9 @@
 // Decompression benchmark. For every file given (a .sinew blob as it is; anything else compressed on
 // the fly at the defaults), every clip: ns per whole pose, forward, backward and random order, warm
 // and cold, median and p90, for every kernel this CPU runs with a default and a random-access
-// context, and the raw-copy baseline (copying the same number of float32 QVVs), all in one run
-// (decode_protocol.h: the protocols, stated at the top of that file and printed with the results).
+// context, the raw-copy baseline (copying the same number of float32 QVVs) and the protocol's floors (1 and 2
+// dependent loads, nothing decoded), all in one run (decode_protocol.h: the protocols, stated at the top of that
+// file and printed with the results).
 // Then ns per single joint (warm, the best kernel).
 //   bench_decompress [--passes N] [--copies N] [--rounds N] [--flush-mib N] [--no-cold] [--no-warm]
 //                    [--json] [--plain-knots] FILE[:unit_cm]...
@@ -116,8 +117,9 @@ int main(int argc, char **argv) {
 				free(mem), sinew_codec_free(&sc);
 				continue;
 			}
-			// every kernel this CPU runs (scalar, SSE2, the best), default then random-access contexts, then raw copy
-			bench_codec codecs[8];
+			// every kernel this CPU runs (scalar, SSE2, the best), default then random-access contexts, then raw copy and
+			// the two floors
+			bench_codec codecs[10];
 			uint32_t nc = 0;
 			for (int ra = 0; ra < 2; ++ra)
 				for (int k = SINEW_BENCH_SCALAR; k <= SINEW_BENCH_SSE2 + 1; ++k) {
@@ -134,7 +136,9 @@ int main(int argc, char **argv) {
 				return 1;
 			}
 			const uint32_t raw = nc++;
-			bench_stats warm_s[8 * BENCH_ORDERS], cold_s[8 * BENCH_ORDERS];
+			bench_floor floors[2]; // what the cold protocol charges before any work (decode_protocol.h)
+			for (uint32_t l = 0; l < 2; ++l) bench_floor_make(&codecs[nc++], &floors[l], l + 1, info.sample_count, info.sample_rate);
+			bench_stats warm_s[10 * BENCH_ORDERS], cold_s[10 * BENCH_ORDERS];
 			if (warm && !warm_run(codecs, nc, &wo, warm_s)) {
 				fprintf(stderr, "bench: %s: no memory for the warm protocol\n", base);
 				return 1;

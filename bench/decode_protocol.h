@@ -27,6 +27,11 @@
 // another process spoils one window, not a whole pass); per pose: a window's time / 32; median and
 // p90 over the windows. Codecs alternate pass by pass (A/B in the same seconds).
 //
+// Floors (bench_floor_make): codecs that decode nothing and make 1 or 2 dependent loads through their copy, the
+// second 12 KB after the first (another page, under the same line of page-table entries): what the cold protocol
+// charges a pose before any work. A decoder whose context gives the address of its data (a pointer, an offset, a
+// segment) waits at least the two-load floor, and its work on the data comes after that.
+//
 // Scene (scene_run): N characters, each a copy of one clip (spread evenly over the clips, every clip
 // in turn when N is larger), packed one after another (64-byte aligned, as a game's heap holds
 // them), each at its own phase; a frame samples every character once at its time, and each then
@@ -317,6 +322,46 @@ typedef struct bench_scene_options {
 // every clip in turn.
 static inline uint32_t bench_scene_clip(uint32_t i, uint32_t n, uint32_t nclips) {
 	return n <= nclips ? (uint32_t)((uint64_t)i * nclips / n) : i % nclips;
+}
+
+// The floor codecs (see the top of this file): `levels` 1 or 2; `samples` and `rate` as the codecs they stand beside.
+typedef struct bench_floor {
+	uint32_t levels;
+	volatile uint32_t sink; // (the last load is kept)
+} bench_floor;
+
+#define BENCH_FLOOR_STEP 12288u // bytes from one load to the next: the next page but two
+
+static inline void *bench_floor_init(const bench_codec *c, unsigned char *region) {
+	const bench_floor *f = (const bench_floor *)c->user;
+	uint32_t at = 0;
+	for (uint32_t l = 0; l < f->levels; ++l) { // each word gives where the next load goes
+		const uint32_t next = at + BENCH_FLOOR_STEP;
+		memcpy(region + at, &next, sizeof next);
+		at = next;
+	}
+	return region;
+}
+
+static inline void bench_floor_sample(const bench_codec *c, void *copy, double t) {
+	(void)t;
+	bench_floor *f = (bench_floor *)c->user;
+	const unsigned char *r = (const unsigned char *)copy;
+	uint32_t at = 0;
+	for (uint32_t l = 0; l < f->levels; ++l) memcpy(&at, r + at, sizeof at);
+	f->sink = at;
+}
+
+static inline void bench_floor_make(bench_codec *c, bench_floor *f, uint32_t levels, uint32_t samples, double rate) {
+	memset(c, 0, sizeof *c);
+	f->levels = levels;
+	c->name = levels == 1 ? "floor, 1 load" : "floor, 2 loads";
+	c->samples = samples;
+	c->rate = rate;
+	c->copy_bytes = (size_t)levels * BENCH_FLOOR_STEP + 64;
+	c->copy_init = bench_floor_init;
+	c->sample = bench_floor_sample;
+	c->user = f;
 }
 
 // Scene protocol over the clips of one codec family (codecs[i]: clip i): out = per character-frame.
