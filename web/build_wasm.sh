@@ -199,9 +199,10 @@ build_compress() { # output
 build "$out/sinew.wasm" -mcpu=mvp
 build "$out/sinew-simd.wasm" -mcpu=mvp -msimd128
 # the world's frame call (advance + blend loops) is sampling-path code too: -O2 like HOT
-# and clears its blend accumulators per player: memset a word at a time (web/wasm_libc.c)
-COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world.wasm" -mcpu=mvp -DSINEW_WASM_WORD_MEMSET=1
-COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world-simd.wasm" -mcpu=mvp -msimd128 -DSINEW_WASM_WORD_MEMSET=1
+# and clears its blend accumulators per player, and copies a lone layer's rest pose: memset and memcpy 16 bytes a
+# step (web/wasm_libc.c)
+COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world.wasm" -mcpu=mvp -DSINEW_WASM_WIDE_MEMOPS=1
+COLD=$WORLD_COLD EXPORTS=$WORLD_EXPORTS LIMIT=$WORLD_LIMIT HOT_ALSO=web/sinew_world.c build "$out/sinew-world-simd.wasm" -mcpu=mvp -msimd128 -DSINEW_WASM_WIDE_MEMOPS=1
 PAGES= COLD="$COLD src/decompress/pages.c" EXPORTS=$STREAM_EXPORTS LIMIT=$STREAM_LIMIT build "$out/sinew-stream.wasm" -mcpu=mvp
 PAGES= COLD="$COLD src/decompress/pages.c" EXPORTS=$STREAM_EXPORTS LIMIT=$STREAM_LIMIT build "$out/sinew-stream-simd.wasm" -mcpu=mvp -msimd128
 build_compress "$out/sinew-compress.wasm"

@@ -70,7 +70,7 @@ void free(void *ptr) {
 void *memcpy(void *restrict dst, const void *restrict src, size_t n) {
 	unsigned char *d = (unsigned char *)dst;
 	const unsigned char *s = (const unsigned char *)src;
-#if defined(SINEW_WASM_WORD_MEMSET)
+#if defined(SINEW_WASM_WIDE_MEMOPS)
 	// the world modules: a player playing one clip alone gets its rest pose copied (40 bytes a joint) every frame
 	typedef uint32_t u32x4 __attribute__((vector_size(16), aligned(4)));
 	if ((((uintptr_t)d | (uintptr_t)s) & 3) == 0) // (16 bytes a step, the tail a byte at a time)
@@ -97,7 +97,7 @@ void *memmove(void *dst, const void *src, size_t n) {
 
 void *memset(void *dst, int c, size_t n) {
 	unsigned char *d = (unsigned char *)dst;
-#ifdef SINEW_WASM_WORD_MEMSET
+#ifdef SINEW_WASM_WIDE_MEMOPS
 	// the world modules (build_wasm.sh): their frame call clears its blend accumulators for every player
 	// (52 bytes a joint), which byte by byte was a third of the call; the decoder modules keep the bytes.
 	// 16 bytes a step (one v128 store in the SIMD build), then words
