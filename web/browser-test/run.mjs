@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
 
@@ -136,6 +137,24 @@ const browser = await chromium.launch({
 	args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
 		'--disable-component-update', '--disable-sync'],
 });
+// One browser context for every page, so the engines' modules come from its HTTP cache after the first page instead
+// of from the server again (the server lets node_modules/ be cached). The pages that asked for no viewport keep the
+// default one.
+const context = await browser.newContext({ viewport: { width: 640, height: 400 } });
+// Babylon.js as one module: its ES modules are ~2,000 files, which a page took 8-14 s to load (each Babylon page
+// 11-19 s in all). The two modules the harnesses import are answered with one esbuild bundle of @babylonjs/core and
+// its glTF loader (the loader registers itself with that core), and an empty module; the page's import map is unchanged.
+const babylon = (await build({
+	stdin: { contents: "export * from '@babylonjs/core/index.js';\nimport '@babylonjs/loaders/glTF/index.js';\n", resolveDir: here, loader: 'js' },
+	bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'warning',
+})).outputFiles[0].text;
+await context.route('**/node_modules/@babylonjs/core/index.js', (route) => route.fulfill({ contentType: 'text/javascript', body: babylon }));
+await context.route('**/node_modules/@babylonjs/loaders/glTF/index.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {};\n' }));
+const newPage = async (viewport = { width: 1280, height: 720 }) => {
+	const page = await context.newPage();
+	await page.setViewportSize(viewport);
+	return page;
+};
 const failures = [];
 const summary = [];
 const worldSummary = [];
@@ -173,7 +192,7 @@ const part = (name) => !onlyPart || onlyPart === name;
 try {
 	for (const a of part('adapters') ? assets : []) for (const packed of [false, true]) {
 		for (const engine of ['three', 'babylon']) {
-			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+			const page = await newPage({ width: 640, height: 400 });
 			const errors = [];
 			page.on('pageerror', (e) => errors.push(String(e)));
 			page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -233,7 +252,7 @@ try {
 	// World adapters: the blended scenario on the engine's player and on one sinew world (page/world_harness.mjs).
 	for (const a of part('world') ? assets : []) {
 		for (const engine of WORLD_ENGINES) {
-			const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+			const page = await newPage({ width: 640, height: 400 });
 			const errors = [];
 			page.on('pageerror', (e) => errors.push(String(e)));
 			page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -255,7 +274,7 @@ try {
 	}
 	// three.js warp, finite repetitions and the adapter's matrix mode (page/world_harness.mjs runWorldThreeControls)
 	for (const a of part('world') && WORLD_ENGINES.includes('three') ? assets : []) {
-		const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+		const page = await newPage({ width: 640, height: 400 });
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
 		const label = `world controls ${a.name} / three`;
@@ -279,7 +298,7 @@ try {
 	// sinew samples at the engine's time (blended as the engine blends: three's algorithm for three.mjs).
 	for (const a of part('frames') ? assets : []) {
 		for (const [engine, world] of [['babylon', false], ['babylon', true], ['three', false], ['three', true]]) {
-			const page = await browser.newPage();
+			const page = await newPage();
 			const errors = [];
 			page.on('pageerror', (e) => errors.push(String(e)));
 			page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -307,7 +326,7 @@ try {
 	// time at 1x and with seeks, with and without 60 ms of network latency, against the whole blob
 	// loaded at once (web/stream.mjs, sinew-stream*.wasm). At 1x no frame may wait for a page.
 	for (const latency of part('stream') ? [0, 60] : []) {
-		const page = await browser.newPage();
+		const page = await newPage();
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
 		const rangesBefore = server.ranges;
@@ -400,7 +419,7 @@ try {
 	// both played by Babylon.js's own loader and AnimationGroup; every animated material, texture,
 	// camera and light property within POINTER_TOLERANCE of the value's magnitude (at least 1).
 	for (const p of part('pointer') ? pointerAssets : []) {
-		const page = await browser.newPage();
+		const page = await newPage();
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
 		const label = `${p.name} / babylon KHR_animation_pointer`;

@@ -2,7 +2,8 @@
 // Tiny static file server for the browser tests: /repo/ serves the repository, /corpus/ the
 // shared corpus (when present). GET only, no directory listings, no path escapes. Single byte
 // ranges (`Range: bytes=a-b`) are answered 206, as streaming players fetch pages; server.ranges
-// counts them; `?latency=MS` on a URL delays its range answers by MS milliseconds (a network).
+// counts them; `?latency=MS` on a URL delays its range answers by MS milliseconds (a network). Files under a
+// node_modules/ folder may be cached by the browser, nothing else.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -37,7 +38,9 @@ export function startServer(roots) { // roots: { prefix: directory }
 				res.end(body.subarray(start, end + 1));
 				return;
 			}
-			res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+			// third-party packages do not change during a run: cached (run.mjs's pages share one context); the rest never
+			const cache = rel.split(sep).includes('node_modules') ? 'public, max-age=86400, immutable' : 'no-store';
+			res.writeHead(200, { 'content-type': type, 'cache-control': cache });
 			res.end(body);
 		} catch (e) {
 			res.writeHead(e.status ?? (e.code === 'ENOENT' ? 404 : 500), { 'content-type': 'text/plain' });
