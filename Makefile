@@ -133,4 +133,4 @@ inspector-test:
 web-lossless:
 	web/lossless/build.sh
 	web/build_wasm.sh --sizes
-	node --test web/lossless/test/
+	node --expose-gc --test web/lossless/test/

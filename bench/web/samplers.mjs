@@ -160,7 +160,7 @@ async function setupLossless(glbBytes, simd) {
 	if (rt.simd !== simd) throw new Error(`lossless: asked simd=${simd}, got ${rt.simd}`);
 	const anim = rt.load(block);
 	return { sample: (t) => anim.sample(t), duration: anim.end, wasmMemory: () => rt.memory.buffer.byteLength,
-		info: { blockBytes: block.byteLength, channels: anim.channels.length } };
+		info: { blockBytes: block.byteLength, channels: anim.channelCount } };
 }
 
 // base: the URL of another version's web/sinew.mjs (run.mjs --baseline), else this one's

@@ -95,7 +95,19 @@ export class Animation {
 	readonly ptr: number;
 	readonly size: number;
 	readonly loaded: boolean;
+	/** Channels (samplers) in the block; channel i is bit i of `changed`. */
+	readonly channelCount: number;
+	/** Every channel's descriptor, made from the heap as a new array at each access (a frame loop reads by index). */
 	readonly channels: Channel[];
+	/** Channel i's descriptor, made from the heap (RangeError when i is not a channel). */
+	channel(i: number): Channel;
+	/** Channel i's target glTF node. */
+	channelNode(i: number): number;
+	channelPath(i: number): ChannelPath;
+	/** Channel i's first float in `outputs`. */
+	channelOffset(i: number): number;
+	/** Channel i's floats in `outputs`: 3, 4 (rotation x y z w) or the morph target count. */
+	channelComponents(i: number): number;
 	readonly outputCount: number;
 	/** Earliest first key and latest last key over all channels (seconds). */
 	readonly start: number;

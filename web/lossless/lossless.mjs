@@ -301,19 +301,28 @@ export function validate(bytes) {
 
 /** Decodes the sampler descriptors of a block: [{index, kind, interpolation, node, path, components, offset}]. */
 export function describe(bytes) {
-	const b = toU8(bytes), info = validate(b), dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-	const names = Object.keys(INTERP), ch = [];
-	for (let i = 0; i < info.n; i++) {
-		const q = info.offSamplers + i * SAMPLER_BYTES, w = (j) => dv.getUint32(q + 4 * j, true);
-		ch.push({ index: i, kind: w(0), interpolation: names[w(1) & 255], components: w(2), offset: w(5), node: w(6), path: PATH_NAMES[w(1) >>> 8] });
-	}
+	const b = toU8(bytes), s = summarize(b), dv = new DataView(b.buffer, b.byteOffset, b.byteLength), ch = [];
+	for (let i = 0; i < s.n; i++) ch.push(descriptor((j) => dv.getUint32(s.offSamplers + i * SAMPLER_BYTES + 4 * j, true), i));
+	return { channels: ch, outputCount: s.outputCount, start: s.start, end: s.end };
+}
+
+const INTERP_NAMES = Object.keys(INTERP);
+// Channel i's descriptor from its sampler's words (w(j): word j).
+function descriptor(w, i) {
+	return { index: i, kind: w(0), interpolation: INTERP_NAMES[w(1) & 255], components: w(2), offset: w(5), node: w(6),
+		path: PATH_NAMES[w(1) >>> 8] };
+}
+
+// What a loaded group keeps of a validated block: counts, where the samplers are, and the keys' time span.
+function summarize(b) {
+	const info = validate(b), dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
 	let lo = Infinity, hi = -Infinity;
 	for (let t = 0; t < info.nt; t++) {
 		const k = dv.getUint32(info.offTracks + 8 * t, true), off = dv.getUint32(info.offTracks + 8 * t + 4, true);
 		lo = Math.min(lo, dv.getFloat32(off, true));
 		hi = Math.max(hi, dv.getFloat32(off + 4 * (k - 1), true));
 	}
-	return { channels: ch, outputCount: info.nOut, start: info.nt ? lo : 0, end: info.nt ? hi : 0 };
+	return { n: info.n, outputCount: info.nOut, offSamplers: info.offSamplers, start: info.nt ? lo : 0, end: info.nt ? hi : 0 };
 }
 
 // ------------------------------------------------------------------------------------------- runtime
@@ -617,8 +626,9 @@ export class Animation {
 		const u = rt._u32(), q = rt._base / 4 + (u[rt._base / 4 + HH.table] + slot * GROUP_BYTES) / 4;
 		this.offset = u[q];
 		this.size = u[q + 1];
-		const d = describe(new Uint8Array(rt.memory.buffer, rt._base + this.offset, this.size));
-		this.channels = d.channels;
+		// numbers only: the channels' descriptors stay in the heap (channel(i), channelNode(i), ...), not in JS objects
+		const d = summarize(new Uint8Array(rt.memory.buffer, rt._base + this.offset, this.size));
+		this.channelCount = d.n;
 		this.outputCount = d.outputCount;
 		this.start = d.start;
 		this.end = d.end;
@@ -639,11 +649,30 @@ export class Animation {
 		this._u32 = u;
 		this._f32 = rt._wf32;
 		const h = this._h = new Uint32Array(buf, at, 16);
+		this._sw = (at + h[H.offSamplers]) / 4; // channel i's sampler: words [_sw + 8 i, _sw + 8 i + 8) of _u32
 		this._result = {
 			outputs: new Float32Array(buf, at + h[H.offOut], this.outputCount),
-			changed: new Uint32Array(buf, at + h[H.offChanged], (this.channels.length + 31) >>> 5),
+			changed: new Uint32Array(buf, at + h[H.offChanged], (this.channelCount + 31) >>> 5),
 		};
 	}
+	// Word j of channel i's sampler descriptor in the heap (validated at load: i is checked here).
+	_word(i, j) {
+		this._fresh();
+		if (!(i >= 0 && i < this.channelCount && Number.isInteger(i))) throw new RangeError(`lossless: no channel ${i} (${this.channelCount} channels)`);
+		return this._u32[this._sw + SAMPLER_BYTES / 4 * i + j];
+	}
+	/** Channel i's descriptor {index, kind, interpolation, node, path, components, offset}, made from the heap. */
+	channel(i) { this._word(i, 0); return descriptor((j) => this._u32[this._sw + SAMPLER_BYTES / 4 * i + j], i); }
+	/** Every channel's descriptor: a new array at each access (for a frame loop, channelNode(i) and the others read the heap). */
+	get channels() { const a = []; for (let i = 0; i < this.channelCount; i++) a.push(this.channel(i)); return a; }
+	/** Channel i's target node (glTF node index). */
+	channelNode(i) { return this._word(i, 6); }
+	/** Channel i's target path: 'translation', 'rotation', 'scale' or 'weights'. */
+	channelPath(i) { return PATH_NAMES[this._word(i, 1) >>> 8]; }
+	/** Channel i's first float in outputs. */
+	channelOffset(i) { return this._word(i, 5); }
+	/** Channel i's float count in outputs: 3, 4 (rotation x y z w), or the morph target count. */
+	channelComponents(i) { return this._word(i, 2); }
 	_fresh() { if (this._epoch !== this.runtime._epoch || this._buf !== this.runtime.memory.buffer) this._refresh(); }
 	/** Address of the block in the wasm memory (it moves if the heap must grow past another allocation). */
 	get ptr() { this._fresh(); return this._at; }

@@ -2,7 +2,7 @@
 //
 // The lossless runtime's heap: many groups sampled in ONE call each at its own time, the whole heap serialized
 // (bytes and base64) and restored elsewhere bit for bit, unload with space reuse, the synchronous path.
-// node --test web/lossless/test/   (the corpus files join when ../shared/corpus is present; the repository's
+// node --expose-gc --test web/lossless/test/   (the corpus files join when ../shared/corpus is present; the repository's
 // platformer alone gives 8 groups otherwise)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // sinew — see include/sinew.h for version and licence
 //
-// node --test web/lossless/test/   (corpus files skip cleanly when ../shared/corpus is absent)
+// node --expose-gc --test web/lossless/test/   (corpus files skip cleanly when ../shared/corpus is absent)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -151,14 +151,14 @@ test('changed bitset: set exactly where an output changed; constant channels nev
 		const block = L.build(g.json, g.buffers);
 		for (const simd of [false, true]) {
 			const anim = (await L.createRuntime({ simd })).load(block);
-			const n = anim.channels.length;
+			const n = anim.channelCount, channels = anim.channels;
 			let prev = null, flagged = 0;
 			const times = [0, 0, 0.1, 0.1, 0.35, 5, 99, 99, 0.2];
 			for (let i = 0; i < 400; i++) times.push(((i * 37) % 101) / 50 - 0.3, i / 170);
 			for (const t of times) {
 				const { outputs, changed } = anim.sample(t);
 				const bits = new Uint32Array(outputs.slice().buffer);
-				for (const c of anim.channels) {
+				for (const c of channels) {
 					const bit = (changed[c.index >> 5] >>> (c.index & 31)) & 1;
 					let want = 1;
 					if (prev) {
@@ -263,5 +263,49 @@ test('STEP, LINEAR and CUBICSPLINE on hand-made keys, incl. normalized-integer r
 		assert.deepEqual(Array.from(outputs.subarray(4, 7)), [1, 2, 3], 'STEP holds the previous key until the next');
 		assert.deepEqual(Array.from(anim.sample(1).outputs.subarray(4, 7)), [4, 5, 6]);
 		assert.deepEqual(Array.from(anim.sample(50).outputs.subarray(4, 7)), [7, 8, 9]);
+	}
+});
+
+// Issue 34 item 3: a loaded group keeps its channels' descriptors in the wasm heap, read by index (channel(i), channelNode(i),
+// channelPath(i), channelOffset(i), channelComponents(i)), not as one JS object per channel: the JS heap a load keeps does not grow
+// with its channels. Before: 52 KB for the Godot player's 648 channels, 2.4 MB for the 30,000 of
+// bench/web/run.mjs's scene.
+test('a loaded group keeps its descriptors in the heap: the same as describe(), and at most 4 KiB of JS heap per load', {
+	skip: typeof globalThis.gc !== 'function' && 'run node with --expose-gc',
+}, async (t) => {
+	const blocks = [];
+	for (const file of [path.join(REPO, 'data/godot_platformer_player.glb'), path.join(CORPUS, 'gltf/threejs/RobotExpressive.glb')]) {
+		const g = loadGltf(file);
+		if (g) blocks.push([path.basename(file), L.build(g.json, g.buffers)]);
+	}
+	assert.ok(blocks.length >= 1);
+	const heap = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };
+	const LOADS = 16, SLACK = 4096;
+	for (const [name, block] of blocks) {
+		const rt = await L.createRuntime({ simd: true });
+		const d = L.describe(block), first = rt.load(block);
+		assert.equal(first.channelCount, d.channels.length);
+		assert.deepEqual(first.channels, d.channels);
+		for (const c of d.channels) {
+			const i = c.index;
+			assert.deepEqual([first.channelNode(i), first.channelPath(i), first.channelOffset(i), first.channelComponents(i)], [c.node, c.path, c.offset, c.components]);
+		}
+		assert.throws(() => first.channelNode(d.channels.length), RangeError);
+		assert.throws(() => first.channel(-1), RangeError);
+		// the smallest of three measurements (V8's heap after a collection moves by tens of KB now and then); every
+		// load stays held until the end, so that no measurement sees another's garbage collected
+		let best = Infinity;
+		const held = [];
+		for (let trial = 0; trial < 3; trial++) {
+			const before = heap();
+			for (let i = 0; i < LOADS; i++) { const a = rt.load(block); a.sample(0.1); held.push(a); }
+			best = Math.min(best, (heap() - before) / LOADS);
+		}
+		for (const a of held) a.unload();
+		t.diagnostic(`${name}: ${d.channels.length} channels, a load keeps ${Math.round(best)} bytes of JS heap`);
+		assert.ok(best <= SLACK, `${name}: a load keeps ${Math.round(best)} bytes of JS heap for ${d.channels.length} channels`);
+		// the heap moved (later loads grew it): the descriptors read from the new place
+		const last = d.channels[d.channels.length - 1];
+		assert.deepEqual(first.channel(last.index), last);
 	}
 });

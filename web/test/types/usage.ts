@@ -56,8 +56,10 @@ export async function adapters(anim: SinewAnimation, gltfJson: object, bin: Uint
 	const again = await restoreRuntime(text, { reserve: 4096 });
 	const sync = createRuntimeSync({ wasm: bin, simd: false });
 	const restored = restoreRuntimeSync(image, { wasm: bin });
+	const first = lossless.channel(0), node: number = lossless.channelNode(0), count: number = lossless.channelCount;
+	const slots = lossless.channelOffset(0) + lossless.channelComponents(0) + (lossless.channelPath(0) === first.path ? node + count : 0);
 	second.unload();
-	const groups = again.groups.filter((g) => g !== null).length + sync.groups.length + restored.heapBytes + second.outputs.length;
+	const groups = again.groups.filter((g) => g !== null).length + sync.groups.length + restored.heapBytes + second.outputs.length + slots;
 	const mixer = new SinewMixer({ scene: {} }, anim, { nodes: objects, json: gltfJson });
 	mixer.timeScale = 2;
 	const walk = mixer.clipAction(0).setLoop(ThreeLoopOnce, 1), run = mixer.clipAction('run');
