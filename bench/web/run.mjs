@@ -10,7 +10,7 @@
 //          --cli PATH (sinew CLI; default: $SINEW_CLI, else built with cmake into $TMPDIR/sinew-webbench-build)
 //          --chromium PATH (default /usr/bin/chromium)  --json FILE (write all results)
 //          --baseline DIR (a checkout of another version: its web/sinew.mjs timed as base-compressed-simd and
-//          base-compressed-mvp in the same run, on the same blob)
+//          base-compressed-mvp, and its web/lossless/ as base-lossless-simd, in the same run, on the same files)
 //          --rounds R (default 1: every measurement R times, the engines interleaved round by round; the table
 //          gives per engine the median of the R medians and their range: on a shared machine the load moves
 //          between one engine's run and the next)
@@ -33,7 +33,7 @@ const ROUNDS = Math.max(1, Math.floor(+opt('rounds', 1)));
 const NODES = String(opt('nodes', QUICK ? '4000' : '4000,10000')).split(',').map(Number);
 const BASELINE = opt('baseline') ? path.resolve(opt('baseline')) : null;
 if (BASELINE && !existsSync(path.join(BASELINE, 'web/sinew.mjs'))) { console.error(`run.mjs: --baseline ${BASELINE} has no web/sinew.mjs`); process.exit(2); }
-const ENGS = String(opt('engines', [...ENGINES, ...(BASELINE ? ['base-compressed-simd', 'base-compressed-mvp'] : [])].join(','))).split(',');
+const ENGS = String(opt('engines', [...ENGINES, ...(BASELINE ? ['base-compressed-simd', 'base-compressed-mvp', 'base-lossless-simd'] : [])].join(','))).split(',');
 const ENVS = String(opt('env', 'node,chromium')).split(',');
 const FRAMES = +opt('frames', QUICK ? 300 : 3000);
 const SLOW_FRAMES = +opt('slow-frames', QUICK ? 100 : 1000);
@@ -234,6 +234,14 @@ for (const n of NODES) for (const env of ENVS) {
 	const ratio = (e) => (get(e) ? `${(get(e).median / sinew.median).toFixed(2)}x ${e}` : null);
 	const parts = ['typed-js', 'three', 'babylon', 'base-compressed-simd'].map(ratio).filter(Boolean);
 	if (parts.length) lines.push(`${n} nodes, ${env}: compressed-simd against ${parts.join(', ')} (median / median)`);
+}
+// the same for the lossless runtime (it samples the glTF's own keys)
+for (const n of NODES) for (const env of ENVS) {
+	const get = (e) => results.aggregate.find((r) => r.nodes === n && r.env === env && r.engine === e && !r.error);
+	const lossless = get('lossless-simd');
+	if (!lossless) continue;
+	const parts = ['typed-js', 'three', 'base-lossless-simd'].map((e) => (get(e) ? `${(get(e).median / lossless.median).toFixed(2)}x ${e}` : null)).filter(Boolean);
+	if (parts.length) lines.push(`${n} nodes, ${env}: lossless-simd against ${parts.join(', ')} (median / median)`);
 }
 lines.push('');
 lines.push('| nodes | glb MiB | Float32Array keyframes MiB | sinew blob MiB | keyframes / blob | CLI raw / blob | max_error_cm | compress s | gltfpack MiB | gltfpack -cc MiB |');

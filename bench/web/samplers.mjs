@@ -153,14 +153,16 @@ async function setupBabylon(glbBytes) {
 }
 
 // ---------------------------------------------------------------- sinew lossless / compressed
-async function setupLossless(glbBytes, simd) {
-	const { json, buffers } = llParseGlb(glbBytes);
-	const block = llBuild(json, buffers);
-	const rt = await llCreateRuntime({ simd });
+// base: the URL of another version's web/sinew.mjs (run.mjs --baseline): its web/lossless/lossless.mjs, else this one's
+async function setupLossless(glbBytes, simd, base) {
+	const ll = base ? await import(new URL('lossless/lossless.mjs', new URL(base, import.meta.url)).href) : { parseGlb: llParseGlb, build: llBuild, createRuntime: llCreateRuntime };
+	const { json, buffers } = ll.parseGlb(glbBytes);
+	const block = ll.build(json, buffers);
+	const rt = await ll.createRuntime({ simd });
 	if (rt.simd !== simd) throw new Error(`lossless: asked simd=${simd}, got ${rt.simd}`);
 	const anim = rt.load(block);
 	return { sample: (t) => anim.sample(t), duration: anim.end, wasmMemory: () => rt.memory.buffer.byteLength,
-		info: { blockBytes: block.byteLength, channels: anim.channelCount } };
+		info: { blockBytes: block.byteLength, channels: anim.channelCount ?? anim.channels.length } };
 }
 
 // base: the URL of another version's web/sinew.mjs (run.mjs --baseline), else this one's
@@ -171,12 +173,13 @@ async function setupCompressed(blobBytes, simd, base) {
 		info: { joints: c.jointCount, kernel: c.kernel, blobBytes: blobBytes.byteLength } };
 }
 
-// engine 'base-compressed-simd' / 'base-compressed-mvp': the compressed runtime of the baseline at URL `base`
+// engine 'base-compressed-simd' / 'base-compressed-mvp' / 'base-lossless-simd': that runtime of the baseline at URL `base`
 export async function setup(engine, glbBytes, blobBytes, base = null) {
 	if (engine.startsWith('base-')) {
 		if (!base) throw new Error(`${engine} needs a baseline (run.mjs --baseline DIR)`);
 		if (engine === 'base-compressed-simd') return setupCompressed(blobBytes, true, base);
 		if (engine === 'base-compressed-mvp') return setupCompressed(blobBytes, false, base);
+		if (engine === 'base-lossless-simd') return setupLossless(glbBytes, true, base);
 	}
 	switch (engine) {
 	case 'typed-js': return buildTypedSampler(glbBytes);

@@ -113,6 +113,13 @@ static inline v4 sinc_poly(v4 y) {
 	return p * y + splat(1.0f);
 }
 
+// acos(d) / sqrt(1 - d), Abramowitz & Stegun 4.4.46, in each lane.
+static inline v4 acos_poly(v4 d) {
+	return splat(1.5707963050f) + d * (splat(-0.2145988016f) + d * (splat(0.0889789874f) + d * (splat(-0.0501743046f) +
+		d * (splat(0.0308918810f) + d * (splat(-0.0170881256f) + d * (splat(0.0066700901f) + d * splat(-0.0012624911f)))))));
+}
+
+#ifndef __wasm_simd128__
 // glTF slerp (shortest arc): q = (sin((1-u)th) a + sin(u th) b) / sin th, written with sinc so that th -> 0 is
 // smooth without a special case. th = acos(d) by Abramowitz & Stegun 4.4.46 (|error| <= 2e-8 rad).
 static inline v4 slerp(v4 a, v4 b, float u) {
@@ -123,15 +130,14 @@ static inline v4 slerp(v4 a, v4 b, float u) {
 		d = -d;
 	}
 	d = d > 1.0f ? 1.0f : d;
-	float th = __builtin_sqrtf(1.0f - d) *
-		(1.5707963050f + d * (-0.2145988016f + d * (0.0889789874f + d * (-0.0501743046f + d * (0.0308918810f +
-		d * (-0.0170881256f + d * (0.0066700901f + d * -0.0012624911f)))))));
+	float th = __builtin_sqrtf(1.0f - d) * acos_poly(splat(d))[0];
 	float w = 1.0f - u;
 	v4 x = (v4){th, w * th, u * th, 0.0f};
 	v4 s = sinc_poly(x * x);
 	float inv = 1.0f / s[0];
 	return a * splat(w * s[1] * inv) + b * splat(u * s[2] * inv);
 }
+#endif
 
 // Writes n floats to out, returns nonzero when any differs bit for bit from what was there.
 static inline u32 put(float *out, u32 c, float v, u32 diff) {
@@ -173,6 +179,46 @@ void sample(u8 *b, float t) {
 		store4(o, r);
 		changed[i >> 5] |= (u32)(differs(r, old, l3) != 0) << (i & 31);
 	}
+#ifdef __wasm_simd128__
+	// Four rotations a step: slerp() for each, the same operations in the same order (so the same result bit for
+	// bit), but the acos and sinc chains, the long part, run for the four in the lanes of one vector: the frame of
+	// bench/web/run.mjs's 30,000 channels (8,591 rotations) 0.77x. The per-rotation parts are loops over a scratch,
+	// not unrolled (four copies of a rotation's addressing would break the 4 KB budget). The last step repeats the
+	// last rotation in its spare lanes (the same output, the same bit).
+	for (u32 last = (end += h[H_N_QUAT]) - 1; i < end; i += 4) {
+		v4 qa[4], qb[4], qo[4], d = splat(0.0f), u = d; // (d, u: one lane a rotation, shifted in as they come)
+		float qw[8];
+		u32 qj[4];
+#pragma clang loop unroll(disable)
+		for (u32 k = 0; k < 4; k++) {
+			const u32 j = qj[k] = i + k <= last ? i + k : last;
+			const track_state *ts = &st[s[j].track];
+			const u32 off = s[j].off_values + ts->key * s[j].stride;
+			v4 a = load4(at(b, off)), bk = load4(at(b, off + s[j].stride)), ab = a * bk;
+			float dk = ab[0] + ab[1] + ab[2] + ab[3];
+			if (dk < 0.0f) {
+				bk = -bk;
+				dk = -dk;
+			}
+			qa[k] = a, qb[k] = bk, qo[k] = load4(out + s[j].out);
+			d = __builtin_shufflevector(d, splat(dk > 1.0f ? 1.0f : dk), 1, 2, 3, 4);
+			u = __builtin_shufflevector(u, splat(ts->u), 1, 2, 3, 4);
+		}
+		const v4 w = splat(1.0f) - u;
+		const v4 th = __builtin_wasm_sqrt_f32x4(splat(1.0f) - d) * acos_poly(d), x1 = w * th, x2 = u * th;
+		const v4 inv = splat(1.0f) / sinc_poly(th * th);
+		store4(qw, w * sinc_poly(x1 * x1) * inv);
+		store4(qw + 4, u * sinc_poly(x2 * x2) * inv);
+#pragma clang loop unroll(disable)
+		for (u32 k = 0; k < 4; k++) {
+			const u32 j = qj[k];
+			const v4 r = qa[k] * splat(qw[k]) + qb[k] * splat(qw[k + 4]);
+			store4(out + s[j].out, r);
+			changed[j >> 5] |= (u32)(differs(r, qo[k], l4) != 0) << (j & 31);
+		}
+	}
+	i = end;
+#else
 	for (end += h[H_N_QUAT]; i < end; i++) {
 		const track_state *ts = &st[s[i].track];
 		u32 off = s[i].off_values + ts->key * s[i].stride;
@@ -182,6 +228,7 @@ void sample(u8 *b, float t) {
 		store4(o, r);
 		changed[i >> 5] |= (u32)(differs(r, old, l4) != 0) << (i & 31);
 	}
+#endif
 	for (end += h[H_N_GENERAL]; i < end; i++) {
 		const track_state *ts = &st[s[i].track];
 		u32 v = s[i].off_values;
