@@ -67,9 +67,10 @@ export interface LayerPlayOptions {
 	range?: readonly [number, number] | null;
 	stopAtEnd?: boolean;
 	restart?: boolean;
-	/** clip joint -> player joint (0xFFFFFFFF skips); default: by glTF node when the player has nodes, else identity. */
+	/** clip joint -> player joint (0xFFFFFFFF skips; no player joint twice, else RangeError); default: by glTF node
+	 * when the player has nodes, else identity. */
 	jointMap?: ArrayLike<number>;
-	/** clip scalar float -> player scalar float. */
+	/** clip scalar float -> player scalar float (0xFFFFFFFF skips; no player float twice, else RangeError). */
 	scalarMap?: ArrayLike<number> | null;
 }
 

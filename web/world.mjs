@@ -227,20 +227,9 @@ export class WorldLayer {
 			return this;
 		}
 		if (!(clip instanceof WorldClip) || clip.world !== this.player.world) throw new TypeError('sinew world: not a clip of this world');
-		// maps are allocated once per (clip, given map array) and layer: replaying costs no memory
-		let byClip = this._maps.get(clip.ptr);
-		if (!byClip) { byClip = new Map(); this._maps.set(clip.ptr, byClip); }
-		const cached = (kind, given, make) => {
-			const k = given ?? kind;
-			if (!byClip.has(k)) byClip.set(k, make());
-			return byClip.get(k);
-		};
-		const map = cached('joints', options.jointMap, () => this.player._jointMap(clip, options.jointMap));
-		const smap = options.scalarMap ? cached('scalars', options.scalarMap, () => this.player._scalarMap(clip, options.scalarMap)) : 0;
+		this._setMaps(clip, options, false);
 		const v = this.player.world._view();
 		v.setUint32(this.ptr + L_CLIP, clip.ptr, true);
-		v.setUint32(this.ptr + L_JMAP, map, true);
-		v.setUint32(this.ptr + L_SMAP, smap, true);
 		v.setFloat64(this.ptr + L_TIME, 0, true);
 		v.setInt32(this.ptr + L_LOOP_COUNT, -1, true);
 		v.setUint32(this.ptr + L_FLAGS, this._flags() & ~(REVERSED | PAUSED), true);
@@ -249,8 +238,28 @@ export class WorldLayer {
 	}
 
 	/** setClip + enabled + options { time, speed, weight, loop, additive }. */
+	// The layer's joint and scalar maps for `clip` (checked first: nothing changes when one is refused); with `keep`,
+	// only those `options` gives (play() on the clip the layer has), else a missing one is the default.
+	_setMaps(clip, options, keep) {
+		// maps are allocated once per (clip, given map array) and layer: replaying costs no memory
+		let byClip = this._maps.get(clip.ptr);
+		if (!byClip) { byClip = new Map(); this._maps.set(clip.ptr, byClip); }
+		const cached = (kind, given, make) => {
+			const k = given ?? kind;
+			if (!byClip.has(k)) byClip.set(k, make());
+			return byClip.get(k);
+		};
+		const setJ = !keep || options.jointMap !== undefined, setS = !keep || options.scalarMap !== undefined;
+		const map = setJ ? cached('joints', options.jointMap, () => this.player._jointMap(clip, options.jointMap)) : 0;
+		const smap = setS && options.scalarMap ? cached('scalars', options.scalarMap, () => this.player._scalarMap(clip, options.scalarMap)) : 0;
+		const v = this.player.world._view();
+		if (setJ) v.setUint32(this.ptr + L_JMAP, map, true);
+		if (setS) v.setUint32(this.ptr + L_SMAP, smap, true);
+	}
+
 	play(clip = this._clip, options = {}) {
 		if (clip !== this._clip || options.restart) this.setClip(clip, options);
+		else if (clip && (options.jointMap !== undefined || options.scalarMap !== undefined)) this._setMaps(clip, options, true);
 		if (options.loop !== undefined) this.loop = options.loop;
 		if (options.additive !== undefined) this.additive = options.additive;
 		if (options.speed !== undefined) this.speed = options.speed;
@@ -552,17 +561,33 @@ export class WorldPlayer {
 			if (map.length === this.jointCount && map.every((v, i) => v === i)) map = null;
 		}
 		if (!map) return 0;
-		if (map.length !== clip.jointCount) throw new RangeError(`sinew world: joint map of ${map.length} entries for ${clip.jointCount} joints`);
+		checkMap(map, clip.jointCount, this.jointCount, 'joint');
 		const ptr = this.world._alloc(clip.jointCount * 4);
 		new Uint32Array(this.world.memory.buffer, ptr, clip.jointCount).set(map);
 		return ptr;
 	}
 	_scalarMap(clip, given) {
 		if (!given) return 0;
-		if (given.length !== clip.scalarFloats) throw new RangeError(`sinew world: scalar map of ${given.length} entries for ${clip.scalarFloats} floats`);
+		checkMap(given, clip.scalarFloats, this.scalarFloats, 'scalar');
 		const ptr = this.world._alloc(Math.max(clip.scalarFloats, 1) * 4);
 		new Uint32Array(this.world.memory.buffer, ptr, given.length).set(given);
 		return ptr;
+	}
+}
+
+// A clip -> player map of `what`s (joints, scalar floats): one entry per clip `what`, each a player `what` (below
+// `count`) or 0xFFFFFFFF (not played), no player `what` twice (two clip joints on one player joint would add up in a
+// blend and overwrite each other in a copy: a map made wrong). RangeError otherwise.
+function checkMap(map, length, count, what) {
+	if (map.length !== length) throw new RangeError(`sinew world: ${what} map of ${map.length} entries for the clip's ${length} ${what}s`);
+	const from = new Map();
+	for (let i = 0; i < length; i++) {
+		const v = map[i];
+		if (v === 0xffffffff) continue;
+		if (!(Number.isInteger(v) && v >= 0 && v < count))
+			throw new RangeError(`sinew world: ${what} map entry ${i} is ${v}: not one of the player's ${count} ${what}s, nor 0xFFFFFFFF`);
+		if (from.has(v)) throw new RangeError(`sinew world: ${what} map sends clip ${what}s ${from.get(v)} and ${i} both to player ${what} ${v}`);
+		from.set(v, i);
 	}
 }
 
@@ -896,8 +921,10 @@ async function restorePortable(data, options) {
 			if (sl.blob >= 0) {
 				const clip = world.blobs[sl.blob]?.clips[sl.clip];
 				if (!clip) throw bad(`player ${i} layer ${k}: clip ${sl.blob}/${sl.clip}`);
-				if (sl.jointMap && sl.jointMap.length !== clip.jointCount) throw bad(`player ${i} layer ${k}: joint map`);
-				if (sl.scalarMap && sl.scalarMap.length !== clip.scalarFloats) throw bad(`player ${i} layer ${k}: scalar map`);
+				try {
+					if (sl.jointMap) checkMap(sl.jointMap, clip.jointCount, sp.joints, 'joint');
+					if (sl.scalarMap) checkMap(sl.scalarMap, clip.scalarFloats, sp.scalars, 'scalar');
+				} catch (e) { throw bad(`player ${i} layer ${k}: ${e.message.replace('sinew world: ', '')}`); }
 				layer.setClip(clip, { jointMap: sl.jointMap ?? undefined, scalarMap: sl.scalarMap }); // no map: the same one setClip derived when saved
 			} else if (sl.blob !== -1) throw bad(`player ${i} layer ${k}: blob ${sl.blob}`);
 			if (sl.mask) layer.mask = sl.mask;

@@ -644,7 +644,14 @@ test('corpus: RobotExpressive (morph weights) and Fox blended in one world again
 				if (f === 5) { p.layer(0).fadeTo(0, 0.6); p.layer(1).fadeTo(1, 0.6); refs[0].fadeTo(0, 0.6); refs[1].fadeTo(1, 0.6); }
 			});
 			if (a.scalarFloats) assert.ok(p.scalarFloats === a.scalarFloats && p.pose.length === a.jointCount * F + a.scalarFloats);
+			if (a.scalarFloats >= 2) { // (RobotExpressive's morph weights) a scalar map sending two floats to one is refused
+				const map = Array.from({ length: a.scalarFloats }, (_, k) => k);
+				map[1] = 0;
+				assert.throws(() => p.layer(0).play(a, { scalarMap: map }), /scalar map sends clip scalars 0 and 1 both to player scalar 0/);
+				p.layer(0).play(a, { scalarMap: Array.from({ length: a.scalarFloats }, (_, k) => a.scalarFloats - 1 - k) }); // a permutation is fine
+			}
 		}
+		assert.ok(world.blobs.some((b) => b.clips[0].scalarFloats >= 2), 'RobotExpressive has morph weights');
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -688,4 +695,38 @@ test('snapshots are binary: the image (or the blobs) and the players\' nodes and
 		dv.setUint32(4, version, true); dv.setUint32(12, fnvOf(x.subarray(16)), true);
 		await assert.rejects(restoreWorld(x), (e) => e instanceof SinewError && name.test(e.message));
 	}
+});
+
+// A user's joint or scalar map is checked when a clip is set: an entry that is no player joint (but 0xFFFFFFFF, which
+// skips), or two clip joints sent to one player joint (a blend would add them up, a copy keep the last), is a
+// RangeError naming the entries; before, the first was skipped and the second let the last one win. play() on the
+// layer's own clip applies the maps it is given (before, it ignored them).
+test('joint and scalar maps: out-of-range entries and two clip joints on one player joint are refused by name', async () => {
+	const world = await createWorld();
+	const g = world.load(GODOT), walk = g.clip('walk');
+	const p = world.addPlayer({ joints: walk.jointCount, scalars: 2, layers: 1 });
+	const identity = walk.joints.map((_, j) => j);
+	const twice = identity.slice();
+	twice[3] = 1;
+	assert.throws(() => p.layer(0).play(walk, { jointMap: twice }), /joint map sends clip joints 1 and 3 both to player joint 1/);
+	assert.throws(() => p.layer(0).play(walk, { jointMap: identity.map((j) => (j === 2 ? walk.jointCount : j)) }),
+		(e) => e instanceof RangeError && new RegExp(`joint map entry 2 is ${walk.jointCount}: not one of the player's ${walk.jointCount} joints`).test(e.message));
+	assert.throws(() => p.layer(0).play(walk, { jointMap: identity.map((j) => (j === 0 ? -1 : j)) }), /joint map entry 0 is -1/);
+	assert.throws(() => p.layer(0).play(walk, { jointMap: identity.slice(1) }), /joint map of \d+ entries for the clip's \d+ joints/);
+	// skipped joints keep the rest pose; the player plays the clip's other joints as with the identity map
+	const skip = identity.map((j) => (j === 4 ? 0xffffffff : j));
+	p.layer(0).play(walk, { jointMap: skip, loop: 'repeat' });
+	const q = world.addPlayer({ joints: walk.jointCount, scalars: 2, layers: 1 });
+	q.layer(0).play(walk, { jointMap: identity, loop: 'repeat' });
+	world.update(0.3);
+	for (let j = 0; j < walk.jointCount; j++)
+		if (j !== 4) assert.deepEqual(Array.from(p.pose.subarray(10 * j, 10 * j + 10)), Array.from(q.pose.subarray(10 * j, 10 * j + 10)), `joint ${j}`);
+	assert.deepEqual(Array.from(p.pose.subarray(40, 50)), Array.from(p.rest.subarray(40, 50)), 'the skipped joint keeps the rest pose');
+	// play() on the clip the layer has takes the maps it is given (before, they were ignored), and keeps the time
+	const t = p.layer(0).time;
+	p.layer(0).play(walk, { jointMap: identity });
+	assert.equal(p.layer(0).time, t);
+	world.update(0.2);
+	assert.deepEqual(Array.from(p.pose), Array.from(q.pose), 'the identity map now plays joint 4 too');
+	assert.throws(() => p.layer(0).play(walk, { scalarMap: [0] }), /scalar map of 1 entries for the clip's 0 scalars/); // (the corpus test: duplicates)
 });
