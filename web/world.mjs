@@ -237,7 +237,6 @@ export class WorldLayer {
 		return this;
 	}
 
-	/** setClip + enabled + options { time, speed, weight, loop, additive }. */
 	// The layer's joint and scalar maps for `clip` (checked first: nothing changes when one is refused); with `keep`,
 	// only those `options` gives (play() on the clip the layer has), else a missing one is the default.
 	_setMaps(clip, options, keep) {
@@ -257,6 +256,7 @@ export class WorldLayer {
 		if (setS) v.setUint32(this.ptr + L_SMAP, smap, true);
 	}
 
+	/** setClip + enabled + options { time, speed, weight, loop, additive }. */
 	play(clip = this._clip, options = {}) {
 		if (clip !== this._clip || options.restart) this.setClip(clip, options);
 		else if (clip && (options.jointMap !== undefined || options.scalarMap !== undefined)) this._setMaps(clip, options, true);
@@ -921,11 +921,12 @@ async function restorePortable(data, options) {
 			if (sl.blob >= 0) {
 				const clip = world.blobs[sl.blob]?.clips[sl.clip];
 				if (!clip) throw bad(`player ${i} layer ${k}: clip ${sl.blob}/${sl.clip}`);
-				try {
-					if (sl.jointMap) checkMap(sl.jointMap, clip.jointCount, sp.joints, 'joint');
-					if (sl.scalarMap) checkMap(sl.scalarMap, clip.scalarFloats, sp.scalars, 'scalar');
-				} catch (e) { throw bad(`player ${i} layer ${k}: ${e.message.replace('sinew world: ', '')}`); }
-				layer.setClip(clip, { jointMap: sl.jointMap ?? undefined, scalarMap: sl.scalarMap }); // no map: the same one setClip derived when saved
+				try { // no map: the same one setClip derived when saved; a bad one (checkMap's RangeError) is the snapshot's
+					layer.setClip(clip, { jointMap: sl.jointMap ?? undefined, scalarMap: sl.scalarMap });
+				} catch (e) {
+					if (e instanceof RangeError) throw bad(`player ${i} layer ${k}: ${e.message.replace('sinew world: ', '')}`);
+					throw e;
+				}
 			} else if (sl.blob !== -1) throw bad(`player ${i} layer ${k}: blob ${sl.blob}`);
 			if (sl.mask) layer.mask = sl.mask;
 			const v = dv(), o = layer.ptr;

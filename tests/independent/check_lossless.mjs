@@ -16,7 +16,7 @@
 import { dirname, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import * as L from '../../web/lossless/lossless.mjs';
-import { loadGltf } from './gltf_node.mjs';
+import { loadGltf, readGltf } from './gltf_node.mjs';
 import { SceneEval, ThreePlayer, checkTimes } from './evaluate.mjs';
 
 const TOL = 4e-6;
@@ -28,12 +28,7 @@ if (!files.length) { console.error('usage: node tests/independent/check_lossless
 // The document's buffers as the lossless builder takes them: the GLB BIN chunk, external files read, data: URIs
 // left to the builder.
 function buffersOf(path, json) {
-	const bytes = readFileSync(path);
-	let bin = null;
-	if (bytes.readUInt32LE(0) === 0x46546c67) {
-		for (let at = 12; at + 8 <= bytes.length; at += 8 + bytes.readUInt32LE(at))
-			if (bytes.readUInt32LE(at + 4) === 0x004e4942) { bin = bytes.subarray(at + 8, at + 8 + bytes.readUInt32LE(at)); break; }
-	}
+	const { bin } = readGltf(path);
 	return (json.buffers ?? []).map((b, i) => {
 		if (b.uri === undefined) return i === 0 ? bin : null;
 		if (b.uri.startsWith('data:')) return null;

@@ -729,4 +729,18 @@ test('joint and scalar maps: out-of-range entries and two clip joints on one pla
 	world.update(0.2);
 	assert.deepEqual(Array.from(p.pose), Array.from(q.pose), 'the identity map now plays joint 4 too');
 	assert.throws(() => p.layer(0).play(walk, { scalarMap: [0] }), /scalar map of 1 entries for the clip's 0 scalars/); // (the corpus test: duplicates)
+	// a portable snapshot whose map sends two clip joints to one player joint is refused by name
+	const reversed = identity.map((j) => walk.jointCount - 1 - j);
+	p.layer(0).play(walk, { jointMap: reversed });
+	const snap = world.save({ portable: true }), words = new Uint32Array(reversed);
+	const bytes = new Uint8Array(words.buffer);
+	let at = -1;
+	for (let o = 0; o + bytes.length <= snap.length && at < 0; o++) if (bytes.every((x, n) => snap[o + n] === x)) at = o;
+	assert.ok(at >= 0, 'the map is in the snapshot');
+	await restoreWorld(snap); // as saved, it restores
+	const bad = snap.slice();
+	bad.set(bad.subarray(at, at + 4), at + 4); // entry 1 = entry 0, under a checksum made again
+	new DataView(bad.buffer).setUint32(12, fnvOf(bad.subarray(16)), true);
+	await assert.rejects(restoreWorld(bad), (e) => e instanceof SinewError && e.code === 22 &&
+		/world snapshot: player 0 layer 0: joint map sends clip joints 0 and 1 both to player joint/.test(e.message));
 });
