@@ -138,9 +138,8 @@ const browser = await chromium.launch({
 		'--disable-component-update', '--disable-sync'],
 });
 // One browser context for every page, so the engines' modules come from its HTTP cache after the first page instead
-// of from the server again (the server lets node_modules/ be cached). The pages that asked for no viewport keep the
-// default one.
-const context = await browser.newContext({ viewport: { width: 640, height: 400 } });
+// of from the server again (the server lets node_modules/ be cached). Each page sets its own viewport (newPage).
+const context = await browser.newContext();
 // Babylon.js as one module: its ES modules are ~2,000 files, which a page took 8-14 s to load (each Babylon page
 // 11-19 s in all). The two modules the harnesses import are answered with one esbuild bundle of @babylonjs/core and
 // its glTF loader (the loader registers itself with that core), and an empty module; the page's import map is unchanged.
